@@ -1,0 +1,27 @@
+import type { Logger } from 'pino';
+import type { Config } from './platform/config.ts';
+import type { Db, Dialect } from './platform/db/database.ts';
+import type { Storage } from './platform/storage.ts';
+import type { DemoCatalog } from './providers/catalog/catalog.ts';
+import type { Providers } from './providers/providers.ts';
+import type { PartyHub } from './party/live/hub.ts';
+
+/** Resolves a CMS token to the back-office identity behind it, or null. */
+export type CmsTokenResolver = (token: string) => Promise<{ id: string; name: string } | null>;
+
+/** What every domain's routes and services receive: the process's shared resources. */
+export interface ServerContext {
+  config: Config;
+  db: Db;
+  dialect: Dialect;
+  logger: Logger;
+  storage: Storage;
+  catalog: DemoCatalog;
+  providers: Providers;
+  /** Real-time delivery of party events (sequenced, to every node and socket of a party). */
+  hub: PartyHub;
+  /** Who may present a CMS token (`X-Cms-Token`); the CMS domain adds its users' tokens. */
+  cmsTokenResolvers: CmsTokenResolver[];
+  /** Milliseconds since the epoch; replaceable in tests. */
+  now: () => number;
+}

@@ -1,0 +1,48 @@
+import type { FrontendSettings, MusicOptions } from '@fanfare/protocol';
+import { DEFAULT_STICKERS, WAITING_ROOM_DEFAULT_MINUTES } from '@fanfare/protocol';
+import type { ServerContext } from '../context.ts';
+
+export const DEMO_PARTY_ID = 'demo';
+
+/**
+ * The demo party of a fresh install: login required, the first demo album, auto start a few
+ * minutes after start-up so the waiting room is open at once. Re-seeded on every start while it
+ * has not been edited, so the countdown always begins from now.
+ */
+export async function seedDemo(ctx: ServerContext): Promise<void> {
+  const now = ctx.now();
+  const album = ctx.catalog.albums[0];
+  if (!album) throw new Error('The demo catalog has no album');
+  const existing = await ctx.db.selectFrom('parties').select(['created_at', 'updated_at', 'started_at']).where('id', '=', DEMO_PARTY_ID).executeTakeFirst();
+  if (existing && (existing.updated_at !== existing.created_at || existing.started_at !== null)) return;
+
+  const startsAt = now + ctx.config.demo.startDelayMs;
+  const music: MusicOptions = { type: 'album', id: album.spotify_id, service: 'spotify', country: 'de', url: null };
+  const frontend: FrontendSettings = {
+    competitionIsEnabled: false,
+    partyIsWaitingRoomMinutes: WAITING_ROOM_DEFAULT_MINUTES,
+    partyStartAllowed: 'host',
+    visual: { dark: true, primaryColor: '#ff5a36', backgroundColor: '#14142b', font: 'poppins', stickers: [...DEFAULT_STICKERS] },
+  };
+  const row = {
+    id: DEMO_PARTY_ID,
+    name: `${album.name}: listening party`,
+    created_at: now,
+    updated_at: now,
+    started_at: null,
+    starts_at: startsAt,
+    ends_at: startsAt + 2 * 3600_000,
+    voting_enabled: 1,
+    auto_start: 1,
+    wp_post_id: null,
+    login_required: 1,
+    frontend: JSON.stringify(frontend),
+    follow: '[]',
+    music: JSON.stringify(music),
+  };
+  if (existing) {
+    await ctx.db.updateTable('parties').set({ ...row, created_at: now }).where('id', '=', DEMO_PARTY_ID).execute();
+  } else {
+    await ctx.db.insertInto('parties').values(row).execute();
+  }
+}

@@ -1,0 +1,60 @@
+import type { ServerContext } from '../../context.ts';
+import { signPayload, verifyPayload } from '../../platform/tokens.ts';
+import { redeemGrantToken } from '../grants/service.ts';
+import { issueAccessToken, type Fan } from './sessions.ts';
+
+const STATE_TTL_MS = 10 * 60_000;
+
+/** What survives the trip through the provider's consent page, signed so it cannot be altered. */
+export interface LoginState {
+  redirect_uri: string;
+  party_id: string | null;
+  grant: string | null;
+  artist_ids: string[];
+  hash_output: boolean;
+  exp: number;
+}
+
+/**
+ * True when `uri` points at an origin we may send a fan back to. Guards against an open redirect
+ * that would hand a fresh access token to a foreign site.
+ */
+export function isAllowedRedirect(ctx: ServerContext, uri: string): boolean {
+  try {
+    const url = new URL(uri);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && ctx.config.allowedRedirectOrigins.includes(url.origin);
+  } catch {
+    return false;
+  }
+}
+
+export function encodeState(ctx: ServerContext, state: Omit<LoginState, 'exp'>): string {
+  return signPayload({ ...state, exp: ctx.now() + STATE_TTL_MS }, ctx.config.sessionSecret);
+}
+
+/** The login state when its signature holds and it has not expired; null otherwise. */
+export function decodeState(ctx: ServerContext, raw: string): LoginState | null {
+  const state = verifyPayload<LoginState>(raw, ctx.config.sessionSecret);
+  return state && state.exp > ctx.now() && isAllowedRedirect(ctx, state.redirect_uri) ? state : null;
+}
+
+/** Appends the login result to the redirect target, in its query or (hash_output) its fragment. */
+export function resultUrl(redirectUri: string, params: Record<string, string>, hashOutput: boolean): string {
+  const url = new URL(redirectUri);
+  if (hashOutput) {
+    url.hash = new URLSearchParams(params).toString();
+  } else {
+    for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+  }
+  return url.toString();
+}
+
+/** After a provider login: redeem a grant token if one came along, then issue our bearer token. */
+export async function completeLogin(ctx: ServerContext, fan: Fan, grant: string | null, partyId: string | null): Promise<string> {
+  const now = ctx.now();
+  if (grant) {
+    const redeemed = await redeemGrantToken(ctx.db, grant, fan.id, now, partyId);
+    if (!redeemed) ctx.logger.info({ fanId: fan.id, partyId }, 'login carried an unknown grant token');
+  }
+  return issueAccessToken(ctx.db, fan.id, now, ctx.config.accessTokenTtlMs);
+}

@@ -1,0 +1,116 @@
+import type { Grant, GrantRole, PostGrantBody, Role } from '@fanfare/protocol';
+import type { Db } from '../../platform/db/database.ts';
+import type { GrantTable } from '../../platform/db/schema.ts';
+import { conflict, notFound } from '../../platform/errors.ts';
+import { hashToken, newId, newToken } from '../../platform/tokens.ts';
+import type { Fan } from '../auth/sessions.ts';
+
+const ROLE_RANK: Record<GrantRole, number> = { host: 1, admin: 2 };
+
+/** The fan's role in a party: the strongest grant that names their account or that they redeemed. */
+export async function roleInParty(db: Db, partyId: string, fan: Fan): Promise<Role> {
+  const grants = await grantsOfFan(db, fan, partyId);
+  let best: GrantTable | null = null;
+  for (const g of grants) if (!best || ROLE_RANK[g.role as GrantRole] > ROLE_RANK[best.role as GrantRole]) best = g;
+  return best ? (best.role as GrantRole) : 'listener';
+}
+
+/** Every grant that applies to a fan, in one party or in all. */
+export async function grantsOfFan(db: Db, fan: Fan, partyId?: string): Promise<GrantTable[]> {
+  let q = db
+    .selectFrom('grants')
+    .selectAll()
+    .where((eb) => {
+      const redeemed = eb.exists(
+        eb
+          .selectFrom('grant_redemptions')
+          .select('grant_redemptions.grant_id')
+          .whereRef('grant_redemptions.grant_id', '=', 'grants.id')
+          .where('grant_redemptions.fan_id', '=', fan.id),
+      );
+      if (!fan.service || !fan.service_user_id) return redeemed;
+      return eb.or([eb.and([eb('service', '=', fan.service), eb('service_id', '=', fan.service_user_id)]), redeemed]);
+    });
+  if (partyId) q = q.where('party_id', '=', partyId);
+  return q.execute();
+}
+
+/** Redeems a grant token for a fan; returns false when the token is unknown (or for another party). */
+export async function redeemGrantToken(db: Db, token: string, fanId: string, now: number, partyId?: string | null): Promise<boolean> {
+  let q = db.selectFrom('grants').select('id').where('token_hash', '=', hashToken(token));
+  if (partyId) q = q.where('party_id', '=', partyId);
+  const grant = await q.executeTakeFirst();
+  if (!grant) return false;
+  await db
+    .insertInto('grant_redemptions')
+    .values({ grant_id: grant.id, fan_id: fanId, created_at: now })
+    .onConflict((oc) => oc.columns(['grant_id', 'fan_id']).doNothing())
+    .execute();
+  return true;
+}
+
+export async function listGrants(db: Db, partyId: string): Promise<Grant[]> {
+  const rows = await db.selectFrom('grants').selectAll().where('party_id', '=', partyId).orderBy('created_at').execute();
+  return rows.map((r) => toGrant(r, null));
+}
+
+/**
+ * Creates a grant. A grant without an account gets a fresh token, returned here once: only its
+ * hash is kept, so a leaked database yields no working grant links.
+ */
+export async function createGrant(db: Db, partyId: string, body: PostGrantBody, now: number): Promise<Grant> {
+  const token = body.service_id ? null : newToken();
+  const row: GrantTable = {
+    id: newId(),
+    party_id: partyId,
+    service: body.service ?? null,
+    service_id: body.service_id ?? null,
+    token_hash: token ? hashToken(token) : null,
+    role: body.role,
+    display_name: body.display_name,
+    profile_picture: body.profile_picture ?? null,
+    created_at: now,
+  };
+  if (row.service) {
+    const existing = await db
+      .selectFrom('grants')
+      .select('id')
+      .where('party_id', '=', partyId)
+      .where('service', '=', row.service)
+      .where('service_id', '=', row.service_id)
+      .executeTakeFirst();
+    if (existing) throw conflict(`A grant for ${row.service} account ${row.service_id} exists already`);
+  }
+  await db.insertInto('grants').values(row).execute();
+  return toGrant(row, token);
+}
+
+export async function deleteGrantByAccount(db: Db, partyId: string, service: string, serviceId: string): Promise<void> {
+  const res = await db
+    .deleteFrom('grants')
+    .where('party_id', '=', partyId)
+    .where('service', '=', service)
+    .where('service_id', '=', serviceId)
+    .executeTakeFirst();
+  if (Number(res.numDeletedRows) === 0) throw notFound('No such grant');
+}
+
+export async function deleteGrantByToken(db: Db, partyId: string, token: string): Promise<void> {
+  const res = await db
+    .deleteFrom('grants')
+    .where('party_id', '=', partyId)
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (Number(res.numDeletedRows) === 0) throw notFound('No such grant');
+}
+
+function toGrant(row: GrantTable, token: string | null): Grant {
+  return {
+    service: (row.service as Grant['service']) ?? null,
+    service_id: row.service_id,
+    token,
+    role: row.role as GrantRole,
+    display_name: row.display_name,
+    profile_picture: row.profile_picture,
+  };
+}

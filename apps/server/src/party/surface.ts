@@ -1,0 +1,37 @@
+import staticFiles from '@fastify/static';
+import type { ServerContext } from '../context.ts';
+import type { App } from '../platform/http.ts';
+import { registerAppleEmulator } from '../providers/emulators/appleEmulator.ts';
+import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.ts';
+import { registerMusicRoutes } from '../providers/music/routes.ts';
+import { registerAuthRoutes } from './auth/routes.ts';
+import { registerChat } from './chat/register.ts';
+import { registerLive } from './live/register.ts';
+import { registerGrantRoutes } from './grants/routes.ts';
+import { registerUploadRoutes } from './uploads/routes.ts';
+import { registerUserRoutes } from './users/routes.ts';
+
+/** Something to run at shutdown (timers, subscriptions). */
+export type Closer = () => Promise<void>;
+
+/** The party API: fan identity, parties, music search, the emulators when no credentials are set. */
+export async function registerPartySurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+  // Cover art and audio of the demo catalog: public, immutable.
+  await app.register(staticFiles, {
+    root: ctx.catalog.dir,
+    prefix: '/media/catalog/',
+    decorateReply: false,
+    allowedPath: (pathName) => /^\/(covers|audio)\//.test(pathName),
+    maxAge: '1d',
+  });
+  if (ctx.config.emulators.spotify) await registerSpotifyEmulator(app, ctx);
+  if (ctx.config.emulators.apple) await registerAppleEmulator(app, ctx);
+  await registerAuthRoutes(app, ctx);
+  await registerUserRoutes(app, ctx);
+  await registerGrantRoutes(app, ctx);
+  await registerUploadRoutes(app, ctx);
+  await registerMusicRoutes(app, ctx);
+  const closers = await registerLive(app, ctx);
+  closers.push(...(await registerChat(app, ctx)));
+  return closers;
+}

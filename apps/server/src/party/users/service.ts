@@ -1,0 +1,153 @@
+import {
+  DUPLICATE_SIGNUP_ERROR,
+  SERVICE_TOKEN_REFRESH_WINDOW_MS,
+  type PartyUser,
+  type PlayerService,
+  type ServiceTokenResponse,
+  type SignupBody,
+  type SignupResponse,
+  type SystemUser,
+} from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import { fromBool, toBool } from '../../platform/db/columns.ts';
+import type { PartyUserTable } from '../../platform/db/schema.ts';
+import { conflict, forbidden, notFound, unauthorized } from '../../platform/errors.ts';
+import { ProviderError } from '../../providers/http.ts';
+import { issueAccessToken, type Fan } from '../auth/sessions.ts';
+import { grantsOfFan, roleInParty } from '../grants/service.ts';
+import { requireParty } from '../parties/queries.ts';
+import { createAnonymousFan, updateServiceTokens } from './fans.ts';
+
+/**
+ * Signs a fan up for a party. Login-required parties need the fan's bearer; others create an
+ * anonymous fan and return its token. A clash of display name or e-mail with another fan of the
+ * party answers 409 DuplicateSignupError naming the fields; signing up again updates the profile.
+ */
+export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | null, body: SignupBody): Promise<SignupResponse> {
+  const party = await requireParty(ctx.db, partyId);
+  if (!fan && toBool(party.login_required)) throw unauthorized('This party requires a streaming login before signup');
+  const email = body.email ?? null;
+  const clashes = await ctx.db
+    .selectFrom('party_users')
+    .select(['display_name', 'email'])
+    .where('party_id', '=', partyId)
+    .where('fan_id', '!=', fan?.id ?? '')
+    .where((eb) => eb.or([eb('display_name', '=', body.display_name), ...(email ? [eb('email', '=', email)] : [])]))
+    .execute();
+  const fields: string[] = [];
+  if (email && clashes.some((c) => c.email === email)) fields.push('email');
+  if (clashes.some((c) => c.display_name === body.display_name)) fields.push('display_name');
+  if (fields.length) throw duplicateSignup(fields);
+
+  const now = ctx.now();
+  let accessToken: string | null = null;
+  let signed = fan;
+  if (!signed) {
+    signed = await createAnonymousFan(ctx.db, body.display_name, now);
+    accessToken = await issueAccessToken(ctx.db, signed.id, now, ctx.config.accessTokenTtlMs);
+  }
+  const profile = {
+    real_name: body.real_name,
+    display_name: body.display_name,
+    email,
+    country: body.country ?? null,
+    profile_picture: body.profile_picture ?? null,
+    profile_sticker: body.profile_sticker ?? null,
+    competition_accepted: fromBool(body.competition_accepted ?? false),
+  };
+  try {
+    await ctx.db
+      .insertInto('party_users')
+      .values({ party_id: partyId, fan_id: signed.id, can_chat: 1, created_at: now, ...profile })
+      .onConflict((oc) => oc.columns(['party_id', 'fan_id']).doUpdateSet(profile))
+      .execute();
+  } catch (e) {
+    // Two signups raced past the check above: the unique constraints decide.
+    const text = String(e);
+    if (/unique|duplicate/i.test(text)) throw duplicateSignup(/email/.test(text) ? ['email'] : ['display_name']);
+    throw e;
+  }
+  return { id: signed.id, access_token: accessToken };
+}
+
+function duplicateSignup(fields: string[]) {
+  return conflict({ message: `Already taken in this party: ${fields.join(', ')}`, type: DUPLICATE_SIGNUP_ERROR, fields });
+}
+
+/** The fan's profile in a party; 403 until they signed up (the client then loads /api/users/me). */
+export async function partyProfile(ctx: ServerContext, partyId: string, fan: Fan): Promise<PartyUser> {
+  await requireParty(ctx.db, partyId);
+  const row = await ctx.db
+    .selectFrom('party_users')
+    .selectAll()
+    .where('party_id', '=', partyId)
+    .where('fan_id', '=', fan.id)
+    .executeTakeFirst();
+  if (!row) throw forbidden('Not signed up for this party');
+  return toPartyUser(row, fan, await roleInParty(ctx.db, partyId, fan));
+}
+
+/** Shapes a signup row as the wire's PartyUser. Votes and answers come from their own domains. */
+export function toPartyUser(
+  row: PartyUserTable,
+  fan: Pick<Fan, 'premium' | 'service'>,
+  role: PartyUser['role'],
+  extras: Partial<Pick<PartyUser, 'track_votes' | 'poll_answers' | 'quiz_answers' | 'quiz_score'>> = {},
+): PartyUser {
+  return {
+    id: row.fan_id,
+    real_name: row.real_name,
+    display_name: row.display_name,
+    email: row.email,
+    premium: toBool(fan.premium),
+    country: row.country,
+    profile_sticker: row.profile_sticker,
+    profile_picture: row.profile_picture,
+    role,
+    can_chat: toBool(row.can_chat),
+    is_subscribed: true,
+    service: (fan.service as PlayerService | null) ?? null,
+    track_votes: extras.track_votes ?? [],
+    poll_answers: extras.poll_answers ?? [],
+    quiz_answers: extras.quiz_answers ?? [],
+    quiz_score: extras.quiz_score ?? 0,
+  };
+}
+
+/** The fan's system-wide profile, from their provider login. */
+export async function systemProfile(ctx: ServerContext, fan: Fan): Promise<SystemUser> {
+  if (!fan.service || !fan.service_user_id) throw notFound('This fan has no streaming account');
+  const grants = await grantsOfFan(ctx.db, fan);
+  return {
+    id: fan.id,
+    service: fan.service as SystemUser['service'],
+    service_user_id: fan.service_user_id,
+    display_name: fan.display_name,
+    email: fan.email,
+    country: fan.country,
+    premium: toBool(fan.premium),
+    profile_picture: fan.profile_picture,
+    grants: grants.map((g) => ({ party_id: g.party_id, role: g.role as 'host' | 'admin' })),
+  };
+}
+
+/**
+ * The fan's streaming-service token. A Spotify token that expires within the refresh window is
+ * refreshed at the provider first; a refused refresh answers 401 so the client logs out.
+ */
+export async function serviceToken(ctx: ServerContext, fan: Fan): Promise<ServiceTokenResponse> {
+  if (!fan.service || !fan.service_access_token) throw notFound('This fan has no streaming account');
+  if (fan.service === 'apple') return { token: fan.service_access_token, expires_at: null };
+  const now = ctx.now();
+  const expiresAt = fan.service_expires_at ?? 0;
+  if (expiresAt - now > SERVICE_TOKEN_REFRESH_WINDOW_MS) return { token: fan.service_access_token, expires_at: expiresAt };
+  if (!fan.service_refresh_token) throw unauthorized('Streaming login expired');
+  try {
+    const tokens = await ctx.providers.spotify.refresh(fan.service_refresh_token);
+    await updateServiceTokens(ctx.db, fan.id, tokens, now);
+    return { token: tokens.accessToken, expires_at: tokens.expiresAt };
+  } catch (e) {
+    if (e instanceof ProviderError && e.status >= 400 && e.status < 500) throw unauthorized('Streaming login expired');
+    throw e;
+  }
+}

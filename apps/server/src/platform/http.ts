@@ -1,0 +1,114 @@
+import { randomUUID } from 'node:crypto';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import type { Logger } from 'pino';
+import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
+import { HttpError } from './errors.ts';
+
+export type App = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  Logger,
+  ZodTypeProvider
+>;
+
+export interface HttpAppOptions {
+  name: string;
+  title: string;
+  logger: Logger;
+  /** Answers /readyz: true when the dependencies (database) are reachable. */
+  isReady: () => Promise<boolean>;
+  bodyLimit?: number;
+  trustProxy?: boolean;
+}
+
+/**
+ * A Fastify instance with our conventions: zod schemas validate and serialize, every failure is
+ * `{ detail }` JSON (422 lists `{ loc, msg, type }`), unknown routes 404 in the same shape,
+ * each request gets an id that its log lines and the `x-request-id` header carry.
+ */
+export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
+  const app = Fastify({
+    loggerInstance: opts.logger.child({ surface: opts.name }),
+    genReqId: (req) => {
+      const given = req.headers['x-request-id'];
+      return typeof given === 'string' && /^[\w.-]{1,64}$/.test(given) ? given : randomUUID();
+    },
+    bodyLimit: opts.bodyLimit ?? 1024 * 1024,
+    trustProxy: opts.trustProxy ?? false,
+    forceCloseConnections: true,
+  }).withTypeProvider<ZodTypeProvider>();
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  app.addHook('onRequest', async (req, reply) => {
+    reply.header('x-request-id', req.id);
+  });
+
+  app.setErrorHandler((error: FastifyError, req, reply) => {
+    const { status, body } = toErrorResponse(error);
+    if (status >= 500) req.log.error({ err: error }, 'request failed');
+    else req.log.info({ status, detail: body.detail }, 'request refused');
+    void reply.status(status).send(body);
+  });
+
+  app.setNotFoundHandler((req, reply) => {
+    void reply.status(404).send({ detail: `No route ${req.method} ${req.url.split('?')[0]}` } satisfies ErrorBody);
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: opts.title, version: '1.36.0' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer' },
+          cmsToken: { type: 'apiKey', in: 'header', name: 'X-Cms-Token' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
+    const ready = await opts.isReady();
+    return reply.status(ready ? 200 : 503).send(ready ? { status: 'ready' } : { detail: 'Database unreachable' });
+  });
+  return app;
+}
+
+/** Maps any thrown value to a status and a `{ detail }` body; never leaks a stack trace. */
+export function toErrorResponse(error: unknown): { status: number; body: ErrorBody } {
+  if (error instanceof HttpError) return { status: error.statusCode, body: { detail: error.detail } };
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const where = (error as { validationContext?: string }).validationContext ?? 'body';
+    const detail: ValidationIssue[] = error.validation.map((v) => ({
+      loc: [where === 'querystring' ? 'query' : where, ...v.instancePath.split('/').filter(Boolean).map(numberOrString)],
+      msg: v.message ?? 'Invalid value',
+      type: v.keyword,
+    }));
+    return { status: 422, body: { detail } };
+  }
+  const e = error as Partial<FastifyError>;
+  if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
+    // Fastify's own client errors (bad JSON, body too large, wrong content type).
+    const status = e.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || e.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' ? 400 : e.statusCode;
+    return { status, body: { detail: e.message ?? 'Bad request' } };
+  }
+  return { status: 500, body: { detail: 'Internal server error' } };
+}
+
+function numberOrString(part: string): string | number {
+  return /^\d+$/.test(part) ? Number(part) : part;
+}

@@ -1,0 +1,37 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
+/** A random secret token for a bearer, a grant link or a key (256 bits, URL-safe). */
+export function newToken(): string {
+  return randomBytes(32).toString('base64url');
+}
+
+/** A random identifier (not secret). */
+export function newId(): string {
+  return randomBytes(12).toString('base64url');
+}
+
+/** What we store instead of a token: a leaked table must not yield usable tokens. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token).digest('base64url');
+}
+
+/** Signs a JSON payload so it can travel through a browser (OAuth `state`) without storage. */
+export function signPayload(payload: object, secret: string): string {
+  const body = Buffer.from(JSON.stringify(payload)).toString('base64url');
+  const mac = createHmac('sha256', secret).update(body).digest('base64url');
+  return `${body}.${mac}`;
+}
+
+/** Returns the payload when the signature holds, null otherwise. */
+export function verifyPayload<T>(signed: string, secret: string): T | null {
+  const [body, mac] = signed.split('.');
+  if (!body || !mac) return null;
+  const expected = createHmac('sha256', secret).update(body).digest();
+  const given = Buffer.from(mac, 'base64url');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    return JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as T;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,84 @@
+import { createHash } from 'node:crypto';
+import type { MusicAlbum, MusicPlaylist, Track } from '@fanfare/protocol';
+import type { AppleConfig } from '../../platform/config.ts';
+import { fetchJson } from '../http.ts';
+import type * as A from './musicApi.ts';
+
+/** Apple Music API lookups by storefront, and the check of a fan's music user token. */
+export class AppleAdapter {
+  constructor(private readonly config: AppleConfig) {}
+
+  async album(storefront: string, id: string): Promise<MusicAlbum> {
+    const res = await this.get<A.DataResponse<A.Album>>(`/catalog/${sf(storefront)}/albums/${encodeURIComponent(id)}`);
+    const a = first(res);
+    return {
+      id: a.id,
+      name: a.attributes.name,
+      artists: [{ id: a.relationships.artists?.data[0]?.id ?? '', name: a.attributes.artistName }],
+      image: artworkUrl(a.attributes.artwork),
+      release_date: a.attributes.releaseDate ?? null,
+      tracks: a.relationships.tracks.data.map(toTrack),
+    };
+  }
+
+  async playlist(storefront: string, id: string): Promise<MusicPlaylist> {
+    const res = await this.get<A.DataResponse<A.Playlist>>(`/catalog/${sf(storefront)}/playlists/${encodeURIComponent(id)}`);
+    const p = first(res);
+    return {
+      id: p.id,
+      name: p.attributes.name,
+      owner: p.attributes.curatorName,
+      image: p.attributes.artwork ? artworkUrl(p.attributes.artwork) : null,
+      tracks: p.relationships.tracks.data.map(toTrack),
+    };
+  }
+
+  /**
+   * Checks a music user token by asking for the fan's storefront. Apple gives no stable user id, so
+   * the fan is identified by a hash of the token (see docs/decisions/0003-apple-identity.md).
+   */
+  async identify(musicUserToken: string): Promise<{ id: string; storefront: string }> {
+    const res = await fetchJson<A.DataResponse<A.Storefront>>('apple', `${this.config.apiUrl}/me/storefront`, {
+      headers: { ...this.auth(), 'music-user-token': musicUserToken },
+    });
+    return {
+      id: createHash('sha256').update(musicUserToken).digest('hex').slice(0, 32),
+      storefront: first(res).id,
+    };
+  }
+
+  private get<T>(path: string): Promise<T> {
+    return fetchJson<T>('apple', `${this.config.apiUrl}${path}`, { headers: this.auth() });
+  }
+
+  private auth(): Record<string, string> {
+    return { authorization: `Bearer ${this.config.developerToken}` };
+  }
+}
+
+function sf(storefront: string): string {
+  return encodeURIComponent(storefront.toLowerCase());
+}
+
+function first<T>(res: A.DataResponse<T>): T {
+  const item = res.data[0];
+  if (!item) throw new Error('Apple Music answered with no data');
+  return item;
+}
+
+function artworkUrl(a: A.Artwork): string {
+  return a.url.replace('{w}', String(a.width)).replace('{h}', String(a.height));
+}
+
+function toTrack(s: A.Song): Track {
+  return {
+    id: s.id,
+    name: s.attributes.name,
+    artists: [s.attributes.artistName],
+    album: s.attributes.albumName,
+    duration_ms: s.attributes.durationInMillis,
+    image: artworkUrl(s.attributes.artwork),
+    service: 'apple',
+    hls_url: null,
+  };
+}

@@ -1,0 +1,116 @@
+import type { ServerContext } from '../../context.ts';
+import { EMULATOR_APPLE_DEVELOPER_TOKEN } from '../../platform/config.ts';
+import type { App } from '../../platform/http.ts';
+import { signPayload, verifyPayload } from '../../platform/tokens.ts';
+import type * as A from '../apple/musicApi.ts';
+import type { CatalogTrack } from '../catalog/catalog.ts';
+import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint } from './demoFans.ts';
+import { consentPage } from './page.ts';
+
+type MusicUserToken = { kind: 'music_user'; fan: string };
+
+/** The music user token MusicKit would give this demo fan; stable, like Apple's for one device. */
+export function emulatorMusicUserToken(hint: string): string {
+  return signPayload({ kind: 'music_user', fan: hint } satisfies MusicUserToken, EMULATOR_SIGNING_KEY);
+}
+
+/**
+ * The Apple Music API subset we call, over the demo catalog, plus a stand-in for MusicKit's
+ * authorize step that hands out music user tokens. Mounted at `/emulator/apple`.
+ */
+export async function registerAppleEmulator(app: App, ctx: ServerContext): Promise<void> {
+  const { catalog } = ctx;
+  const artwork = (rel: string): A.Artwork => ({
+    // Apple's artwork URLs are templates; ours ignore the size.
+    url: `${ctx.config.publicUrl}/media/catalog/${rel}?size={w}x{h}`,
+    width: 300,
+    height: 300,
+  });
+  const artistName = (keys: string[]) => keys.map((k) => catalog.artistByKey(k).name).join(' & ');
+  const song = (t: CatalogTrack): A.Song => {
+    const al = catalog.albumByKey(t.album_key);
+    return {
+      id: t.apple_id,
+      type: 'songs',
+      attributes: {
+        name: t.name,
+        artistName: artistName(t.artist_keys),
+        albumName: al.name,
+        durationInMillis: t.duration_ms,
+        artwork: artwork(al.image),
+      },
+    };
+  };
+  const notFound = { errors: [{ status: '404', title: 'Resource Not Found' }] };
+
+  await app.register(
+    async (emu) => {
+      // MusicKit's authorize() stand-in: JSON for scripts (login_hint), a consent page for people.
+      emu.get('/authorize', { schema: { hide: true } }, async (req, reply) => {
+        const q = req.query as { login_hint?: string; redirect_uri?: string };
+        if (q.login_hint) {
+          const fan = demoFanByHint(q.login_hint);
+          if (!fan) return reply.status(403).send({ error: 'access_denied' });
+          return { music_user_token: emulatorMusicUserToken(fan.hint) };
+        }
+        return reply.type('text/html; charset=utf-8').send(
+          consentPage(
+            'Apple Music (emulator): allow access',
+            'Choose the demo account. Its music user token is shown as JSON for the app to use.',
+            DEMO_FANS.map((f) => ({ label: `Allow as ${f.displayName}`, href: `?login_hint=${encodeURIComponent(f.hint)}` })),
+            '?login_hint=',
+          ),
+        );
+      });
+
+      await emu.register(
+        async (api) => {
+          api.addHook('onRequest', async (req, reply) => {
+            if (req.headers.authorization !== `Bearer ${EMULATOR_APPLE_DEVELOPER_TOKEN}`) {
+              return reply.status(401).send({ errors: [{ status: '401', title: 'Unauthorized' }] });
+            }
+          });
+          api.get('/me/storefront', async (req, reply) => {
+            const token = String(req.headers['music-user-token'] ?? '');
+            const mut = verifyPayload<MusicUserToken>(token, EMULATOR_SIGNING_KEY);
+            const fan = mut?.kind === 'music_user' ? demoFanByHint(mut.fan) : undefined;
+            if (!fan) return reply.status(403).send({ errors: [{ status: '403', title: 'Invalid music user token' }] });
+            const sf: A.Storefront = {
+              id: fan.country.toLowerCase(),
+              type: 'storefronts',
+              attributes: { name: fan.country, defaultLanguageTag: fan.country === 'DE' ? 'de-DE' : 'en-GB' },
+            };
+            return { data: [sf] };
+          });
+          api.get('/catalog/:storefront/albums/:id', async (req, reply) => {
+            const al = catalog.albumByAppleId((req.params as { id: string }).id);
+            if (!al) return reply.status(404).send(notFound);
+            const album: A.Album = {
+              id: al.apple_id,
+              type: 'albums',
+              attributes: { name: al.name, artistName: artistName(al.artist_keys), artwork: artwork(al.image), releaseDate: al.release_date },
+              relationships: {
+                tracks: { data: catalog.albumTracks(al).map(song) },
+                artists: { data: al.artist_keys.map((k) => ({ id: catalog.artistByKey(k).apple_id, type: 'artists' as const })) },
+              },
+            };
+            return { data: [album] };
+          });
+          api.get('/catalog/:storefront/playlists/:id', async (req, reply) => {
+            const pl = catalog.playlistByAppleId((req.params as { id: string }).id);
+            if (!pl) return reply.status(404).send(notFound);
+            const playlist: A.Playlist = {
+              id: pl.apple_id,
+              type: 'playlists',
+              attributes: { name: pl.name, curatorName: pl.owner, artwork: artwork(pl.image) },
+              relationships: { tracks: { data: catalog.playlistTracks(pl).map(song) } },
+            };
+            return { data: [playlist] };
+          });
+        },
+        { prefix: '/v1' },
+      );
+    },
+    { prefix: '/emulator/apple' },
+  );
+}

@@ -1,0 +1,77 @@
+import path from 'node:path';
+import type { Logger } from 'pino';
+import type { ServerContext } from './context.ts';
+import type { Config } from './platform/config.ts';
+import { migrateToLatest, openDatabase } from './platform/db/database.ts';
+import { createHttpApp, type App } from './platform/http.ts';
+import { LocalDiskStorage } from './platform/storage.ts';
+import { loadDemoCatalog } from './providers/catalog/catalog.ts';
+import { createProviders } from './providers/providers.ts';
+import { LocalPartyHub } from './party/live/hub.ts';
+import { registerPartySurface } from './party/surface.ts';
+import { registerCmsSurface } from './cms/surface.ts';
+import { seedDemo } from './demo/seed.ts';
+
+export type Surface = 'party' | 'cms';
+
+export interface RunningServer {
+  ctx: ServerContext;
+  party: App | null;
+  cms: App | null;
+  /** Base URLs the listeners answer on. */
+  urls: { party: string | null; cms: string | null };
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  only?: Surface;
+  logger: Logger;
+}
+
+/** Opens the database, applies migrations, and starts the party and CMS listeners. */
+export async function startServer(config: Config, opts: StartOptions): Promise<RunningServer> {
+  const { logger } = opts;
+  const database = openDatabase(config.databaseUrl);
+  await migrateToLatest(database.db);
+  const ctx: ServerContext = {
+    config,
+    db: database.db,
+    dialect: database.dialect,
+    logger,
+    storage: new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
+    catalog: loadDemoCatalog(),
+    providers: createProviders(config),
+    hub: new LocalPartyHub(() => Date.now()),
+    cmsTokenResolvers: [],
+    now: () => Date.now(),
+  };
+  if (config.demo.seed) await seedDemo(ctx);
+
+  const base = { logger, isReady: database.isReachable, bodyLimit: config.uploadMaxBytes + 64 * 1024 };
+  const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API' });
+  const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API' });
+  const closers: (() => Promise<void>)[] = [];
+  if (party) closers.push(...(await registerPartySurface(party, ctx)));
+  if (cms) closers.push(...(await registerCmsSurface(cms, ctx)));
+
+  if (party) await party.listen({ host: config.host, port: config.partyPort });
+  if (cms) await cms.listen({ host: config.host, port: config.cmsPort });
+
+  let closing: Promise<void> | null = null;
+  return {
+    ctx,
+    party,
+    cms,
+    urls: { party: party ? config.publicUrl : null, cms: cms ? config.cmsPublicUrl : null },
+    close() {
+      // Stop accepting, let in-flight requests finish, then stop timers and the database.
+      closing ??= (async () => {
+        await Promise.all([party?.close(), cms?.close()]);
+        for (const close of closers) await close();
+        await ctx.hub.close();
+        await database.close();
+      })();
+      return closing;
+    },
+  };
+}

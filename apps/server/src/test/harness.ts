@@ -1,0 +1,90 @@
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { loadConfig } from '../platform/config.ts';
+import { createLogger } from '../platform/logger.ts';
+import { startServer, type RunningServer } from '../server.ts';
+
+export type DbTarget = 'sqlite' | 'postgres';
+
+/** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
+export const DB_TARGETS: DbTarget[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
+
+export const TEST_CMS_TOKEN = 'test-cms-admin-token-0123456789';
+
+export interface TestServer {
+  server: RunningServer;
+  partyUrl: string;
+  cmsUrl: string;
+  dataDir: string;
+  close(): Promise<void>;
+}
+
+/** A free TCP port on 127.0.0.1. */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as net.AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** A fresh, empty PostgreSQL database next to the one TEST_DATABASE_URL names; dropped by `drop`. */
+export async function createPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (!base) throw new Error('TEST_DATABASE_URL is not set');
+  const name = `fanfare_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * Starts the real server program on free ports, a temporary data directory and a fresh database,
+ * exactly as `npm start` would, with the emulators and the demo catalog.
+ */
+export async function startTestServer(opts: { db?: DbTarget; env?: Record<string, string> } = {}): Promise<TestServer> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-test-'));
+  const pgDb = opts.db === 'postgres' ? await createPostgresDatabase() : null;
+  const [partyPort, cmsPort] = [await freePort(), await freePort()];
+  const config = loadConfig({
+    PORT: String(partyPort),
+    CMS_PORT: String(cmsPort),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+    CMS_ADMIN_TOKEN: TEST_CMS_TOKEN,
+    DEMO_START_DELAY_SECONDS: '300',
+    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+    ...opts.env,
+  });
+  const server = await startServer(config, { logger: createLogger(config.logLevel) });
+  return {
+    server,
+    partyUrl: config.publicUrl,
+    cmsUrl: config.cmsPublicUrl,
+    dataDir,
+    async close() {
+      await server.close();
+      await pgDb?.drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}

@@ -1,0 +1,67 @@
+/**
+ * Building blocks shared by every area of the wire protocol.
+ */
+import { z } from 'zod';
+
+/** An ISO 8601 date-time string with a `Z` or numeric offset, e.g. `2025-05-01T18:00:00Z`. */
+export const IsoDateTime = z.iso.datetime({ offset: true });
+export type IsoDateTime = z.infer<typeof IsoDateTime>;
+
+/**
+ * Milliseconds since the Unix epoch. Not forced to be an integer: a client clock read from
+ * `performance.timeOrigin + performance.now()` carries a fraction.
+ */
+export const EpochMs = z.number().nonnegative();
+export type EpochMs = z.infer<typeof EpochMs>;
+
+/** An opaque, non-empty identifier (party, user, message, track, poll, ...). */
+export const Id = z.string().min(1);
+export type Id = z.infer<typeof Id>;
+
+/** A non-negative integer (counts, indexes, durations). */
+export const NonNegativeInt = z.number().int().nonnegative();
+export type NonNegativeInt = z.infer<typeof NonNegativeInt>;
+
+/**
+ * A URL the browser can load: absolute `http(s)://...` or a path on our own host (`/uploads/...`),
+ * which is what the upload calls return.
+ */
+export const WebUrl = z.string().refine((value) => /^https?:\/\/\S+$/i.test(value) || /^\/(?!\/)\S*$/.test(value), {
+  message: 'Expected an http(s) URL or a path starting with /',
+});
+export type WebUrl = z.infer<typeof WebUrl>;
+
+/** One field-level problem of a refused request (FastAPI-compatible shape). */
+export const ValidationIssue = z.object({
+  /** Where the problem is, e.g. `['body', 'email']` or `['query', 'limit']`. */
+  loc: z.array(z.union([z.string(), z.number()])),
+  msg: z.string(),
+  /** Machine-readable kind of problem, e.g. `invalid_type`, `too_big`. */
+  type: z.string(),
+});
+export type ValidationIssue = z.infer<typeof ValidationIssue>;
+
+/**
+ * Structured error detail. Extra keys are kept (loose object) so an error can carry context.
+ * A duplicate signup is `{ message, type: 'DuplicateSignupError', fields: ['email'] }`.
+ */
+export const ErrorDetail = z.looseObject({
+  message: z.string(),
+  /** Error class name, e.g. `DuplicateSignupError`. */
+  type: z.string().optional(),
+  /** Names of the request fields the error is about. */
+  fields: z.array(z.string()).optional(),
+});
+export type ErrorDetail = z.infer<typeof ErrorDetail>;
+
+/** Body of every non-2xx JSON response. */
+export const ErrorBody = z.object({
+  /** A plain message, a structured detail, or the list of validation issues (422). */
+  detail: z.union([z.string(), ErrorDetail, z.array(ValidationIssue)]),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+/** The list envelope used by every collection response: `{ items: [...] }`. */
+export function listOf<T extends z.ZodType>(item: T) {
+  return z.object({ items: z.array(item) });
+}

@@ -1,0 +1,11 @@
+/**
+ * @fanfare/protocol: the one definition of the wire (REST bodies and responses, socket events,
+ * constants) shared by the server, the web apps, the tests and the benchmarks.
+ */
+export * from './common.ts';
+export * from './party/constants.ts';
+export * from './party/entities.ts';
+export * from './party/chat.ts';
+export * from './party/calls.ts';
+export * from './party/socket.ts';
+export * from './party/routes.ts';
