@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -13,13 +14,7 @@ import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
 import { HttpError } from './errors.ts';
 
-export type App = FastifyInstance<
-  import('node:http').Server,
-  import('node:http').IncomingMessage,
-  import('node:http').ServerResponse,
-  Logger,
-  ZodTypeProvider
->;
+export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
 export interface HttpAppOptions {
   name: string;
