@@ -18,6 +18,10 @@ export interface Config {
   /** `sqlite:<file>` or `postgres://...` */
   databaseUrl: string;
   redisUrl: string | null;
+  /** Prefix of every Redis key and channel (several deployments or tests may share one Redis). */
+  redisKeyPrefix: string;
+  /** The live party: socket batching, heartbeat, shedding, timeline timers, retained events. */
+  live: LiveConfig;
   /** Origins a login may redirect back to (party web app origins). */
   allowedRedirectOrigins: string[];
   /** Static admin token for party admin calls until CMS users exist; null means no such token. */
@@ -33,6 +37,53 @@ export interface Config {
   demo: { seed: boolean; startDelayMs: number };
   logLevel: string;
   uploadMaxBytes: number;
+  /** Outgoing mail: SMTP when `smtpUrl` is set, else a local outbox under DATA_DIR/outbox. */
+  mail: MailConfig;
+  /** The campaign system (CMS API). */
+  cms: CmsConfig;
+}
+
+export interface MailConfig {
+  smtpUrl: string | null;
+  from: string;
+}
+
+export interface CmsConfig {
+  /** First admin of a fresh install; with neither set a random password is generated and printed once. */
+  adminEmail: string | null;
+  adminPassword: string | null;
+  sessionTtlMs: number;
+  lockTtlMs: number;
+  /** Login attempts per IP and minute. */
+  loginRateLimit: number;
+  /** Environment embedded in campaign pages: staging, production or local. */
+  environment: 'staging' | 'production' | 'local';
+  /** Header a proxy sets with the visitor's country (e.g. cf-ipcountry). */
+  geoCountryHeader: string;
+  geoDefaultCountry: string;
+  geoDefaultLanguage: string;
+  tokenGateKeyTtlMs: number;
+  accountAccessTtlMs: number;
+  accountRefreshTtlMs: number;
+  newsletterConfirmTtlMs: number;
+}
+
+export interface LiveConfig {
+  /** Window over which a party's events are batched into one socket frame. */
+  socketBatchMs: number;
+  /** Server ping interval; a socket silent for three intervals is closed. */
+  socketHeartbeatMs: number;
+  /** A socket whose unsent bytes stay above this for `socketSlowGraceMs` is shed (close 4008). */
+  socketSendBufferSoftBytes: number;
+  /** A socket whose unsent bytes exceed this is shed at once. */
+  socketSendBufferHardBytes: number;
+  socketSlowGraceMs: number;
+  /** Frames per second a client may send on its socket (burst twice that). */
+  socketInboundPerSecond: number;
+  /** How often each node checks for ended tracks and due auto starts. */
+  timelineTickMs: number;
+  /** Events retained per party for `resume`. */
+  retainEvents: number;
 }
 
 export interface SpotifyConfig {
@@ -61,6 +112,15 @@ const Env = z.object({
   DATA_DIR: z.string().default('./data'),
   DATABASE_URL: z.string().optional(),
   REDIS_URL: z.string().optional(),
+  REDIS_KEY_PREFIX: z.string().default('fanfare:'),
+  SOCKET_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(50),
+  SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(50).default(20_000),
+  SOCKET_SEND_BUFFER_SOFT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
+  SOCKET_SEND_BUFFER_HARD_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
+  SOCKET_SLOW_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
+  SOCKET_INBOUND_PER_SECOND: z.coerce.number().int().positive().default(20),
+  TIMELINE_TICK_MS: z.coerce.number().int().min(10).default(250),
+  PARTY_EVENT_RETAIN: z.coerce.number().int().min(100).default(50_000),
   ALLOWED_REDIRECT_ORIGINS: z.string().optional(),
   CMS_ADMIN_TOKEN: z.string().min(16, 'CMS_ADMIN_TOKEN must have at least 16 characters').optional(),
   SESSION_SECRET: z.string().min(16).optional(),
@@ -75,6 +135,24 @@ const Env = z.object({
   DEMO_START_DELAY_SECONDS: z.coerce.number().min(0).default(300),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
+  MAIL_FROM: z.string().default('Fanfare <no-reply@fanfare.local>'),
+  ADMIN_EMAIL: z.email().optional(),
+  ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must have at least 12 characters').optional(),
+  CMS_SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
+  CMS_LOCK_TTL_SECONDS: z.coerce.number().int().positive().default(300),
+  CMS_LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  CAMPAIGN_ENVIRONMENT: z
+    .enum(['staging', 'production', 'live', 'prod', 'local'])
+    .default('local')
+    .transform((v) => (v === 'live' || v === 'prod' ? 'production' : v)),
+  GEO_COUNTRY_HEADER: z.string().default('cf-ipcountry'),
+  GEO_DEFAULT_COUNTRY: z.string().regex(/^[A-Za-z]{2}$/).default('DE'),
+  GEO_DEFAULT_LANGUAGE: z.string().regex(/^[a-z]{2}$/).default('de'),
+  TOKEN_GATE_KEY_TTL_DAYS: z.coerce.number().positive().default(30),
+  CAMPAIGN_ACCESS_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(60),
+  CAMPAIGN_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
+  NEWSLETTER_CONFIRM_TTL_HOURS: z.coerce.number().positive().default(72),
 });
 
 /** Emulator client credentials: public on purpose, they only open the built-in emulators. */
@@ -83,7 +161,8 @@ export const EMULATOR_APPLE_DEVELOPER_TOKEN = 'fanfare-emulator-developer-token'
 
 /** Reads the configuration; throws an error naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
-  const parsed = Env.safeParse(env);
+  // An empty variable counts as unset, as in most .env conventions.
+  const parsed = Env.safeParse(Object.fromEntries(Object.entries(env).filter(([, v]) => v !== '')));
   if (!parsed.success) {
     const lines = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`);
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
@@ -106,6 +185,17 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir,
     databaseUrl: e.DATABASE_URL ?? `sqlite:${path.join(dataDir, 'fanfare.sqlite')}`,
     redisUrl: e.REDIS_URL ?? null,
+    redisKeyPrefix: e.REDIS_KEY_PREFIX,
+    live: {
+      socketBatchMs: e.SOCKET_BATCH_MS,
+      socketHeartbeatMs: e.SOCKET_HEARTBEAT_MS,
+      socketSendBufferSoftBytes: e.SOCKET_SEND_BUFFER_SOFT_BYTES,
+      socketSendBufferHardBytes: Math.max(e.SOCKET_SEND_BUFFER_HARD_BYTES, e.SOCKET_SEND_BUFFER_SOFT_BYTES),
+      socketSlowGraceMs: e.SOCKET_SLOW_GRACE_MS,
+      socketInboundPerSecond: e.SOCKET_INBOUND_PER_SECOND,
+      timelineTickMs: e.TIMELINE_TICK_MS,
+      retainEvents: e.PARTY_EVENT_RETAIN,
+    },
     allowedRedirectOrigins: origins,
     cmsAdminToken: e.CMS_ADMIN_TOKEN ?? null,
     sessionSecret: e.SESSION_SECRET ?? randomSecret(),
@@ -131,6 +221,22 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     demo: { seed: e.DEMO_SEED, startDelayMs: e.DEMO_START_DELAY_SECONDS * 1000 },
     logLevel: e.LOG_LEVEL,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
+    cms: {
+      adminEmail: e.ADMIN_EMAIL ?? null,
+      adminPassword: e.ADMIN_PASSWORD ?? null,
+      sessionTtlMs: e.CMS_SESSION_TTL_HOURS * 3600_000,
+      lockTtlMs: e.CMS_LOCK_TTL_SECONDS * 1000,
+      loginRateLimit: e.CMS_LOGIN_RATE_LIMIT,
+      environment: e.CAMPAIGN_ENVIRONMENT,
+      geoCountryHeader: e.GEO_COUNTRY_HEADER.toLowerCase(),
+      geoDefaultCountry: e.GEO_DEFAULT_COUNTRY.toUpperCase(),
+      geoDefaultLanguage: e.GEO_DEFAULT_LANGUAGE,
+      tokenGateKeyTtlMs: e.TOKEN_GATE_KEY_TTL_DAYS * 86_400_000,
+      accountAccessTtlMs: e.CAMPAIGN_ACCESS_TOKEN_TTL_MINUTES * 60_000,
+      accountRefreshTtlMs: e.CAMPAIGN_REFRESH_TOKEN_TTL_DAYS * 86_400_000,
+      newsletterConfirmTtlMs: e.NEWSLETTER_CONFIRM_TTL_HOURS * 3600_000,
+    },
   };
 }
 
