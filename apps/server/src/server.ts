@@ -7,10 +7,12 @@ import { createHttpApp, type App } from './platform/http.ts';
 import { LocalDiskStorage } from './platform/storage.ts';
 import { loadDemoCatalog } from './providers/catalog/catalog.ts';
 import { createProviders } from './providers/providers.ts';
-import { LocalPartyHub } from './party/live/hub.ts';
+import { createPartyHub } from './party/live/hubFactory.ts';
 import { registerPartySurface } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
 import { seedDemo } from './demo/seed.ts';
+import { cmsUserTokenResolver } from './cms/users/sessions.ts';
+import { ensureFirstAdmin } from './cms/users/bootstrap.ts';
 
 export type Surface = 'party' | 'cms';
 
@@ -41,10 +43,12 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     storage: new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
     catalog: loadDemoCatalog(),
     providers: createProviders(config),
-    hub: new LocalPartyHub(() => Date.now()),
+    hub: createPartyHub(config, () => ctx.now(), logger),
     cmsTokenResolvers: [],
     now: () => Date.now(),
   };
+  ctx.cmsTokenResolvers.push(cmsUserTokenResolver(ctx));
+  await ensureFirstAdmin(ctx);
   if (config.demo.seed) await seedDemo(ctx);
 
   const base = { logger, isReady: database.isReachable, bodyLimit: config.uploadMaxBytes + 64 * 1024 };

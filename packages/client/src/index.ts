@@ -1,2 +1,3 @@
 export * from './http.ts';
 export * from './partyClient.ts';
+export * from './partySocket.ts';

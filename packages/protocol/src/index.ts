@@ -9,3 +9,4 @@ export * from './party/chat.ts';
 export * from './party/calls.ts';
 export * from './party/socket.ts';
 export * from './party/routes.ts';
+export * from './campaign/index.ts';

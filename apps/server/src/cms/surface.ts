@@ -1,8 +1,38 @@
+import multipart from '@fastify/multipart';
+import rateLimit from '@fastify/rate-limit';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import type { Closer } from '../party/surface.ts';
+import { registerAccountRoutes } from './accounts/routes.ts';
+import { registerAppRoutes } from './apps/routes.ts';
+import { registerCampaignRoutes } from './campaigns/routes.ts';
+import { registerI18nRoutes } from './i18n/routes.ts';
+import { registerNewsletterRoutes } from './newsletter/routes.ts';
+import { registerCmsMusicRoutes } from './music/routes.ts';
+import { registerPageRoutes } from './pages/routes.ts';
+import { mailerOf } from './shared.ts';
+import { registerTokenGateRoutes } from './tokenGate/routes.ts';
+import { registerCmsUploadRoutes } from './uploads/routes.ts';
+import { registerCmsUserRoutes } from './users/routes.ts';
 
-/** The CMS API (campaign system). Health checks and docs come from the platform. */
-export async function registerCmsSurface(_app: App, _ctx: ServerContext): Promise<Closer[]> {
-  return [];
+/** The CMS API (campaign system, spec campaign-pages.md section 7). Health checks and docs come from the platform. */
+export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+  // Limits apply only to the routes that ask for one (login, signup, code checks), never to static files.
+  await app.register(rateLimit, { global: false });
+  await app.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 5 } });
+  app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
+
+  await registerCmsUserRoutes(app, ctx);
+  await registerAppRoutes(app, ctx);
+  await registerCampaignRoutes(app, ctx);
+  await registerI18nRoutes(app, ctx);
+  await registerNewsletterRoutes(app, ctx);
+  await registerAccountRoutes(app, ctx);
+  await registerTokenGateRoutes(app, ctx);
+  await registerCmsUploadRoutes(app, ctx);
+  await registerCmsMusicRoutes(app, ctx);
+  await registerPageRoutes(app, ctx);
+
+  const mailer = mailerOf(ctx);
+  return [() => mailer.close()];
 }

@@ -1,6 +1,7 @@
 import type { FrontendSettings, MusicOptions } from '@fanfare/protocol';
 import { DEFAULT_STICKERS, WAITING_ROOM_DEFAULT_MINUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
+import { catalogTracks, storeTracks } from '../party/live/tracks.ts';
 
 export const DEMO_PARTY_ID = 'demo';
 
@@ -45,4 +46,7 @@ export async function seedDemo(ctx: ServerContext): Promise<void> {
   } else {
     await ctx.db.insertInto('parties').values(row).execute();
   }
+  // The album's tracks from the catalog (no provider call: the listeners are not up yet), so the
+  // demo party plays on a fresh start.
+  await storeTracks(ctx, DEMO_PARTY_ID, catalogTracks(ctx, ctx.catalog.albumTracks(album), 'spotify'), music, []);
 }

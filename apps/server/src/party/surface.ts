@@ -10,6 +10,7 @@ import { registerLive } from './live/register.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
+import { registerPartyWebApp } from './webApp.ts';
 
 /** Something to run at shutdown (timers, subscriptions). */
 export type Closer = () => Promise<void>;
@@ -33,5 +34,6 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   await registerMusicRoutes(app, ctx);
   const closers = await registerLive(app, ctx);
   closers.push(...(await registerChat(app, ctx)));
+  await registerPartyWebApp(app, ctx);
   return closers;
 }

@@ -156,6 +156,16 @@ export const DEFAULT_STICKERS = [
 /** Ours: maximum length of a chat text, popup message or scheduled message (after trimming). */
 export const CHAT_TEXT_MAX_LENGTH = 500;
 
+/**
+ * Ours: a fan may post at most this many chat messages (text, sticker, media) per
+ * CHAT_RATE_LIMIT_WINDOW_MS; hosts and admins are exempt. Beyond it the server answers 429.
+ */
+export const CHAT_RATE_LIMIT_MESSAGES = 5;
+export const CHAT_RATE_LIMIT_WINDOW_MS = 10_000;
+
+/** `detail.type` of a 429 answer to a chat post beyond the rate limit (`detail.retry_after_ms` says when to retry). */
+export const CHAT_RATE_LIMITED_ERROR = 'ChatRateLimited';
+
 /** Ours: maximum length of a display name (party signup, grants). */
 export const DISPLAY_NAME_MAX_LENGTH = 40;
 
@@ -180,7 +190,7 @@ export const POLL_QUESTION_MAX_LENGTH = 300;
 export const POLL_OPTION_MAX_LENGTH = 200;
 
 /** Ours: bounds of `duration_seconds` of a poll, quiz question or scoreboard. */
-export const POLL_DURATION_MIN_SECONDS = 5;
+export const POLL_DURATION_MIN_SECONDS = 1;
 export const POLL_DURATION_MAX_SECONDS = 3600;
 
 /** Ours: bounds and default of the `count` of a quiz scoreboard. */

@@ -1,4 +1,6 @@
 import type { SequencedEvent } from '@fanfare/protocol';
+import { EventLog } from './eventLog.ts';
+import { Sequencer } from './sequencer.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
 /** A party event before the hub has numbered and timed it. */
@@ -14,7 +16,28 @@ export interface Audience {
   fanIds?: string[];
 }
 
-export type PartyListener = (event: SequencedEvent, audience: Audience | undefined) => void;
+/**
+ * Receives the events of a party in `seq_id` order. `json` is the event serialized once by the hub
+ * (sockets reuse it instead of serializing per socket).
+ */
+export type PartyListener = (event: SequencedEvent, audience: Audience | undefined, json: string) => void;
+
+/** One retained event of a party's log. */
+export interface LoggedEvent {
+  event: SequencedEvent;
+  audience: Audience | undefined;
+  json: string;
+}
+
+/** What a hub still holds after a given `seq_id` (for `resume`). */
+export interface HubHistory {
+  /** Retained events after the asked `seq_id`, in order. */
+  events: LoggedEvent[];
+  /** False when events after the asked `seq_id` were already dropped: the client must resync. */
+  complete: boolean;
+  /** The party's latest `seq_id` when asked. */
+  head: number;
+}
 
 /**
  * Real-time delivery of party events. Callers write to the database first and publish after the
@@ -27,25 +50,69 @@ export interface PartyHub {
   nextSeq(partyId: string): Promise<number>;
   /** Delivers an event already numbered with `nextSeq`. */
   publish(partyId: string, event: SequencedEvent, audience?: Audience): Promise<void>;
-  /** Listens to every event of a party delivered on this node; returns the unsubscribe. */
+  /**
+   * Listens to every event of a party delivered on this node, in `seq_id` order (an event numbered
+   * with `nextSeq` but published late is awaited for a short while); returns the unsubscribe.
+   */
   subscribe(partyId: string, listener: PartyListener): () => void;
+  /** Retained events after `afterSeq` (the replay of a `resume`). */
+  history(partyId: string, afterSeq: number): Promise<HubHistory>;
+  /** The party's latest `seq_id` (0 before its first event). */
+  head(partyId: string): Promise<number>;
+  /**
+   * Resolves once this node receives the party's events (its subscription is active), with the
+   * last `seq_id` delivered in order: listeners get every event after it.
+   */
+  ready(partyId: string): Promise<number>;
   close(): Promise<void>;
 }
 
+/** Tunables shared by the hub implementations. */
+export interface HubOptions {
+  /** Events retained per party for `resume`. */
+  retainEvents: number;
+  /** How long delivery waits for a reserved `seq_id` that has not been published yet. */
+  gapTimeoutMs: number;
+}
+
+export const DEFAULT_HUB_OPTIONS: HubOptions = { retainEvents: 50_000, gapTimeoutMs: 2_000 };
+
+/** Serializes a numbered event with `seq_id` and `server_time_ms` first (what every hub sends). */
+export function serializeEvent(event: SequencedEvent): string {
+  const { seq_id, server_time_ms, ...rest } = event;
+  return `{"seq_id":${seq_id},"server_time_ms":${server_time_ms},${JSON.stringify(rest).slice(1)}`;
+}
+
 /**
- * The single-process hub: sequence numbers in memory, delivery to this node's listeners.
- * The live-party domain replaces it with the clustered hub.
+ * The single-process hub: sequence numbers and the retained log in memory, delivery to this
+ * node's listeners. With `REDIS_URL` set the server uses `RedisPartyHub` instead.
  */
 export class LocalPartyHub implements PartyHub {
   private readonly seqs = new Map<string, number>();
   private readonly listeners = new Map<string, Set<PartyListener>>();
+  private readonly logs = new Map<string, EventLog<LoggedEvent>>();
+  private readonly sequencers = new Map<string, Sequencer<LoggedEvent>>();
+  private readonly options: HubOptions;
 
-  constructor(private readonly now: () => number) {}
+  constructor(
+    private readonly now: () => number,
+    options: Partial<HubOptions> = {},
+  ) {
+    this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+  }
 
   async nextSeq(partyId: string): Promise<number> {
     const next = (this.seqs.get(partyId) ?? 0) + 1;
     this.seqs.set(partyId, next);
     return next;
+  }
+
+  async head(partyId: string): Promise<number> {
+    return this.seqs.get(partyId) ?? 0;
+  }
+
+  async ready(partyId: string): Promise<number> {
+    return this.sequencerFor(partyId).delivered ?? 0;
   }
 
   async emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent> {
@@ -55,17 +122,60 @@ export class LocalPartyHub implements PartyHub {
   }
 
   async publish(partyId: string, event: SequencedEvent, audience?: Audience): Promise<void> {
-    for (const listener of this.listeners.get(partyId) ?? []) listener(event, audience);
+    const item: LoggedEvent = { event, audience, json: serializeEvent(event) };
+    this.logFor(partyId).add(event.seq_id, item);
+    this.sequencerFor(partyId).push(event.seq_id, item);
   }
 
   subscribe(partyId: string, listener: PartyListener): () => void {
     const set = this.listeners.get(partyId) ?? new Set();
     set.add(listener);
     this.listeners.set(partyId, set);
-    return () => set.delete(listener);
+    return () => {
+      set.delete(listener);
+    };
+  }
+
+  async history(partyId: string, afterSeq: number): Promise<HubHistory> {
+    const head = await this.head(partyId);
+    const log = this.logs.get(partyId);
+    if (!log) return { events: [], complete: afterSeq >= head, head };
+    return { events: log.after(afterSeq), complete: afterSeq >= log.trimmedThrough && afterSeq <= head, head };
   }
 
   async close(): Promise<void> {
+    for (const s of this.sequencers.values()) s.close();
     this.listeners.clear();
   }
+
+  private logFor(partyId: string): EventLog<LoggedEvent> {
+    let log = this.logs.get(partyId);
+    if (!log) {
+      log = new EventLog<LoggedEvent>(this.options.retainEvents);
+      this.logs.set(partyId, log);
+    }
+    return log;
+  }
+
+  private sequencerFor(partyId: string): Sequencer<LoggedEvent> {
+    let s = this.sequencers.get(partyId);
+    if (!s) {
+      s = new Sequencer<LoggedEvent>(this.options.gapTimeoutMs, (item) => {
+        for (const listener of this.listeners.get(partyId) ?? []) listener(item.event, item.audience, item.json);
+      });
+      // Every seq_id of this process starts at 1, so delivery waits for 1 first.
+      s.start(0);
+      this.sequencers.set(partyId, s);
+    }
+    return s;
+  }
+}
+
+/** True when a fan with these properties is in the audience. */
+export function inAudience(audience: Audience | undefined, fan: { id: string; service: string | null; premium: boolean }): boolean {
+  if (!audience) return true;
+  if (audience.service && audience.service !== fan.service) return false;
+  if (audience.freeOnly && fan.premium) return false;
+  if (audience.fanIds && !audience.fanIds.includes(fan.id)) return false;
+  return true;
 }

@@ -1,8 +1,35 @@
+import websocket from '@fastify/websocket';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import type { Closer } from '../surface.ts';
+import { registerLiveRoutes } from './routes.ts';
+import { startTimelineScheduler } from './scheduler.ts';
+import { PartySocketServer } from './socket.ts';
+
+/** Socket frames larger than this are refused by the socket library (close 1009). */
+const MAX_INBOUND_FRAME_BYTES = 16 * 1024;
 
 /** Party management, tracks and votes, the timeline, the socket and the HLS stream. */
-export async function registerLive(_app: App, _ctx: ServerContext): Promise<Closer[]> {
-  return [];
+export async function registerLive(app: App, ctx: ServerContext): Promise<Closer[]> {
+  const live = ctx.config.live;
+  const sockets = new PartySocketServer(ctx, {
+    batchMs: live.socketBatchMs,
+    heartbeatMs: live.socketHeartbeatMs,
+    sendBufferSoftBytes: live.socketSendBufferSoftBytes,
+    sendBufferHardBytes: live.socketSendBufferHardBytes,
+    slowGraceMs: live.socketSlowGraceMs,
+    inboundPerSecond: live.socketInboundPerSecond,
+  });
+  await app.register(websocket, {
+    options: { maxPayload: MAX_INBOUND_FRAME_BYTES, perMessageDeflate: false },
+    // On shutdown our sockets close with 4001 (reconnect elsewhere and resume).
+    preClose: async () => {
+      await sockets.close();
+      for (const client of app.websocketServer.clients) client.close();
+      app.websocketServer.close();
+    },
+  });
+  await registerLiveRoutes(app, ctx, sockets);
+  const stopScheduler = startTimelineScheduler(ctx, live.timelineTickMs);
+  return [stopScheduler, () => sockets.close()];
 }

@@ -15,7 +15,9 @@ import { conflict, forbidden, notFound, unauthorized } from '../../platform/erro
 import { ProviderError } from '../../providers/http.ts';
 import { issueAccessToken, type Fan } from '../auth/sessions.ts';
 import { grantsOfFan, roleInParty } from '../grants/service.ts';
+import { chatProfileExtras } from '../chat/profile.ts';
 import { requireParty } from '../parties/queries.ts';
+import { fanTrackVotes } from '../live/queries.ts';
 import { createAnonymousFan, updateServiceTokens } from './fans.ts';
 
 /**
@@ -84,7 +86,10 @@ export async function partyProfile(ctx: ServerContext, partyId: string, fan: Fan
     .where('fan_id', '=', fan.id)
     .executeTakeFirst();
   if (!row) throw forbidden('Not signed up for this party');
-  return toPartyUser(row, fan, await roleInParty(ctx.db, partyId, fan));
+  return toPartyUser(row, fan, await roleInParty(ctx.db, partyId, fan), {
+    ...(await chatProfileExtras(ctx.db, partyId, fan.id)),
+    track_votes: await fanTrackVotes(ctx.db, partyId, fan.id),
+  });
 }
 
 /** Shapes a signup row as the wire's PartyUser. Votes and answers come from their own domains. */

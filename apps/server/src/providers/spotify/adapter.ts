@@ -110,6 +110,14 @@ export class SpotifyAdapter {
     return res.tracks.map((t) => (t ? toTrack(t) : null));
   }
 
+  /**
+   * A catalog lookup answered in the Web API's own JSON (the campaign pages read that shape), with
+   * the app's client-credentials token. `path` starts with `/`, e.g. `/tracks?ids=a,b`.
+   */
+  webApi<T>(path: string): Promise<T> {
+    return this.get<T>(path);
+  }
+
   private async get<T>(path: string): Promise<T> {
     return fetchJson<T>('spotify', `${this.config.apiUrl}${path}`, { headers: bearer(await this.clientToken()) });
   }

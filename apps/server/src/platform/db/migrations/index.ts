@@ -1,5 +1,8 @@
 import type { Migration } from 'kysely';
 import * as m001 from './001_foundation.ts';
+import * as m002 from './002_live.ts';
+import * as m003 from './003_chat.ts';
+import * as m004 from './004_cms.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -7,4 +10,7 @@ import * as m001 from './001_foundation.ts';
  */
 export const migrations: Record<string, Migration> = {
   '001_foundation': m001,
+  '002_live': m002,
+  '003_chat': m003,
+  '004_cms': m004,
 };

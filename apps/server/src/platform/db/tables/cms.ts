@@ -1,3 +1,202 @@
-/** Tables of the cms domain (its migration declares them). */
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export interface CmsTables {}
+/** Tables of the cms domain (migration 004_cms): back-office users, apps, campaigns, uploads,
+ * newsletter double opt-in, campaign accounts and the token gate. */
+export interface CmsTables {
+  cms_users: CmsUserTable;
+  cms_sessions: CmsSessionTable;
+  cms_password_resets: CmsPasswordResetTable;
+  cms_apps: CmsAppTable;
+  cms_campaigns: CmsCampaignTable;
+  cms_upload_folders: CmsUploadFolderTable;
+  cms_uploads: CmsUploadTable;
+  cms_newsletter_subscribers: CmsNewsletterSubscriberTable;
+  cms_newsletter_consents: CmsNewsletterConsentTable;
+  cms_newsletter_confirmations: CmsNewsletterConfirmationTable;
+  cms_accounts: CmsAccountTable;
+  cms_account_sessions: CmsAccountSessionTable;
+  cms_account_refresh_tokens: CmsAccountRefreshTokenTable;
+  cms_token_gate_codes: CmsTokenGateCodeTable;
+  cms_token_gate_keys: CmsTokenGateKeyTable;
+}
+
+export interface CmsUserTable {
+  id: string;
+  /** Lower-cased. */
+  email: string;
+  name: string;
+  /** scrypt$N$r$p$salt$hash, or null until the user sets a password. */
+  password_hash: string | null;
+  /** JSON CmsRole[] */
+  roles: string;
+  state: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** A back-office user's bearer token; only its SHA-256 is stored. */
+export interface CmsSessionTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+export interface CmsPasswordResetTable {
+  token_hash: string;
+  user_id: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+export interface CmsAppTable {
+  id: string;
+  name: string;
+  title: string;
+  /** JSON AppConfig */
+  config: string;
+  created_at: number;
+  updated_at: number;
+  config_reloaded_at: number | null;
+}
+
+export interface CmsCampaignTable {
+  id: string;
+  app_id: string;
+  name: string;
+  slug: string;
+  starts_at: number | null;
+  ends_at: number | null;
+  parent_id: string | null;
+  /** JSON of the remaining campaign fields (meta_tags, newsletters, token_gate, i18n, data, ...). */
+  doc: string;
+  lock_user_id: string | null;
+  lock_at: number | null;
+  lock_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CmsUploadFolderTable {
+  /** `/a/b` (the root `/` is implicit). */
+  path: string;
+  parent: string;
+  created_at: number;
+}
+
+export interface CmsUploadTable {
+  id: string;
+  folder: string;
+  name: string;
+  storage_key: string;
+  mime: string;
+  size: number;
+  created_by: string | null;
+  created_at: number;
+}
+
+/** One subscriber per (newsletter, e-mail); repeat signups update it. */
+export interface CmsNewsletterSubscriberTable {
+  id: string;
+  newsletter_id: string;
+  email: string;
+  campaign_id: string;
+  locale: string;
+  address_book_id: string;
+  form_id: string;
+  /** pending | confirmed */
+  state: string;
+  created_at: number;
+  updated_at: number;
+  confirmed_at: number | null;
+}
+
+/** The consent record: which newsletter, which text version and locale, when, from where. */
+export interface CmsNewsletterConsentTable {
+  id: string;
+  subscriber_id: string;
+  newsletter_id: string;
+  campaign_id: string;
+  email: string;
+  /** The signup mode in force (implicit, required, optional). */
+  signup_mode: string;
+  accepted: number;
+  consent_text_version: string;
+  locale: string;
+  source_page: string;
+  ip: string;
+  user_agent: string | null;
+  created_at: number;
+  /** Set when the e-mail address was confirmed through this signup's link. */
+  confirmed_at: number | null;
+  confirmation_id: string;
+}
+
+/** A pending double opt-in: the confirmation link's token (hashed) and where to send the fan. */
+export interface CmsNewsletterConfirmationTable {
+  id: string;
+  token_hash: string;
+  campaign_id: string;
+  email: string;
+  /** JSON string[] */
+  newsletter_ids: string;
+  locale: string;
+  redirect_url: string;
+  error_redirect_url: string;
+  created_at: number;
+  expires_at: number;
+  used_at: number | null;
+}
+
+/** A fan's streaming account as seen by campaign pages (separate from party fans). */
+export interface CmsAccountTable {
+  id: string;
+  service: string;
+  service_user_id: string;
+  email: string | null;
+  service_access_token: string | null;
+  service_refresh_token: string | null;
+  service_expires_at: number | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface CmsAccountSessionTable {
+  id: string;
+  account_id: string;
+  campaign_id: string;
+  access_token_hash: string;
+  access_expires_at: number;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}
+
+/** Every refresh token a session has had; a used one presented again revokes the session. */
+export interface CmsAccountRefreshTokenTable {
+  token_hash: string;
+  session_id: string;
+  created_at: number;
+  used_at: number | null;
+}
+
+export interface CmsTokenGateCodeTable {
+  id: string;
+  product_id: string;
+  /** SHA-256 of the normalised code. */
+  code_hash: string;
+  max_uses: number;
+  uses: number;
+  created_at: number;
+}
+
+export interface CmsTokenGateKeyTable {
+  id: string;
+  key_hash: string;
+  campaign_id: string;
+  product_id: string;
+  code_id: string | null;
+  created_at: number;
+  expires_at: number;
+  revoked_at: number | null;
+}

@@ -1,0 +1,39 @@
+import { useEffect, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router';
+import { useParty } from './context.tsx';
+import { roleOf } from '../state/store.ts';
+import { redirectFrom, waitingRoomOpensAtMs } from '../rules/redirect.ts';
+
+/** Longest single timer (browsers overflow past 2^31-1 ms). */
+const MAX_TIMER_MS = 2_147_483_647;
+
+/**
+ * Runs the redirect rule (spec 2) on every route change, on every party_changed, and when the
+ * waiting room opens or the end time passes. Admins are never redirected and keep the query.
+ */
+export function RedirectGuard() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const party = useParty((s) => s.party);
+  const partyVersion = useParty((s) => s.partyVersion);
+  const isAdmin = useParty((s) => roleOf(s) === 'admin');
+  const [tick, setTick] = useState(0);
+
+  useEffect(() => {
+    if (!party) return;
+    const target = redirectFrom(location.pathname, party, Date.now(), isAdmin);
+    if (target) void navigate(target, { replace: true });
+  }, [location.pathname, party, partyVersion, isAdmin, tick, navigate]);
+
+  // Re-check at the next moment the rule's answer can change.
+  useEffect(() => {
+    if (!party) return;
+    const now = Date.now();
+    const moments = [waitingRoomOpensAtMs(party), party.ends_at ? Date.parse(party.ends_at) : Infinity].filter((m) => m > now);
+    if (moments.length === 0) return;
+    const wait = Math.min(Math.min(...moments) - now + 50, MAX_TIMER_MS);
+    const timer = setTimeout(() => setTick((n) => n + 1), wait);
+    return () => clearTimeout(timer);
+  }, [party, tick]);
+  return null;
+}

@@ -1,0 +1,32 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import type { WebSocketCtor } from '@fanfare/client';
+import { App } from './app/App.tsx';
+import { createServices } from './app/services.ts';
+import { resolvePartyId } from './env/environment.ts';
+import { createI18n, pickLocale } from './i18n/setup.ts';
+import { initialise } from './session/loginFlow.ts';
+import './styles.css';
+
+async function boot(): Promise<void> {
+  const partyId = resolvePartyId(document, window);
+  let stored: string | null = null;
+  try {
+    stored = localStorage.getItem('fanfare.locale');
+  } catch {
+    stored = null;
+  }
+  const locale = pickLocale(stored, navigator.languages ?? []);
+  document.documentElement.lang = locale;
+  const i18n = await createI18n(locale);
+  const services = createServices({ partyId, baseUrl: window.location.origin, storage: window.localStorage, win: window });
+  (window as unknown as { __fanfare?: unknown }).__fanfare = { store: services.store };
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <App services={services} i18n={i18n} WebSocket={window.WebSocket as unknown as WebSocketCtor} />
+    </StrictMode>,
+  );
+  await initialise(services.session);
+}
+
+void boot();

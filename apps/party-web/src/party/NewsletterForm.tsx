@@ -1,0 +1,69 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { newsletterEndpoint } from '../env/environment.ts';
+import { COUNTRIES } from '../screens/countries.ts';
+
+/**
+ * Newsletter signup (spec 1: email, name, country), posted to the campaign system's newsletter
+ * call. Hidden until the page names that call (`<meta name="fanfare-newsletter-url">`).
+ */
+export function NewsletterForm() {
+  const { t, i18n } = useTranslation();
+  const endpoint = newsletterEndpoint(document);
+  const ids = { email: useId(), name: useId(), country: useId() };
+  const [form, setForm] = useState({ email: '', name: '', country: '' });
+  const [state, setState] = useState<'idle' | 'busy' | 'done' | 'error'>('idle');
+  if (!endpoint) return null;
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    setState('busy');
+    try {
+      const res = await fetch(endpoint, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: form.email, name: form.name, country: form.country || undefined, locale: i18n.language, redirect_url: window.location.href }),
+      });
+      setState(res.ok ? 'done' : 'error');
+    } catch {
+      setState('error');
+    }
+  };
+  if (state === 'done')
+    return (
+      <p className="card" role="status">
+        {t('newsletter.done')}
+      </p>
+    );
+  return (
+    <form className="card form" onSubmit={(e) => void submit(e)} aria-labelledby="newsletter-title">
+      <h2 id="newsletter-title">{t('newsletter.title')}</h2>
+      <div className="field">
+        <label htmlFor={ids.email}>{t('newsletter.email')}</label>
+        <input id={ids.email} type="email" required autoComplete="email" value={form.email} onChange={(e) => setForm({ ...form, email: e.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.name}>{t('newsletter.name')}</label>
+        <input id={ids.name} autoComplete="name" value={form.name} onChange={(e) => setForm({ ...form, name: e.target.value })} />
+      </div>
+      <div className="field">
+        <label htmlFor={ids.country}>{t('newsletter.country')}</label>
+        <select id={ids.country} value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value })}>
+          <option value="">{t('register.countryNone')}</option>
+          {COUNTRIES.map((c) => (
+            <option key={c} value={c}>
+              {t(`country.${c}`)}
+            </option>
+          ))}
+        </select>
+      </div>
+      {state === 'error' && (
+        <p className="form-error" role="alert">
+          {t('newsletter.error')}
+        </p>
+      )}
+      <button className="button" type="submit" disabled={state === 'busy'}>
+        {t('newsletter.submit')}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,88 @@
+import { useEffect, useId, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useParty, useServices } from '../app/context.tsx';
+import type { PlaybackState, PlayerKind } from '../player/types.ts';
+import { formatClock, positionNowMs } from '../rules/playback.ts';
+
+/** The current track on the party timeline, with play/pause and volume for the fan. */
+export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | null }) {
+  const { t } = useTranslation();
+  const services = useServices();
+  const status = useParty((s) => s.status);
+  const offset = useParty((s) => s.clockOffsetMs);
+  const manualPause = useParty((s) => s.manualPause);
+  const mediaError = useParty((s) => s.mediaError);
+  const volumeId = useId();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const timer = setInterval(() => setNow(Date.now()), 500);
+    return () => clearInterval(timer);
+  }, []);
+
+  if (!status) {
+    return (
+      <section className="now-playing card" aria-label={t('player.nowPlaying')}>
+        <p className="lead" role="status">
+          {t('player.notStarted')}
+        </p>
+      </section>
+    );
+  }
+  const track = status.track;
+  const pos = positionNowMs(status, now, offset);
+  const pct = track.duration_ms > 0 ? Math.min(100, (pos / track.duration_ms) * 100) : 0;
+  const listening = !manualPause && !props.playback.isPaused && !props.playback.needsGesture;
+  const toggle = () => {
+    const player = services.player;
+    if (!player) return;
+    if (listening) void player.pause();
+    else void player.play();
+  };
+
+  return (
+    <section className="now-playing card" aria-labelledby="now-playing-title" data-testid="now-playing">
+      <div className="now-playing__main">
+        {track.image ? <img className="now-playing__cover" src={track.image} alt="" /> : <div className="now-playing__cover now-playing__cover--empty" aria-hidden="true">♪</div>}
+        <div className="now-playing__text">
+          <p className="eyebrow">{status.is_paused ? t('player.paused') : t('player.nowPlaying')}</p>
+          <h1 id="now-playing-title" className="now-playing__title">
+            {track.name}
+          </h1>
+          <p className="now-playing__artist">{track.artists.join(', ')}</p>
+        </div>
+      </div>
+      <div className="progress" role="progressbar" aria-label={t('player.progress')} aria-valuemin={0} aria-valuemax={Math.round(track.duration_ms / 1000)} aria-valuenow={Math.round(pos / 1000)} aria-valuetext={`${formatClock(pos)} / ${formatClock(track.duration_ms)}`}>
+        <span style={{ width: `${pct}%` }} />
+      </div>
+      <div className="progress__times" aria-hidden="true">
+        <span data-testid="timeline-position">{formatClock(pos)}</span>
+        <span>{formatClock(track.duration_ms)}</span>
+      </div>
+      {mediaError ? (
+        <p className="form-error" role="alert" data-testid="media-error">
+          {t('player.mediaError')}
+        </p>
+      ) : (
+        <div className="now-playing__controls">
+          <button type="button" className="button button--large" onClick={toggle} disabled={status.is_paused} data-testid="play-toggle">
+            {listening ? t('player.pause') : props.playback.needsGesture ? t('player.tapToListen') : t('player.listen')}
+          </button>
+          {props.playback.supportsVolume && props.kind !== 'mock' && (
+            <div className="volume">
+              <label htmlFor={volumeId}>{t('player.volume')}</label>
+              <input
+                id={volumeId}
+                type="range"
+                min={0}
+                max={100}
+                value={Math.round(props.playback.volume * 100)}
+                onChange={(e) => void services.player?.setVolume(Number(e.target.value) / 100)}
+              />
+            </div>
+          )}
+        </div>
+      )}
+      {props.kind === 'mock' && <p className="hint">{t('player.mockHint')}</p>}
+    </section>
+  );
+}

@@ -1,0 +1,120 @@
+import type { PlayerDevice, Track } from '@fanfare/protocol';
+import { MediaSupportError, StateEmitter, type PlayerAdapter, type PlaybackState } from './types.ts';
+
+type HlsModule = typeof import('hls.js');
+type HlsInstance = InstanceType<HlsModule['default']>;
+
+/**
+ * The internal streaming service `umg_hls` (spec 1): real audio through hls.js, which is loaded
+ * only when this player starts (it is most of a bundle). Safari plays HLS natively.
+ */
+export class HlsPlayer implements PlayerAdapter {
+  readonly kind = 'umg_hls' as const;
+  private readonly emitter = new StateEmitter();
+  private hlsModule: HlsModule | null = null;
+  private hls: HlsInstance | null = null;
+  private native = false;
+  private currentUrl: string | null = null;
+
+  constructor(
+    readonly audio: HTMLAudioElement,
+    private readonly loadHls: () => Promise<HlsModule> = () => import('hls.js'),
+  ) {
+    audio.preload = 'auto';
+    audio.addEventListener('playing', () => this.emitter.update({ isPaused: false, isLoading: false, needsGesture: false }));
+    audio.addEventListener('pause', () => this.emitter.update({ isPaused: true }));
+    audio.addEventListener('waiting', () => this.emitter.update({ isLoading: true }));
+    audio.addEventListener('volumechange', () => this.emitter.update({ volume: audio.volume }));
+  }
+
+  async init(): Promise<void> {
+    this.native = this.audio.canPlayType('application/vnd.apple.mpegurl') !== '';
+    if (this.native) return;
+    const mod = await this.loadHls();
+    if (!mod.default.isSupported()) throw new MediaSupportError('This browser cannot play HLS audio');
+    this.hlsModule = mod;
+  }
+
+  async play(track: Track, positionMs: number): Promise<void> {
+    if (!track.hls_url) throw new MediaSupportError(`Track ${track.id} has no HLS stream`);
+    const url = new URL(track.hls_url, document.baseURI).toString();
+    this.emitter.update({ isLoading: true });
+    if (url !== this.currentUrl) {
+      this.currentUrl = url;
+      await this.load(url, positionMs);
+    } else {
+      this.audio.currentTime = positionMs / 1000;
+    }
+    await this.start();
+  }
+
+  private async load(url: string, positionMs: number): Promise<void> {
+    if (this.native || !this.hlsModule) {
+      this.audio.src = url;
+      await once(this.audio, 'loadedmetadata');
+      this.audio.currentTime = positionMs / 1000;
+      return;
+    }
+    this.hls?.destroy();
+    const Hls = this.hlsModule.default;
+    const hls = new Hls({ startPosition: positionMs / 1000, enableWorker: true });
+    this.hls = hls;
+    await new Promise<void>((resolve, reject) => {
+      hls.on(Hls.Events.MANIFEST_PARSED, () => resolve());
+      hls.on(Hls.Events.ERROR, (_e, data) => {
+        if (data.fatal) reject(new MediaSupportError(`HLS error: ${data.details}`));
+      });
+      hls.loadSource(url);
+      hls.attachMedia(this.audio);
+    });
+  }
+
+  private async start(): Promise<void> {
+    try {
+      await this.audio.play();
+    } catch (err) {
+      // Autoplay policy: the fan has to click once before audio may start.
+      if (err instanceof DOMException && err.name === 'NotAllowedError') {
+        this.emitter.update({ needsGesture: true, isLoading: false, isPaused: true });
+        return;
+      }
+      throw err;
+    }
+  }
+
+  async pause(): Promise<void> {
+    this.audio.pause();
+  }
+
+  async enqueue(_tracks: Track[]): Promise<void> {
+    // Each track is its own stream; the next one is loaded on its track change.
+  }
+
+  async setVolume(volume: number): Promise<void> {
+    this.audio.volume = Math.min(1, Math.max(0, volume));
+  }
+
+  positionMs(): number {
+    return this.audio.currentTime * 1000;
+  }
+
+  async devices(): Promise<PlayerDevice[]> {
+    return [{ id: 'browser', is_active: true }];
+  }
+
+  onState(listener: (s: PlaybackState) => void): () => void {
+    return this.emitter.on(listener);
+  }
+
+  destroy(): void {
+    this.hls?.destroy();
+    this.hls = null;
+    this.audio.pause();
+    this.audio.removeAttribute('src');
+    this.emitter.clear();
+  }
+}
+
+function once(target: EventTarget, event: string): Promise<void> {
+  return new Promise((resolve) => target.addEventListener(event, () => resolve(), { once: true }));
+}

@@ -1,0 +1,122 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatMessage } from '@fanfare/protocol';
+import {
+  applyQuizScores,
+  initialMessages,
+  isArtistMessage,
+  isPopupFresh,
+  mergeMessages,
+  mergeOlderPage,
+  olderMessagesCursor,
+  resultShares,
+} from './chat.ts';
+
+let seq = 0;
+function msg(over: Partial<ChatMessage> & { id: string }): ChatMessage {
+  seq += 1;
+  return {
+    timestamp_ms: 1000 + seq,
+    seq_id: seq,
+    type: 'message',
+    sender: { id: 'u1', role: 'listener', quiz_score: 0, display_name: 'U', profile_picture: null, profile_sticker: null },
+    text: 'hi',
+    ...over,
+  };
+}
+
+describe('chat merge rule: deduplicated and ordered by timestamp and seq_id (spec 4)', () => {
+  it('orders by timestamp, then seq_id', () => {
+    const a = msg({ id: 'a', timestamp_ms: 2000, seq_id: 5 });
+    const b = msg({ id: 'b', timestamp_ms: 1000, seq_id: 9 });
+    const c = msg({ id: 'c', timestamp_ms: 2000, seq_id: 3 });
+    expect(mergeMessages([], [a, b, c]).map((m) => m.id)).toEqual(['b', 'c', 'a']);
+  });
+  it('keeps one copy of a message that arrives twice', () => {
+    const a = msg({ id: 'a' });
+    expect(mergeMessages([a], [a, { ...a }]).map((m) => m.id)).toEqual(['a']);
+  });
+});
+
+describe('deletion rule: a deletion message removes the message (spec 4)', () => {
+  it('removes the named message and does not list the deletion', () => {
+    const a = msg({ id: 'a' });
+    const b = msg({ id: 'b' });
+    const del = msg({ id: 'd', delete_message_id: 'a', text: null });
+    expect(mergeMessages([a, b], [del]).map((m) => m.id)).toEqual(['b']);
+  });
+});
+
+describe('poll and quiz dedupe rule: polls by poll id while open, quizzes by question id (spec 4)', () => {
+  const poll = { id: 'p1', question: 'q', options: ['a', 'b'], duration_seconds: 30, set_next_track: false, created_at_ms: 1, closes_at_ms: 2, closed: false, results: [0, 0] };
+  it('lists an open poll once per poll id', () => {
+    const m1 = msg({ id: 'm1', type: 'poll', poll_id: 'p1', poll });
+    const m2 = msg({ id: 'm2', type: 'poll', poll_id: 'p1', poll });
+    expect(mergeMessages([], [m1, m2]).map((m) => m.id)).toEqual(['m1']);
+  });
+  it('lists a quiz question once per question id', () => {
+    const q1 = msg({ id: 'q1', type: 'quiz_question', question_id: 'x' });
+    const q2 = msg({ id: 'q2', type: 'quiz_question', question_id: 'x' });
+    const q3 = msg({ id: 'q3', type: 'quiz_question', question_id: 'y' });
+    expect(mergeMessages([], [q1, q2, q3]).map((m) => m.id)).toEqual(['q1', 'q3']);
+  });
+});
+
+describe('initial messages rule: 80 shown when the chat opens (spec 9)', () => {
+  it('keeps the newest 80', () => {
+    const many = Array.from({ length: 120 }, (_, i) => msg({ id: `m${i}` }));
+    const shown = initialMessages(many);
+    expect(shown).toHaveLength(80);
+    expect(shown[0]!.id).toBe('m40');
+    expect(shown.at(-1)!.id).toBe('m119');
+  });
+});
+
+describe('older-message fetch rule: cursor rounded up to 30 s, newest 20 not present kept (spec 9)', () => {
+  it('rounds the cursor up to a multiple of 30 s', () => {
+    expect(olderMessagesCursor(60_000)).toBe(60_000);
+    expect(olderMessagesCursor(60_001)).toBe(90_000);
+    expect(olderMessagesCursor(89_999)).toBe(90_000);
+  });
+  it('keeps the newest 20 of the page that are not already present', () => {
+    const existing = [msg({ id: 'e1', timestamp_ms: 100_000 }), msg({ id: 'e2', timestamp_ms: 100_001 })];
+    const page = [
+      ...Array.from({ length: 50 }, (_, i) => msg({ id: `o${i}`, timestamp_ms: 10_000 + i })),
+      existing[0]!,
+    ];
+    const merged = mergeOlderPage(existing, page);
+    expect(merged).toHaveLength(22);
+    expect(merged[0]!.id).toBe('o30');
+    expect(merged.slice(-2).map((m) => m.id)).toEqual(['e1', 'e2']);
+  });
+});
+
+describe('artist filter rule: admin, host and own messages (spec 6)', () => {
+  it('matches admin, host and the current user only', () => {
+    const base = msg({ id: 'x' });
+    const as = (role: 'admin' | 'host' | 'listener', id = 'other') => ({ ...base, sender: { ...base.sender!, role, id } });
+    expect(isArtistMessage(as('admin'), 'me')).toBe(true);
+    expect(isArtistMessage(as('host'), 'me')).toBe(true);
+    expect(isArtistMessage(as('listener', 'me'), 'me')).toBe(true);
+    expect(isArtistMessage(as('listener'), 'me')).toBe(false);
+    expect(isArtistMessage({ ...base, sender: null }, 'me')).toBe(false);
+  });
+});
+
+describe('popup rule: shown only if newer than page load (spec 4)', () => {
+  it('compares against the page load time', () => {
+    expect(isPopupFresh(1001, 1000)).toBe(true);
+    expect(isPopupFresh(1000, 1000)).toBe(false);
+    expect(isPopupFresh(10, 1000)).toBe(false);
+  });
+});
+
+describe('quiz score rule: quiz_user_scores updates scores per user (spec 4)', () => {
+  it('sets each listed user to the new total', () => {
+    const m = msg({ id: 's', type: 'quiz_user_scores', user_ids: ['a', 'b'], scores: [3, 1], total_questions: 4 });
+    expect(applyQuizScores({ a: 1, c: 7 }, m)).toEqual({ a: 3, b: 1, c: 7 });
+  });
+  it('draws result bars as shares', () => {
+    expect(resultShares([1, 3])).toEqual([25, 75]);
+    expect(resultShares([0, 0])).toEqual([0, 0]);
+  });
+});

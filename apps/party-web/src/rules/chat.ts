@@ -1,0 +1,111 @@
+import {
+  CHAT_INITIAL_MESSAGES,
+  OLDER_MESSAGES_CURSOR_ROUND_MS,
+  OLDER_MESSAGES_KEEP,
+  type ChatMessage,
+  type Poll,
+  type QuizQuestion,
+} from '@fanfare/protocol';
+
+/** Chat order (spec 4): by timestamp, then seq_id. */
+export function compareMessages(a: ChatMessage, b: ChatMessage): number {
+  return a.timestamp_ms - b.timestamp_ms || a.seq_id - b.seq_id;
+}
+
+/** The kinds of message that appear as entries of the chat list. */
+export function isListedMessage(m: ChatMessage): boolean {
+  if (m.delete_message_id) return false;
+  return m.type === 'message' || m.type === 'poll' || m.type === 'quiz_question' || m.type === 'quiz_scoreboard';
+}
+
+/**
+ * Merges incoming messages into the list (spec 4): deduplicated by id, ordered by timestamp and
+ * seq_id; a deletion message removes the message it names (and is not listed itself). Only the
+ * kinds shown in the list are kept. A poll is listed once per poll id while it is open, a quiz
+ * question once per question id.
+ */
+export function mergeMessages(existing: readonly ChatMessage[], incoming: readonly ChatMessage[]): ChatMessage[] {
+  const byId = new Map<string, ChatMessage>();
+  for (const m of existing) byId.set(m.id, m);
+  const deleted = new Set<string>();
+  for (const m of incoming) {
+    if (m.delete_message_id) {
+      deleted.add(m.delete_message_id);
+      continue;
+    }
+    if (!isListedMessage(m)) continue;
+    byId.set(m.id, m);
+  }
+  for (const id of deleted) byId.delete(id);
+  return dedupeInteractive([...byId.values()].sort(compareMessages));
+}
+
+/** Keeps the first message per open poll id and per quiz question id (spec 4). */
+export function dedupeInteractive(sorted: readonly ChatMessage[]): ChatMessage[] {
+  const seenPolls = new Set<string>();
+  const seenQuestions = new Set<string>();
+  const out: ChatMessage[] = [];
+  for (const m of sorted) {
+    if (m.type === 'poll' && m.poll_id) {
+      const isOpen = !m.poll?.closed;
+      if (isOpen && seenPolls.has(m.poll_id)) continue;
+      if (isOpen) seenPolls.add(m.poll_id);
+    }
+    if (m.type === 'quiz_question' && m.question_id) {
+      if (seenQuestions.has(m.question_id)) continue;
+      seenQuestions.add(m.question_id);
+    }
+    out.push(m);
+  }
+  return out;
+}
+
+/** The messages shown when the chat opens: the newest 80 (spec 9). */
+export function initialMessages(messages: readonly ChatMessage[]): ChatMessage[] {
+  return mergeMessages([], messages).slice(-CHAT_INITIAL_MESSAGES);
+}
+
+/** The `before` cursor of an older-message fetch: the oldest shown time rounded UP to 30 s (spec 9). */
+export function olderMessagesCursor(oldestTimestampMs: number): number {
+  return Math.ceil(oldestTimestampMs / OLDER_MESSAGES_CURSOR_ROUND_MS) * OLDER_MESSAGES_CURSOR_ROUND_MS;
+}
+
+/**
+ * From an older-message page (asked with limit 200), the newest 20 messages not already present
+ * (spec 9), merged into the list.
+ */
+export function mergeOlderPage(existing: readonly ChatMessage[], page: readonly ChatMessage[]): ChatMessage[] {
+  const present = new Set(existing.map((m) => m.id));
+  const fresh = [...page].filter((m) => !present.has(m.id) && isListedMessage(m)).sort(compareMessages);
+  return mergeMessages(existing, fresh.slice(-OLDER_MESSAGES_KEEP));
+}
+
+/** Messages counted as artist messages for the artist filter (spec 6): admin, host or own. */
+export function isArtistMessage(m: ChatMessage, currentUserId: string | null): boolean {
+  if (!m.sender) return false;
+  return m.sender.role === 'admin' || m.sender.role === 'host' || (currentUserId !== null && m.sender.id === currentUserId);
+}
+
+/** Popups are shown only if newer than the page load (spec 4), both in server time. */
+export function isPopupFresh(popupTimestampMs: number, pageLoadServerMs: number): boolean {
+  return popupTimestampMs > pageLoadServerMs;
+}
+
+/** Applies a `quiz_user_scores` message: new total score per user (spec 4). */
+export function applyQuizScores(scores: Readonly<Record<string, number>>, m: ChatMessage): Record<string, number> {
+  const next = { ...scores };
+  (m.user_ids ?? []).forEach((id, i) => {
+    const score = m.scores?.[i];
+    if (score !== undefined) next[id] = score;
+  });
+  return next;
+}
+
+/** Live results of a poll or quiz question, keyed by id, kept beside the chat messages. */
+export type PollState = Pick<Poll, 'results' | 'closed'> & { correct_answer?: QuizQuestion['correct_answer'] };
+
+/** Share of each option in percent (0 when nobody answered), for the result bars. */
+export function resultShares(results: readonly number[]): number[] {
+  const total = results.reduce((a, b) => a + b, 0);
+  return results.map((n) => (total === 0 ? 0 : Math.round((n / total) * 100)));
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { redirectFrom, redirectTarget, waitingRoomOpensAtMs } from './redirect.ts';
+
+const start = Date.parse('2030-01-01T20:00:00Z');
+const party = (over: Partial<{ ends_at: string | null; minutes: number }> = {}) => ({
+  starts_at: new Date(start).toISOString(),
+  ends_at: over.ends_at === undefined ? new Date(start + 3600_000).toISOString() : over.ends_at,
+  frontend: over.minutes === undefined ? {} : { partyIsWaitingRoomMinutes: over.minutes },
+});
+
+describe('redirect rule: Pre before start minus waiting room, End after the end (spec 2)', () => {
+  it('opens the waiting room 30 minutes before the start by default', () => {
+    expect(waitingRoomOpensAtMs(party())).toBe(start - 30 * 60_000);
+    expect(waitingRoomOpensAtMs(party({ minutes: 5 }))).toBe(start - 5 * 60_000);
+  });
+  it('goes to Pre before the waiting room opens', () => {
+    expect(redirectTarget(party(), start - 31 * 60_000, false)).toBe('/pre');
+    expect(redirectTarget(party(), start - 30 * 60_000, false)).toBeNull();
+  });
+  it('goes to End once the end time has passed', () => {
+    expect(redirectTarget(party(), start + 3600_000, false)).toBe('/end');
+    expect(redirectTarget(party({ ends_at: null }), start + 99 * 3600_000, false)).toBeNull();
+  });
+  it('never redirects an admin', () => {
+    expect(redirectTarget(party(), start - 99 * 3600_000, true)).toBeNull();
+    expect(redirectTarget(party(), start + 99 * 3600_000, true)).toBeNull();
+    expect(redirectFrom('/pre', party(), start, true)).toBeNull();
+  });
+  it('does not redirect to the screen already shown, and leaves Pre once the room opens', () => {
+    expect(redirectFrom('/pre', party(), start - 40 * 60_000, false)).toBeNull();
+    expect(redirectFrom('/player', party(), start - 40 * 60_000, false)).toBe('/pre');
+    expect(redirectFrom('/pre', party(), start, false)).toBe('/');
+    expect(redirectFrom('/waiting', party(), start, false)).toBeNull();
+  });
+});

@@ -1,0 +1,38 @@
+import { WAITING_ROOM_DEFAULT_MINUTES, type Party } from '@fanfare/protocol';
+
+/** The party times the redirect rule reads. */
+export type PartyTimes = Pick<Party, 'starts_at' | 'ends_at' | 'frontend'>;
+
+/** When the waiting room opens: start minus the waiting-room lead time (default 30 min, spec 3). */
+export function waitingRoomOpensAtMs(party: PartyTimes): number {
+  const minutes = party.frontend.partyIsWaitingRoomMinutes ?? WAITING_ROOM_DEFAULT_MINUTES;
+  return Date.parse(party.starts_at) - minutes * 60_000;
+}
+
+/** True once the end time has passed. */
+export function hasEnded(party: PartyTimes, nowMs: number): boolean {
+  return party.ends_at !== null && nowMs >= Date.parse(party.ends_at);
+}
+
+/**
+ * The redirect rule (spec 2): unless the user is an admin, before the waiting room opens the app
+ * goes to Pre, after the end time it goes to End. Null means: stay. Admins are never redirected.
+ */
+export function redirectTarget(party: PartyTimes, nowMs: number, isAdmin: boolean): '/pre' | '/end' | null {
+  if (isAdmin) return null;
+  if (hasEnded(party, nowMs)) return '/end';
+  if (nowMs < waitingRoomOpensAtMs(party)) return '/pre';
+  return null;
+}
+
+/**
+ * Where a redirect leads from `path`, or null to stay: the rule's target unless already there.
+ * A fan on Pre whose waiting room has opened goes back to the entry page.
+ */
+export function redirectFrom(path: string, party: PartyTimes, nowMs: number, isAdmin: boolean): string | null {
+  const target = redirectTarget(party, nowMs, isAdmin);
+  if (target) return path === target ? null : target;
+  if (!isAdmin && path === '/pre') return '/';
+  if (!isAdmin && path === '/end') return '/';
+  return null;
+}

@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { isLoginFailure, needsServiceTokenRefresh, storageKeys, takeLoginParams } from './session.ts';
+
+describe('login query rule: parameters taken and removed from the address (spec 4 step 1)', () => {
+  it('takes the tokens and keeps the route', () => {
+    const { params, cleanedHref } = takeLoginParams(
+      'http://h/p/demo/?access_token=A&service_token=S&service_expires_at=1700000000000&auth_service=spotify&x=1#/register',
+    );
+    expect(params).toEqual({ accessToken: 'A', serviceToken: 'S', serviceExpiresAt: 1700000000000, authService: 'spotify', error: null });
+    expect(cleanedHref).toBe('http://h/p/demo/?x=1#/register');
+  });
+  it('leaves an address without login parameters alone', () => {
+    expect(takeLoginParams('http://h/#/waiting')).toEqual({ params: null, cleanedHref: 'http://h/#/waiting' });
+  });
+  it('reports a failure when error and auth_service are present (step 2)', () => {
+    const { params } = takeLoginParams('http://h/?error=access_denied&auth_service=spotify');
+    expect(isLoginFailure(params)).toBe(true);
+    expect(isLoginFailure(takeLoginParams('http://h/?error=x').params)).toBe(false);
+  });
+});
+
+describe('service token refresh rule: spotify tokens expiring within 9 minutes are reloaded (spec 4 and 9)', () => {
+  const now = 1_000_000;
+  it('refreshes at 540000 ms before expiry or later', () => {
+    expect(needsServiceTokenRefresh('spotify', now + 540_000, now)).toBe(true);
+    expect(needsServiceTokenRefresh('spotify', now + 540_001, now)).toBe(false);
+    expect(needsServiceTokenRefresh('spotify', now - 1, now)).toBe(true);
+  });
+  it('only for spotify, and only with a known expiry', () => {
+    expect(needsServiceTokenRefresh('apple', now, now)).toBe(false);
+    expect(needsServiceTokenRefresh('spotify', null, now)).toBe(false);
+  });
+});
+
+describe('per-party storage rule: token, service and grant stored per party (spec 2 and 4)', () => {
+  it('uses keys that name the party', () => {
+    expect(storageKeys('demo').token).toBe('fanfare.party.demo.token');
+    expect(storageKeys('other').grant).toBe('fanfare.party.other.grant');
+  });
+});

@@ -1,0 +1,71 @@
+import type { Font, VisualSettings } from '@fanfare/protocol';
+
+/** Text colour rule (spec 3): white when dark is set, otherwise a dark navy. */
+export const TEXT_ON_DARK = '#ffffff';
+export const TEXT_ON_LIGHT = '#14213d';
+
+export function textColor(dark: boolean | undefined): string {
+  return dark ? TEXT_ON_DARK : TEXT_ON_LIGHT;
+}
+
+/** CSS font stacks of the five party fonts (spec 3 and 9); system fonts, nothing loaded from outside. */
+export const FONT_STACKS: Record<Font, string> = {
+  mono: "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'Liberation Mono', monospace",
+  poppins: "Poppins, 'Segoe UI', system-ui, -apple-system, Roboto, Helvetica, Arial, sans-serif",
+  playfair: "'Playfair Display', Georgia, 'Times New Roman', serif",
+  merriweather: "Merriweather, Georgia, Cambria, 'Times New Roman', serif",
+  rubik: "Rubik, 'Trebuchet MS', system-ui, -apple-system, Roboto, sans-serif",
+};
+
+const DEFAULTS = {
+  primaryColor: '#ff5a36',
+  darkBackground: '#14142b',
+  lightBackground: '#f6f5fb',
+};
+
+const cssUrl = (u: string) => `url("${u.replace(/["\\\n]/g, '')}")`;
+
+/**
+ * The party's visual settings as CSS custom properties (spec 3): colours, the text colour rule,
+ * font, images, message backgrounds and sticker background.
+ */
+export function themeVariables(v: VisualSettings | undefined): Record<string, string> {
+  const visual = v ?? {};
+  const dark = visual.dark ?? true;
+  const text = textColor(dark);
+  const vars: Record<string, string> = {
+    '--ff-primary': visual.primaryColor ?? DEFAULTS.primaryColor,
+    '--ff-bg': visual.backgroundColor ?? (dark ? DEFAULTS.darkBackground : DEFAULTS.lightBackground),
+    '--ff-text': text,
+    '--ff-text-muted': dark ? 'rgba(255,255,255,0.78)' : 'rgba(20,33,61,0.78)',
+    '--ff-surface': dark ? 'rgba(255,255,255,0.08)' : 'rgba(20,33,61,0.06)',
+    '--ff-border': dark ? 'rgba(255,255,255,0.22)' : 'rgba(20,33,61,0.22)',
+    '--ff-font': FONT_STACKS[visual.font ?? 'poppins'],
+    '--ff-artist-header-bg': visual.artistHeaderBackground ?? 'var(--ff-primary)',
+    '--ff-artist-profile-bg': visual.artistProfileBackground ?? 'var(--ff-primary)',
+    '--ff-support-header-bg': visual.supportHeaderBackground ?? '#3a86ff',
+    '--ff-support-profile-bg': visual.supportProfileBackground ?? '#3a86ff',
+    '--ff-user-header-bg': visual.userHeaderBackground ?? 'var(--ff-surface)',
+    '--ff-user-profile-bg': visual.userProfileBackground ?? 'var(--ff-surface)',
+    '--ff-own-header-bg': visual.ownHeaderBackground ?? 'var(--ff-surface)',
+    '--ff-own-profile-bg': visual.ownProfileBackground ?? 'var(--ff-primary)',
+    '--ff-sticker-bg': visual.stickerBackground ?? 'var(--ff-surface)',
+  };
+  const images: [keyof VisualSettings, string][] = [
+    ['musicImage', '--ff-music-image'],
+    ['headerImage', '--ff-header-image'],
+    ['radioImage', '--ff-radio-image'],
+    ['phoneImage', '--ff-phone-image'],
+    ['logoImage', '--ff-logo-image'],
+  ];
+  for (const [key, name] of images) {
+    const url = visual[key];
+    vars[name] = typeof url === 'string' ? cssUrl(url) : 'none';
+  }
+  return vars;
+}
+
+/** Stickers are allowed only if the party's list is non-empty (spec 3). */
+export function allowedStickers(v: VisualSettings | undefined): string[] {
+  return v?.stickers ?? [];
+}

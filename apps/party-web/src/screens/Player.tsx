@@ -1,0 +1,41 @@
+import { useRef } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate } from 'react-router';
+import { useParty } from '../app/context.tsx';
+import { Chat } from '../party/Chat.tsx';
+import { HostPanel } from '../party/HostPanel.tsx';
+import { NowPlaying } from '../party/NowPlaying.tsx';
+import { TrackList } from '../party/TrackList.tsx';
+import { usePlayer } from '../party/usePlayer.ts';
+
+/** Player (spec 2): synchronized listening, chat, votes, polls and quizzes; host tools for hosts. */
+export default function Player() {
+  const { t } = useTranslation();
+  const token = useParty((s) => s.token);
+  const user = useParty((s) => s.user);
+  const quizTotal = useParty((s) => s.messages.filter((m) => m.type === 'quiz_question').length);
+  const myScore = useParty((s) => (s.user ? (s.scores[s.user.id] ?? s.user.quiz_score) : 0));
+  const audio = useRef<HTMLAudioElement>(null);
+  const { playback, kind } = usePlayer(audio, !!token && !!user);
+  if (!token || !user) return <Navigate to="/" replace />;
+  return (
+    <div className="player-layout">
+      <audio ref={audio} data-testid="party-audio" aria-hidden="true" />
+      <div className="player-layout__playing">
+        <NowPlaying playback={playback} kind={kind} />
+      </div>
+      <div className="player-layout__chat">
+        <Chat />
+      </div>
+      <div className="player-layout__extras">
+        {quizTotal > 0 && (
+          <p className="card quiz-score" data-testid="my-quiz-score">
+            {t('player.myScore', { score: myScore })}
+          </p>
+        )}
+        <TrackList compact />
+        <HostPanel />
+      </div>
+    </div>
+  );
+}

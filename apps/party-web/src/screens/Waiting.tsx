@@ -1,0 +1,54 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router';
+import { useParty } from '../app/context.tsx';
+import { HostStartButton } from '../party/HostPanel.tsx';
+import { NewsletterForm } from '../party/NewsletterForm.tsx';
+import { TrackList } from '../party/TrackList.tsx';
+import { Countdown } from '../ui/Countdown.tsx';
+import { useUi } from '../ui/uiContext.tsx';
+import { PartyHero } from './parts.tsx';
+
+/** Waiting room (spec 2): a live countdown to the start; enters the player when the party starts. */
+export function Waiting() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const ui = useUi();
+  const party = useParty((s) => s.party);
+  const status = useParty((s) => s.status);
+  const token = useParty((s) => s.token);
+  const user = useParty((s) => s.user);
+  const modules = party?.frontend.pageModulesWaiting ?? ['countdown', 'tracks', 'faq'];
+  useEffect(() => {
+    if (status) void navigate('/player', { replace: true });
+  }, [status, navigate]);
+  if (!party) return null;
+  if (!token || !user) return <Navigate to="/" replace />;
+  const startsAt = Date.parse(party.starts_at);
+  return (
+    <div className="screen screen--waiting">
+      <PartyHero />
+      <h1>{t('waiting.title', { name: user.display_name })}</h1>
+      <HostStartButton />
+      {modules.map((m) => {
+        if (m === 'countdown')
+          return Date.now() < startsAt ? (
+            <Countdown key={m} targetMs={startsAt} label={t('waiting.countdownLabel')} />
+          ) : (
+            <p key={m} className="lead" role="status">
+              {t('waiting.startingSoon')}
+            </p>
+          );
+        if (m === 'tracks') return <TrackList key={m} />;
+        if (m === 'newsletter') return <NewsletterForm key={m} />;
+        if (m === 'faq')
+          return (
+            <button key={m} type="button" className="button button--ghost" onClick={ui.openFaq}>
+              {t('waiting.faq')}
+            </button>
+          );
+        return null;
+      })}
+    </div>
+  );
+}

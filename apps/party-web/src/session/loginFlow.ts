@@ -1,0 +1,206 @@
+import { ApiError, type PartyClient } from '@fanfare/client';
+import { LOGIN_SERVICES, type LoginService } from '@fanfare/protocol';
+import { buildSignupBody, signupFailures, type SignupFailure, type SignupForm } from '../rules/signup.ts';
+import { isLoginFailure, needsServiceTokenRefresh, takeLoginParams } from '../rules/session.ts';
+import type { PartyStore } from '../state/store.ts';
+import type { Analytics } from './analytics.ts';
+import type { SessionStorage } from './sessionStore.ts';
+
+/** What the login flow needs from its surroundings (the browser, or fakes in tests). */
+export interface SessionDeps {
+  /** A client without token; the flow adds the fan's token per call. */
+  client: PartyClient;
+  store: PartyStore;
+  storage: SessionStorage;
+  analytics: Analytics;
+  /** Current address, and a way to replace it without a reload. */
+  location: { href(): string; replace(href: string): void; reload(): void };
+  /** Apple's MusicKit, when loaded: logout unauthorises it (spec 4). */
+  musicKit?: () => { unauthorize?: () => unknown } | null;
+  now?: () => number;
+}
+
+/** The client with the fan's current token. */
+export function authed(deps: SessionDeps): PartyClient {
+  return deps.client.withAccessToken(deps.store.getState().token);
+}
+
+/**
+ * Initialisation (spec 4 "Login flow"): take the login result from the address, reuse a stored
+ * token otherwise, load the party and the profile, track a fresh login. Ends with `initialised`.
+ */
+export async function initialise(deps: SessionDeps): Promise<void> {
+  const { store, storage, analytics } = deps;
+  const href = deps.location.href();
+  const { params, cleanedHref } = takeLoginParams(href);
+  let fresh = false;
+  if (params) {
+    if (cleanedHref !== href) deps.location.replace(cleanedHref);
+    if (isLoginFailure(params)) analytics.loginFailure(params.authService, params.error);
+    else if (params.accessToken) {
+      storage.storeLogin(params);
+      fresh = true;
+    }
+  }
+  const stored = storage.read();
+  store.getState().set({
+    token: stored.token,
+    service: stored.service,
+    serviceToken: stored.serviceToken,
+    serviceExpiresAt: stored.serviceExpiresAt,
+  });
+
+  try {
+    const party = await deps.client.call('getParty', { params: { id: store.getState().partyId } });
+    store.getState().setParty(party);
+    // Tracks are public: loaded alongside, for covers and the track list before login.
+    void deps.client.call('getTracks', { params: { id: party.id } }).then(
+      (r) => store.getState().set({ tracks: r.items }),
+      () => undefined,
+    );
+  } catch (err) {
+    store.getState().set({ loadError: err instanceof ApiError ? `${err.status}` : 'network', initialised: true });
+    return;
+  }
+
+  if (store.getState().token) await loadProfile(deps);
+  if (fresh && store.getState().token) analytics.loginSuccess(store.getState().service);
+  store.getState().set({ initialised: true });
+}
+
+/**
+ * Loads the party profile (spec 4 step 3): 401 logs out; 403 means not signed up yet, so the
+ * system-wide profile is loaded instead (401 there logs out too).
+ */
+export async function loadProfile(deps: SessionDeps): Promise<void> {
+  const { store } = deps;
+  const client = authed(deps);
+  try {
+    const user = await client.call('getPartyMe', { params: { id: store.getState().partyId } });
+    store.getState().set({ user, systemUser: null });
+    return;
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.status === 401) return forgetSession(deps);
+    if (err.status !== 403) throw err;
+  }
+  try {
+    const systemUser = await client.call('getSystemMe', {});
+    store.getState().set({ systemUser, user: null });
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) return forgetSession(deps);
+    throw err;
+  }
+}
+
+/** Clears the token and the stored keys; also unauthorises Apple (spec 4 "Logout", local part). */
+export function forgetSession(deps: SessionDeps): void {
+  if (deps.store.getState().service === 'apple') {
+    try {
+      void deps.musicKit?.()?.unauthorize?.();
+    } catch {
+      // A provider that cannot unauthorise does not stop the logout.
+    }
+  }
+  deps.storage.clear();
+  deps.store.getState().clearSession();
+}
+
+/** Logout (spec 2 and 4): call the server (errors ignored), forget the session, reload the page. */
+export async function logout(deps: SessionDeps): Promise<void> {
+  if (deps.store.getState().token) {
+    try {
+      await authed(deps).call('logout', {});
+    } catch {
+      // Logout errors are ignored (spec 8).
+    }
+  }
+  forgetSession(deps);
+  deps.location.reload();
+}
+
+/**
+ * Signup (spec 4): sets the user id and the subscribed flag, stores a returned access token and
+ * clears the stored service. Returns the failures to show in the form, or null on success.
+ */
+export async function signUp(deps: SessionDeps, form: SignupForm): Promise<SignupFailure[] | null> {
+  const { store } = deps;
+  const competition = store.getState().party?.frontend.competitionIsEnabled ?? false;
+  try {
+    const res = await authed(deps).call('signup', { params: { id: store.getState().partyId }, body: buildSignupBody(form, competition) });
+    if (res.access_token) {
+      deps.storage.storeToken(res.access_token);
+      store.getState().set({ token: res.access_token });
+    }
+    deps.storage.clearService();
+    await loadProfile(deps);
+    const user = store.getState().user;
+    if (user) store.getState().set({ user: { ...user, id: res.id, is_subscribed: true } });
+    return null;
+  } catch (err) {
+    return signupFailures(err);
+  }
+}
+
+/**
+ * Service token refresh (spec 4): a spotify token expiring within 9 minutes is reloaded; a 401
+ * logs out. Returns true when a new token was stored.
+ */
+export async function refreshServiceTokenIfDue(deps: SessionDeps): Promise<boolean> {
+  const s = deps.store.getState();
+  const now = deps.now?.() ?? Date.now();
+  if (!s.token || !needsServiceTokenRefresh(s.service, s.serviceExpiresAt, now)) return false;
+  try {
+    const res = await authed(deps).call('getServiceToken', {});
+    deps.storage.storeServiceToken(res.token, res.expires_at);
+    deps.store.getState().set({ serviceToken: res.token, serviceExpiresAt: res.expires_at });
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 401) {
+      await logout(deps);
+    }
+    return false;
+  }
+}
+
+/** The address of the Spotify login (spec 7): a browser redirect with the return address. */
+export function spotifyLoginUrl(baseUrl: string, opts: { redirectUri: string; partyId: string; grant: string | null; artistIds: string[] }): string {
+  const url = new URL(`${baseUrl.replace(/\/$/, '')}/api/auth/spotify/login`);
+  url.searchParams.set('redirect_uri', opts.redirectUri);
+  url.searchParams.set('party_id', opts.partyId);
+  if (opts.grant) url.searchParams.set('grant', opts.grant);
+  if (opts.artistIds.length) url.searchParams.set('artist_ids', opts.artistIds.join(','));
+  url.searchParams.set('hash_output', 'false');
+  return url.toString();
+}
+
+/**
+ * Apple login (spec 7): POST the Music User Token; a 401 or 422 unauthorises MusicKit (spec 8).
+ * Stores the new token and loads the profile.
+ */
+export async function appleLogin(deps: SessionDeps, musicUserToken: string): Promise<boolean> {
+  const { store, storage } = deps;
+  try {
+    const res = await deps.client.call('appleLogin', {
+      body: { music_user_token: musicUserToken, grant_token: storage.grant, party_id: store.getState().partyId },
+    });
+    storage.storeLogin({ accessToken: res.access_token, authService: 'apple', serviceToken: musicUserToken, serviceExpiresAt: null, error: null });
+    store.getState().set({ token: res.access_token, service: 'apple', serviceToken: musicUserToken });
+    await loadProfile(deps);
+    deps.analytics.loginSuccess('apple');
+    return true;
+  } catch (err) {
+    if (err instanceof ApiError && (err.status === 401 || err.status === 422)) {
+      try {
+        void deps.musicKit?.()?.unauthorize?.();
+      } catch {
+        // Ignored: the login failed either way.
+      }
+    }
+    deps.analytics.loginFailure('apple', err instanceof ApiError ? `http_${err.status}` : 'network');
+    return false;
+  }
+}
+
+/** Login services offered on the Service screen: never the internal `umg_hls` (spec 6). */
+export const OFFERED_LOGIN_SERVICES: readonly LoginService[] = LOGIN_SERVICES;

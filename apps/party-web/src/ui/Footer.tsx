@@ -1,0 +1,72 @@
+import { useTranslation } from 'react-i18next';
+import { useParty, useServices } from '../app/context.tsx';
+import { footerLinks } from '../env/environment.ts';
+import { LOCALES } from '../i18n/setup.ts';
+import { showsLanguageSwitch } from '../rules/layout.ts';
+import { logout } from '../session/loginFlow.ts';
+import { Avatar } from './Avatar.tsx';
+import { useUi } from './uiContext.tsx';
+
+/**
+ * Footer on every page but Player (spec 2): the user with logout, the language switch (only with
+ * more than one locale), FAQ, imprint, privacy, terms (only with the competition), copyright.
+ */
+export function Footer() {
+  const { t, i18n } = useTranslation();
+  const services = useServices();
+  const ui = useUi();
+  const user = useParty((s) => s.user);
+  const systemUser = useParty((s) => s.systemUser);
+  const token = useParty((s) => s.token);
+  const competition = useParty((s) => s.party?.frontend.competitionIsEnabled ?? false);
+  const links = footerLinks(document);
+  const name = user?.display_name ?? systemUser?.display_name ?? null;
+  const picture = user?.profile_picture ?? systemUser?.profile_picture ?? null;
+  const switchLocale = (lng: string) => {
+    void i18n.changeLanguage(lng);
+    try {
+      localStorage.setItem('fanfare.locale', lng);
+    } catch {
+      // Not stored: the choice lasts for this page.
+    }
+    document.documentElement.lang = lng;
+  };
+  return (
+    <footer className="footer">
+      {token && name && (
+        <div className="footer__user">
+          <Avatar name={name} picture={picture} sticker={user?.profile_sticker} size={32} />
+          <span className="footer__name">{name}</span>
+          <button type="button" className="button button--ghost button--small" onClick={() => void logout(services.session)}>
+            {t('footer.logout')}
+          </button>
+        </div>
+      )}
+      <nav className="footer__links" aria-label={t('footer.navLabel')}>
+        <button type="button" className="link-button" onClick={ui.openFaq}>
+          {t('footer.faq')}
+        </button>
+        <a href={links.imprint}>{t('footer.imprint')}</a>
+        <a href={links.privacy}>{t('footer.privacy')}</a>
+        {competition && <a href={links.terms}>{t('footer.terms')}</a>}
+      </nav>
+      {showsLanguageSwitch(LOCALES) && (
+        <div className="footer__locales" role="group" aria-label={t('footer.language')}>
+          {LOCALES.map((lng) => (
+            <button
+              key={lng}
+              type="button"
+              className="link-button"
+              aria-pressed={i18n.language === lng}
+              lang={lng}
+              onClick={() => switchLocale(lng)}
+            >
+              {t(`footer.locale.${lng}`)}
+            </button>
+          ))}
+        </div>
+      )}
+      <p className="footer__copyright">{t('footer.copyright', { year: new Date().getFullYear() })}</p>
+    </footer>
+  );
+}

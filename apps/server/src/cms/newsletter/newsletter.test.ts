@@ -1,0 +1,210 @@
+import path from 'node:path';
+import { SMTPServer } from 'smtp-server';
+import { simpleParser } from 'mailparser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, DB_TARGETS, type TestServer } from '../../test/harness.ts';
+import { readOutbox } from '../../platform/mail.ts';
+import { ADMIN, call, createApp, createCampaign, login, startCmsServer, userWithRoles, waitFor } from '../testing.ts';
+
+interface Received {
+  from: string;
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** A local SMTP server that keeps what it receives (plain SMTP, no auth). */
+async function startSmtpSink(): Promise<{ port: number; inbox: Received[]; close: () => Promise<void> }> {
+  const inbox: Received[] = [];
+  const port = await freePort();
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS', 'AUTH'],
+    logger: false,
+    onData(stream, session, callback) {
+      simpleParser(stream)
+        .then((mail) => {
+          inbox.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            subject: mail.subject ?? '',
+            text: mail.text ?? '',
+          });
+          callback();
+        })
+        .catch((err: Error) => callback(err));
+    },
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', () => resolve()));
+  return { port, inbox, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const NEWSLETTERS = [
+  { id: 'label-news', enabled: true, signup_mode: 'optional', locales: { de: { addressbook_id: 'ab-de', form_id: 'form-de', consent_text: 'Ja, ich will News.' }, en: { addressbook_id: 'ab-en', form_id: 'form-en' } } },
+  { id: 'artist-news', enabled: true, signup_mode: 'required', locales: { en: { addressbook_id: 'ab-artist', form_id: 'form-artist' } } },
+  { id: 'terms', enabled: true, signup_mode: 'implicit', locales: { en: { addressbook_id: 'ab-terms', form_id: 'form-terms' } } },
+  { id: 'off', enabled: false, signup_mode: 'optional', locales: { en: { addressbook_id: 'x', form_id: 'y' } } },
+];
+
+describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
+  let ts: TestServer;
+  let smtp: Awaited<ReturnType<typeof startSmtpSink>>;
+  let admin: string;
+  let campaign: { id: string; url: string };
+  const page = () => campaign.url;
+
+  const signup = (body: Record<string, unknown>) =>
+    call(ts, 'POST', `/api/campaigns/${campaign.id}/newsletter/signup`, {
+      body: { redirect_url: `${page()}?ok`, error_redirect_url: `${page()}?bad`, host_url: page(), locale: 'en', consents: [], ...body },
+    });
+
+  beforeAll(async () => {
+    smtp = await startSmtpSink();
+    ts = await startCmsServer(db, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Label <news@label.example>' });
+    admin = await login(ts, ADMIN.email, ADMIN.password);
+    const appId = await createApp(ts, admin, 'newsletter-pages');
+    campaign = await createCampaign(ts, admin, { app_id: appId, name: 'Newsletter page', slug: 'join', newsletters: NEWSLETTERS });
+  });
+  afterAll(async () => {
+    await ts?.close();
+    await smtp?.close();
+  });
+
+  it('the whole round trip over SMTP: consent stored, e-mail sent, link redirects with newsletter_state=success, locale, address_book_id, form_id', async () => {
+    const r = await signup({
+      email: 'Fan@Example.com',
+      newsletter_ids: ['artist-news', 'label-news'],
+      consents: [{ id: 'artist-news', accepted: true }, { id: 'label-news', accepted: true }],
+    });
+    expect(r.status).toBe(202);
+    expect(r.body).toEqual({ status: 'confirmation_sent', newsletter_ids: ['artist-news', 'label-news', 'terms'] });
+
+    const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes('fan@example.com')));
+    expect(mail.from).toBe('news@label.example');
+    expect(mail.subject).toMatch(/confirm/i);
+    const link = /(http:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+)/.exec(mail.text)![1]!;
+
+    // Stored as pending with the consent record (newsletter, text version, locale, time, page, IP).
+    const { db: kdb } = ts.server.ctx;
+    const pending = await kdb.selectFrom('cms_newsletter_subscribers').selectAll().where('email', '=', 'fan@example.com').execute();
+    expect(pending.map((s) => s.state)).toEqual(['pending', 'pending', 'pending']);
+    const consents = await kdb.selectFrom('cms_newsletter_consents').selectAll().where('email', '=', 'fan@example.com').execute();
+    expect(consents).toHaveLength(3);
+    for (const c of consents) {
+      expect(c).toMatchObject({ locale: 'en', source_page: page(), ip: '127.0.0.1', campaign_id: campaign.id });
+      expect(c.consent_text_version).toMatch(/^[0-9a-f]{16}$/);
+      expect(c.created_at).toBeGreaterThan(0);
+    }
+    expect(consents.find((c) => c.newsletter_id === 'artist-news')!.accepted).toBe(1);
+
+    // Not exported before confirmation.
+    const before = await call(ts, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=artist-news', { token: admin });
+    expect(before.text.trim().split(/\r\n/)).toHaveLength(1);
+
+    const res = await fetch(link, { redirect: 'manual' });
+    expect(res.status).toBe(303);
+    const to = new URL(res.headers.get('location')!);
+    expect(to.origin + to.pathname).toBe(page());
+    expect(to.searchParams.get('ok')).toBe('');
+    expect(to.searchParams.get('newsletter_state')).toBe('success');
+    expect(to.searchParams.get('locale')).toBe('en');
+    expect(to.searchParams.get('address_book_id')).toBe('ab-artist,ab-en,ab-terms');
+    expect(to.searchParams.get('form_id')).toBe('form-artist,form-en,form-terms');
+
+    const confirmed = await kdb.selectFrom('cms_newsletter_subscribers').select('state').where('email', '=', 'fan@example.com').execute();
+    expect(confirmed.every((s) => s.state === 'confirmed')).toBe(true);
+
+    // A second click still lands on success.
+    const again = await fetch(link, { redirect: 'manual' });
+    expect(new URL(again.headers.get('location')!).searchParams.get('newsletter_state')).toBe('success');
+
+    const csv = await call(ts, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=artist-news', { token: admin });
+    expect(csv.status).toBe(200);
+    expect(csv.headers.get('content-type')).toContain('text/csv');
+    const lines = csv.text.trim().split(/\r\n/);
+    expect(lines).toHaveLength(2);
+    expect(lines[1]).toContain('"fan@example.com","artist-news","en","ab-artist","form-artist"');
+  });
+
+  it('repeat signups never duplicate a subscriber', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await signup({ email: 'repeat@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: true }] });
+      expect(r.status).toBe(202);
+    }
+    const rows = await ts.server.ctx.db.selectFrom('cms_newsletter_subscribers').select('newsletter_id').where('email', '=', 'repeat@example.com').execute();
+    expect(rows.map((r) => r.newsletter_id).sort()).toEqual(['artist-news', 'terms']);
+    const consents = await ts.server.ctx.db.selectFrom('cms_newsletter_consents').select('id').where('email', '=', 'repeat@example.com').execute();
+    expect(consents).toHaveLength(6);
+  });
+
+  it("required consent missing: 'Required consent for the newsletter with id {id} not provided', nothing stored", async () => {
+    const r = await signup({ email: 'nocon@example.com', newsletter_ids: ['label-news'], consents: [{ id: 'label-news', accepted: true }] });
+    expect(r.status).toBe(422);
+    expect(r.body.detail[0].msg).toBe('Required consent for the newsletter with id artist-news not provided');
+    const r2 = await signup({ email: 'nocon@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: false }] });
+    expect(r2.body.detail[0].msg).toBe('Required consent for the newsletter with id artist-news not provided');
+    const rows = await ts.server.ctx.db.selectFrom('cms_newsletter_subscribers').select('id').where('email', '=', 'nocon@example.com').execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('bad input is refused: disabled or unknown newsletter, missing locale entry, foreign redirect, bad e-mail', async () => {
+    const consent = [{ id: 'artist-news', accepted: true }];
+    expect((await signup({ email: 'a@example.com', newsletter_ids: ['off', 'artist-news'], consents: consent })).status).toBe(422);
+    expect((await signup({ email: 'a@example.com', newsletter_ids: ['nope'], consents: consent })).status).toBe(422);
+    expect((await signup({ email: 'a@example.com', locale: 'fr', newsletter_ids: ['label-news'], consents: [{ id: 'label-news', accepted: true }] })).status).toBe(422);
+    const foreign = await signup({ email: 'a@example.com', newsletter_ids: ['artist-news'], consents: consent, redirect_url: 'https://evil.example/steal' });
+    expect(foreign.status).toBe(422);
+    expect(foreign.body.detail[0].loc).toEqual(['body', 'redirect_url']);
+    expect((await signup({ email: 'not-an-email', newsletter_ids: ['artist-news'], consents: consent })).status).toBe(422);
+    expect((await call(ts, 'POST', '/api/campaigns/missing/newsletter/signup', { body: {} })).status).toBe(422);
+    const rows = await ts.server.ctx.db.selectFrom('cms_newsletter_subscribers').select('id').where('email', '=', 'a@example.com').execute();
+    expect(rows).toHaveLength(0);
+  });
+
+  it('an expired confirmation link redirects to error_redirect_url with newsletter_state=error; an unknown one is 404', async () => {
+    const r = await signup({ email: 'late@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: true }] });
+    expect(r.status).toBe(202);
+    const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes('late@example.com')));
+    const link = /(http:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+)/.exec(mail.text)![1]!;
+    const realNow = ts.server.ctx.now;
+    const t0 = realNow();
+    ts.server.ctx.now = () => t0 + 73 * 3600_000;
+    try {
+      const res = await fetch(link, { redirect: 'manual' });
+      const to = new URL(res.headers.get('location')!);
+      expect(to.searchParams.get('bad')).toBe('');
+      expect(to.searchParams.get('newsletter_state')).toBe('error');
+      expect(to.searchParams.get('locale')).toBe('en');
+    } finally {
+      ts.server.ctx.now = realNow;
+    }
+    const unknown = await call(ts, 'GET', '/api/newsletter/confirm?token=nope');
+    expect(unknown.status).toBe(404);
+  });
+
+  it('only an admin may export subscribers', async () => {
+    const editor = await userWithRoles(ts, admin, 'ed@example.com', ['editor']);
+    expect((await call(ts, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=terms', { token: editor.token })).status).toBe(403);
+  });
+});
+
+describe('newsletter e-mail without SMTP goes to the local outbox', () => {
+  it('the confirmation e-mail is readable in DATA_DIR/outbox and through GET /api/outbox (admin)', async () => {
+    const ts = await startCmsServer('sqlite');
+    try {
+      const admin = await login(ts, ADMIN.email, ADMIN.password);
+      const appId = await createApp(ts, admin, 'pages');
+      const c = await createCampaign(ts, admin, { app_id: appId, name: 'P', slug: 'p', newsletters: [NEWSLETTERS[1]] });
+      const r = await call(ts, 'POST', `/api/campaigns/${c.id}/newsletter/signup`, {
+        body: { email: 'box@example.com', locale: 'en', consents: [{ id: 'artist-news', accepted: true }], newsletter_ids: ['artist-news'], redirect_url: c.url, error_redirect_url: c.url, host_url: c.url },
+      });
+      expect(r.status).toBe(202);
+      const files = await readOutbox(path.join(ts.dataDir, 'outbox'));
+      expect(files.at(-1)!.to).toBe('box@example.com');
+      const box = await call(ts, 'GET', '/api/outbox', { token: admin });
+      expect(box.body.items.at(-1).text).toContain('/api/newsletter/confirm?token=');
+    } finally {
+      await ts.close();
+    }
+  });
+});

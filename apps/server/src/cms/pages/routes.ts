@@ -1,0 +1,26 @@
+import { CampaignPageParams } from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import { HttpError } from '../../platform/errors.ts';
+import type { App } from '../../platform/http.ts';
+import { escapeHtml } from '../shared.ts';
+import { campaignForPage, renderCampaignPage } from './service.ts';
+
+/** Campaign pages: `GET /c/{app}/{slug}` (the campaign's `url`). */
+export async function registerPageRoutes(app: App, ctx: ServerContext): Promise<void> {
+  app.get('/c/:app/:slug', { schema: { tags: ['campaign pages'], summary: 'A campaign page with its metadata', params: CampaignPageParams } }, async (req, reply) => {
+    void reply
+      .type('text/html; charset=utf-8')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'strict-origin-when-cross-origin')
+      .header('cache-control', 'no-cache');
+    try {
+      const campaign = await campaignForPage(ctx, req.params.app, req.params.slug);
+      return reply.send(renderCampaignPage(ctx, campaign));
+    } catch (e) {
+      if (e instanceof HttpError && e.statusCode === 404) {
+        return reply.status(404).send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>${escapeHtml('This campaign does not exist')}</h1></body></html>`);
+      }
+      throw e;
+    }
+  });
+}

@@ -1,0 +1,133 @@
+import type { TokenGateCodesResponse, TokenGateKey, TokenGateResult } from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import { forbidden, notFound, unprocessable } from '../../platform/errors.ts';
+import { hashToken, newId, newToken } from '../../platform/tokens.ts';
+import { getCampaign } from '../campaigns/service.ts';
+import { iso, isoOrNull } from '../shared.ts';
+
+/** Codes are typed by people: spaces and case do not matter. */
+export function normaliseCode(code: string): string {
+  return code.replace(/\s+/g, '').toUpperCase();
+}
+
+/**
+ * Stores access codes for a product from CSV text: one code per line, optionally `,max_uses`;
+ * a first line `code,...` is a header. Every line is checked before anything is stored.
+ */
+export async function uploadAccessCodes(ctx: ServerContext, productId: string, csv: string, defaultMaxUses: number): Promise<TokenGateCodesResponse> {
+  const codes = new Map<string, number>();
+  const lines = csv.split(/\r?\n/);
+  lines.forEach((line, i) => {
+    const cells = line.split(/[,;]/).map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+    if (!cells[0] || (i === 0 && /^code$/i.test(cells[0]))) return;
+    const code = normaliseCode(cells[0]);
+    if (code.length > 200) throw unprocessable(['body', 'line', i + 1], 'Code longer than 200 characters');
+    const uses = cells[1] ? Number(cells[1]) : defaultMaxUses;
+    if (!Number.isInteger(uses) || uses < 1 || uses > 1_000_000) throw unprocessable(['body', 'line', i + 1], 'max_uses must be a whole number from 1 to 1000000');
+    codes.set(code, uses);
+  });
+  if (codes.size === 0) throw unprocessable(['body'], 'No codes in the upload');
+  const now = ctx.now();
+  let added = 0;
+  await ctx.db.transaction().execute(async (trx) => {
+    for (const [code, maxUses] of codes) {
+      const hash = hashToken(`${productId}\n${code}`);
+      const existing = await trx.selectFrom('cms_token_gate_codes').select('id').where('product_id', '=', productId).where('code_hash', '=', hash).executeTakeFirst();
+      if (existing) {
+        await trx.updateTable('cms_token_gate_codes').set({ max_uses: maxUses }).where('id', '=', existing.id).execute();
+      } else {
+        await trx.insertInto('cms_token_gate_codes').values({ id: newId(), product_id: productId, code_hash: hash, max_uses: maxUses, uses: 0, created_at: now }).execute();
+        added++;
+      }
+    }
+  });
+  return { product_id: productId, added, updated: codes.size - added };
+}
+
+const denied = (message: string) => forbidden({ message, type: 'TokenGateDenied' });
+
+/**
+ * The built-in token-gate provider: checks an access code for the campaign's product, spends one
+ * use of it and issues an access key (random, stored hashed, expiring no later than the campaign).
+ * A gate that is disabled or has no product lets everyone in without a key.
+ */
+export async function checkWithProvider(ctx: ServerContext, campaignId: string, credentials: { code: string }): Promise<TokenGateResult> {
+  const campaign = await getCampaign(ctx, campaignId);
+  const productId = campaign.token_gate.product_id;
+  if (!campaign.token_gate.enabled || !productId) return { has_access: true, access_key: null };
+  const now = ctx.now();
+  const endsAt = campaign.ends_at ? Date.parse(campaign.ends_at) : null;
+  if (endsAt !== null && endsAt <= now) throw denied('The campaign has ended');
+  const code = await ctx.db
+    .selectFrom('cms_token_gate_codes')
+    .select(['id'])
+    .where('product_id', '=', productId)
+    .where('code_hash', '=', hashToken(`${productId}\n${normaliseCode(credentials.code)}`))
+    .executeTakeFirst();
+  if (!code) throw denied('Access code not valid');
+  // Spends one use only while some are left (atomic, so parallel checks cannot overspend).
+  const spent = await ctx.db
+    .updateTable('cms_token_gate_codes')
+    .set((eb) => ({ uses: eb('uses', '+', 1) }))
+    .where('id', '=', code.id)
+    .where((eb) => eb('uses', '<', eb.ref('max_uses')))
+    .executeTakeFirst();
+  if (Number(spent.numUpdatedRows) !== 1) throw denied('Access code already used up');
+  const key = newToken();
+  const expiresAt = Math.min(now + ctx.config.cms.tokenGateKeyTtlMs, endsAt ?? Number.MAX_SAFE_INTEGER);
+  await ctx.db
+    .insertInto('cms_token_gate_keys')
+    .values({ id: newId(), key_hash: hashToken(key), campaign_id: campaign.id, product_id: productId, code_id: code.id, created_at: now, expires_at: expiresAt, revoked_at: null })
+    .execute();
+  return { has_access: true, access_key: key };
+}
+
+/**
+ * Whether a key opens the campaign: always when the gate is disabled or has no product; else the
+ * key must be for the campaign's product (a gate page issues it, the gated page checks it),
+ * unexpired and not revoked.
+ */
+export async function verifyAccess(ctx: ServerContext, campaignId: string, key: string | null): Promise<TokenGateResult> {
+  const campaign = await getCampaign(ctx, campaignId);
+  const productId = campaign.token_gate.product_id;
+  if (!campaign.token_gate.enabled || !productId) return { has_access: true, access_key: null };
+  if (!key) return { has_access: false, access_key: null };
+  const row = await ctx.db
+    .selectFrom('cms_token_gate_keys')
+    .select('id')
+    .where('key_hash', '=', hashToken(key))
+    .where('product_id', '=', productId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', ctx.now())
+    .executeTakeFirst();
+  return row ? { has_access: true, access_key: key } : { has_access: false, access_key: null };
+}
+
+/** Keys a campaign issued (never the keys themselves). */
+export async function listAccessKeys(ctx: ServerContext, campaignId: string): Promise<TokenGateKey[]> {
+  await getCampaign(ctx, campaignId);
+  const rows = await ctx.db.selectFrom('cms_token_gate_keys').selectAll().where('campaign_id', '=', campaignId).orderBy('created_at').execute();
+  return rows.map((r) => ({
+    id: r.id,
+    campaign_id: r.campaign_id,
+    product_id: r.product_id,
+    created_at: iso(r.created_at),
+    expires_at: iso(r.expires_at),
+    revoked_at: isoOrNull(r.revoked_at),
+  }));
+}
+
+/** Revokes an issued key: it stops opening the gate at once. */
+export async function revokeAccessKey(ctx: ServerContext, campaignId: string, keyId: string): Promise<void> {
+  const res = await ctx.db
+    .updateTable('cms_token_gate_keys')
+    .set({ revoked_at: ctx.now() })
+    .where('id', '=', keyId)
+    .where('campaign_id', '=', campaignId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(res.numUpdatedRows) !== 1) {
+    const exists = await ctx.db.selectFrom('cms_token_gate_keys').select('id').where('id', '=', keyId).where('campaign_id', '=', campaignId).executeTakeFirst();
+    if (!exists) throw notFound('Access key not found');
+  }
+}

@@ -1,0 +1,152 @@
+import type { FastifyRequest } from 'fastify';
+import type { CmsUpload, FolderListing, UploadFolder } from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import type { CmsUploadTable } from '../../platform/db/tables/cms.ts';
+import { badRequest, conflict, notFound, payloadTooLarge, unprocessable, unsupportedMedia } from '../../platform/errors.ts';
+import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
+import { newId } from '../../platform/tokens.ts';
+import { iso, isUniqueViolation } from '../shared.ts';
+
+export const ROOT = '/';
+const SEGMENT = /^[\w][\w .-]{0,63}$/;
+const MAX_DEPTH = 10;
+
+/** A folder path in canonical form (`/`, `/a`, `/a/b`), or a 422 naming `loc`. */
+export function normaliseFolder(raw: string, loc: (string | number)[]): string {
+  const parts = raw.split('/').map((p) => p.trim()).filter(Boolean);
+  if (parts.length > MAX_DEPTH) throw unprocessable(loc, `Folders nest at most ${MAX_DEPTH} deep`);
+  for (const p of parts) {
+    if (!SEGMENT.test(p) || p === '.' || p === '..') throw unprocessable(loc, `Invalid folder name: ${p}`);
+  }
+  return parts.length ? `/${parts.join('/')}` : ROOT;
+}
+
+const parentOf = (folder: string): string => (folder === ROOT ? ROOT : folder.slice(0, folder.lastIndexOf('/')) || ROOT);
+const nameOf = (folder: string): string => (folder === ROOT ? '' : folder.slice(folder.lastIndexOf('/') + 1));
+
+function toUpload(ctx: ServerContext, row: CmsUploadTable): CmsUpload {
+  return {
+    id: row.id,
+    file: `${ctx.config.cmsPublicUrl}/uploads/${row.storage_key}`,
+    folder: row.folder,
+    name: row.name,
+    mime: row.mime,
+    size: row.size,
+    created_at: iso(row.created_at),
+  };
+}
+
+function toFolder(path: string): UploadFolder {
+  return { path, name: nameOf(path), parent: path === ROOT ? null : parentOf(path) };
+}
+
+async function folderExists(ctx: ServerContext, folder: string): Promise<boolean> {
+  if (folder === ROOT) return true;
+  return (await ctx.db.selectFrom('cms_upload_folders').select('path').where('path', '=', folder).executeTakeFirst()) !== undefined;
+}
+
+/** Creates a folder and its missing parents; 409 when `strict` and it exists already. */
+export async function createFolder(ctx: ServerContext, folder: string, strict: boolean): Promise<UploadFolder> {
+  if (folder === ROOT) {
+    if (strict) throw conflict('The root folder always exists');
+    return toFolder(ROOT);
+  }
+  if (strict && (await folderExists(ctx, folder))) throw conflict('This folder exists');
+  const chain: string[] = [];
+  for (let f = folder; f !== ROOT; f = parentOf(f)) chain.unshift(f);
+  const now = ctx.now();
+  for (const f of chain) {
+    try {
+      await ctx.db.insertInto('cms_upload_folders').values({ path: f, parent: parentOf(f), created_at: now }).onConflict((oc) => oc.column('path').doNothing()).execute();
+    } catch (e) {
+      if (!isUniqueViolation(e)) throw e;
+    }
+  }
+  return toFolder(folder);
+}
+
+/** A folder's subfolders and files; 404 when it does not exist. */
+export async function listFolder(ctx: ServerContext, folder: string): Promise<FolderListing> {
+  if (!(await folderExists(ctx, folder))) throw notFound('Folder not found');
+  const folders = await ctx.db.selectFrom('cms_upload_folders').select('path').where('parent', '=', folder).where('path', '!=', ROOT).orderBy('path').execute();
+  const files = await ctx.db.selectFrom('cms_uploads').selectAll().where('folder', '=', folder).orderBy('created_at').orderBy('id').execute();
+  return { path: folder, folders: folders.map((f) => toFolder(f.path)), items: files.map((f) => toUpload(ctx, f)) };
+}
+
+/** The listing of the folder holding the file at `fileUrl` (the media picker opens there). */
+export async function folderOfFile(ctx: ServerContext, fileUrl: string): Promise<FolderListing> {
+  const key = /\/uploads\/(cms\/[\w-]+\.\w+)(?:[?#].*)?$/.exec(fileUrl)?.[1];
+  const row = key ? await ctx.db.selectFrom('cms_uploads').select('folder').where('storage_key', '=', key).executeTakeFirst() : undefined;
+  if (!row) throw notFound('No uploaded file at this URL');
+  return listFolder(ctx, row.folder);
+}
+
+/** Deletes an empty folder (409 while it holds files or folders). */
+export async function deleteFolder(ctx: ServerContext, folder: string): Promise<void> {
+  if (folder === ROOT) throw conflict('The root folder cannot be deleted');
+  if (!(await folderExists(ctx, folder))) throw notFound('Folder not found');
+  const child = await ctx.db.selectFrom('cms_upload_folders').select('path').where('parent', '=', folder).executeTakeFirst();
+  const file = await ctx.db.selectFrom('cms_uploads').select('id').where('folder', '=', folder).executeTakeFirst();
+  if (child || file) throw conflict('The folder is not empty');
+  await ctx.db.deleteFrom('cms_upload_folders').where('path', '=', folder).execute();
+}
+
+export async function listUploads(ctx: ServerContext, folder: string | null): Promise<CmsUpload[]> {
+  let q = ctx.db.selectFrom('cms_uploads').selectAll().orderBy('created_at').orderBy('id');
+  if (folder !== null) q = q.where('folder', '=', folder);
+  return (await q.execute()).map((r) => toUpload(ctx, r));
+}
+
+/**
+ * Stores one multipart upload (fields `file`, `folder` default `/`): an image checked by its bytes
+ * (never its name or declared type) and within UPLOAD_MAX_BYTES. Missing folders are created.
+ */
+export async function storeUpload(ctx: ServerContext, req: FastifyRequest, userId: string): Promise<CmsUpload> {
+  if (!req.isMultipart()) throw badRequest('Expected a multipart/form-data body');
+  let bytes: Buffer | null = null;
+  let filename = 'upload';
+  let folderField = ROOT;
+  try {
+    for await (const part of req.parts()) {
+      if (part.type === 'file') {
+        if (bytes) throw badRequest('Send one file per upload');
+        filename = part.filename || filename;
+        bytes = await part.toBuffer();
+      } else if (part.fieldname === 'folder') {
+        folderField = String(part.value);
+      }
+    }
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(`File larger than ${ctx.config.uploadMaxBytes} bytes`);
+    if (e instanceof Error && 'statusCode' in e) throw e;
+    throw badRequest(`Unreadable multipart body: ${(e as Error).message}`);
+  }
+  if (!bytes) throw unprocessable(['body', 'file'], 'A file is required');
+  const kind = sniffImage(bytes);
+  if (!kind) throw unsupportedMedia('Only PNG, JPEG, GIF or WebP images are accepted');
+  const folder = normaliseFolder(folderField, ['body', 'folder']);
+  await createFolder(ctx, folder, false);
+  const id = newId();
+  const row: CmsUploadTable = {
+    id,
+    folder,
+    name: filename.replace(/[^\w .()-]/g, '_').slice(0, 200),
+    storage_key: `cms/${id}.${IMAGE_KINDS[kind].ext}`,
+    mime: IMAGE_KINDS[kind].mime,
+    size: bytes.length,
+    created_by: userId,
+    created_at: ctx.now(),
+  };
+  await ctx.storage.put(row.storage_key, bytes);
+  await ctx.db.insertInto('cms_uploads').values(row).execute();
+  return toUpload(ctx, row);
+}
+
+/** Deletes an uploaded file (row first: a failed storage delete leaves an orphan, never a broken entry). */
+export async function deleteUpload(ctx: ServerContext, id: string): Promise<void> {
+  const row = await ctx.db.selectFrom('cms_uploads').selectAll().where('id', '=', id).executeTakeFirst();
+  if (!row) throw notFound('Upload not found');
+  await ctx.db.deleteFrom('cms_uploads').where('id', '=', id).execute();
+  await ctx.storage.delete(row.storage_key);
+}

@@ -1,0 +1,129 @@
+import type { ChatMessage, ChatMessageType, Popup, Role, ScoreboardEntry } from '@fanfare/protocol';
+import type { Db } from '../../../platform/db/database.ts';
+import { parseJson } from '../../../platform/db/columns.ts';
+import type { ChatTables } from '../../../platform/db/tables/chat.ts';
+import { loadQuestionPayloads, type QuestionPayload } from '../polls/queries.ts';
+
+export type MessageRow = ChatTables['chat_messages'];
+/** A message row before it is numbered and timed. */
+export type NewMessageRow = Omit<MessageRow, 'seq_id' | 'timestamp_ms'>;
+
+/** What a message row keeps in `payload`, by message type. */
+export interface MessagePayload {
+  popup?: Popup;
+  scoreboard?: ScoreboardEntry[];
+  user_ids?: string[];
+  scores?: number[];
+  total_questions?: number;
+}
+
+/** A message row with every optional column empty. */
+export function emptyMessageRow(id: string, partyId: string, type: ChatMessageType): NewMessageRow {
+  return {
+    id,
+    party_id: partyId,
+    type,
+    sender_id: null,
+    sender_role: null,
+    sender_quiz_score: null,
+    sender_display_name: null,
+    sender_profile_picture: null,
+    sender_profile_sticker: null,
+    reply_to_message_id: null,
+    text: null,
+    sticker: null,
+    video: null,
+    photo: null,
+    poll_id: null,
+    question_id: null,
+    payload: null,
+  };
+}
+
+export async function insertMessage(db: Db, row: MessageRow): Promise<void> {
+  await db.insertInto('chat_messages').values(row).execute();
+}
+
+export async function findMessage(db: Db, partyId: string, id: string): Promise<MessageRow | null> {
+  return (await db.selectFrom('chat_messages').selectAll().where('party_id', '=', partyId).where('id', '=', id).executeTakeFirst()) ?? null;
+}
+
+export async function deleteMessage(db: Db, partyId: string, id: string): Promise<boolean> {
+  const res = await db.deleteFrom('chat_messages').where('party_id', '=', partyId).where('id', '=', id).executeTakeFirst();
+  return Number(res.numDeletedRows) > 0;
+}
+
+export async function deleteAllMessages(db: Db, partyId: string): Promise<number> {
+  const res = await db.deleteFrom('chat_messages').where('party_id', '=', partyId).executeTakeFirst();
+  return Number(res.numDeletedRows);
+}
+
+/**
+ * The newest `limit` messages of the party (before `before` when given), returned oldest first in
+ * the client's order: timestamp, then seq_id. Popups are not part of the history: each reached only
+ * the fans it targeted, and the app shows only popups newer than its page load.
+ */
+export async function listMessages(db: Db, partyId: string, limit: number, before?: number): Promise<MessageRow[]> {
+  let q = db.selectFrom('chat_messages').selectAll().where('party_id', '=', partyId).where('type', '!=', 'popup');
+  if (before !== undefined) q = q.where('timestamp_ms', '<', before);
+  const rows = await q.orderBy('timestamp_ms', 'desc').orderBy('seq_id', 'desc').limit(limit).execute();
+  return rows.reverse();
+}
+
+/** Count and oldest time of a fan's messages in the party since `since` (the rate-limit window). */
+export async function recentMessagesBy(db: Db, partyId: string, fanId: string, since: number): Promise<{ count: number; oldest: number | null }> {
+  const row = await db
+    .selectFrom('chat_messages')
+    .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('timestamp_ms').as('oldest')])
+    .where('party_id', '=', partyId)
+    .where('sender_id', '=', fanId)
+    .where('timestamp_ms', '>', since)
+    .executeTakeFirst();
+  return { count: Number(row?.count ?? 0), oldest: row?.oldest == null ? null : Number(row.oldest) };
+}
+
+/** Shapes a stored row as the wire's ChatMessage; poll and quiz payloads come from `questions`. */
+export function toChatMessage(row: MessageRow, questions: ReadonlyMap<string, QuestionPayload> = new Map()): ChatMessage {
+  const payload = parseJson<MessagePayload>(row.payload, {});
+  const message: ChatMessage = {
+    id: row.id,
+    timestamp_ms: Number(row.timestamp_ms),
+    seq_id: Number(row.seq_id),
+    type: row.type as ChatMessageType,
+    sender: row.sender_id
+      ? {
+          id: row.sender_id,
+          role: (row.sender_role ?? 'listener') as Role,
+          quiz_score: Number(row.sender_quiz_score ?? 0),
+          display_name: row.sender_display_name ?? '',
+          profile_picture: row.sender_profile_picture,
+          profile_sticker: row.sender_profile_sticker,
+        }
+      : null,
+    poll_id: row.poll_id,
+    question_id: row.question_id,
+    delete_message_id: null,
+    reply_to_message_id: row.reply_to_message_id,
+    text: row.text,
+    sticker: row.sticker,
+    video: row.video,
+    photo: row.photo,
+  };
+  if (payload.popup) message.popup = payload.popup;
+  if (payload.scoreboard) message.scoreboard = payload.scoreboard;
+  if (payload.user_ids) message.user_ids = payload.user_ids;
+  if (payload.scores) message.scores = payload.scores;
+  if (payload.total_questions !== undefined) message.total_questions = payload.total_questions;
+  const poll = row.poll_id ? questions.get(row.poll_id) : undefined;
+  if (poll && row.type === 'poll') message.poll = poll.poll;
+  const quiz = row.question_id ? questions.get(row.question_id) : undefined;
+  if (quiz && row.type === 'quiz_question') message.quiz_question = quiz.quizQuestion;
+  return message;
+}
+
+/** Rows as wire messages, with the current state of the polls and quiz questions they carry. */
+export async function toChatMessages(db: Db, rows: MessageRow[]): Promise<ChatMessage[]> {
+  const ids = rows.map((r) => r.poll_id ?? r.question_id).filter((id): id is string => id !== null);
+  const questions = await loadQuestionPayloads(db, ids);
+  return rows.map((r) => toChatMessage(r, questions));
+}

@@ -1,0 +1,172 @@
+import {
+  CHAT_INITIAL_MESSAGES,
+  CHAT_RATE_LIMIT_MESSAGES,
+  CHAT_RATE_LIMIT_WINDOW_MS,
+  CHAT_RATE_LIMITED_ERROR,
+  type ChatMessage,
+  type FrontendSettings,
+  type PostChatMediaBody,
+  type PostChatMessageBody,
+} from '@fanfare/protocol';
+import type { ServerContext } from '../../../context.ts';
+import { parseJson } from '../../../platform/db/columns.ts';
+import { forbidden, HttpError, notFound, unprocessable } from '../../../platform/errors.ts';
+import { newId } from '../../../platform/tokens.ts';
+import type { Fan } from '../../auth/sessions.ts';
+import { roleInParty } from '../../grants/service.ts';
+import { requireParty, type PartyRow } from '../../parties/queries.ts';
+import { isStaff } from '../access.ts';
+import { checkChatMedia } from '../media/store.ts';
+import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
+import { publishOnly, storeAndPublish } from './publish.ts';
+import {
+  deleteAllMessages,
+  deleteMessage,
+  emptyMessageRow,
+  findMessage,
+  listMessages,
+  recentMessagesBy,
+  toChatMessages,
+} from './queries.ts';
+
+export interface PostOptions {
+  /**
+   * Skips the per-fan rate limit. Only the fake-traffic generator sets it: it is an admin-started
+   * load generator whose small pool of fake fans posts far beyond a real fan's rate by design.
+   */
+  exemptFromRateLimit?: boolean;
+}
+
+/** The party's selected sticker ids (frontend.visual.stickers); empty means stickers are off. */
+export function partyStickers(party: PartyRow): string[] {
+  return parseJson<FrontendSettings>(party.frontend, {}).visual?.stickers ?? [];
+}
+
+/** Refuses a sticker that is not in the party's list (stickers are allowed only if it is non-empty). */
+export function checkSticker(party: PartyRow, sticker: string | null | undefined, loc: (string | number)[] = ['body', 'sticker']): void {
+  if (sticker === undefined || sticker === null) return;
+  const stickers = partyStickers(party);
+  if (stickers.length === 0) throw unprocessable(loc, 'Stickers are not enabled in this party', 'sticker_disabled');
+  if (!stickers.includes(sticker)) throw unprocessable(loc, `Sticker ${sticker} is not in this party's sticker list`, 'sticker_not_allowed');
+}
+
+/** Checks that the fan may post in the party's chat (signed up, not blocked: 403) and returns them as author. */
+async function authorize(ctx: ServerContext, partyId: string, fan: Fan): Promise<ChatAuthor> {
+  const author = await resolveAuthor(ctx.db, partyId, fan);
+  // Only fans with a signup row for this party may post; a bearer token alone is not enough.
+  if (!author.signup) throw forbidden('Sign up for this party before posting in its chat');
+  // A blocked fan (can_chat false) is refused here, at the server, whatever the client shows.
+  if (!author.canChat) throw forbidden('You are blocked from this chat');
+  return author;
+}
+
+/**
+ * At most CHAT_RATE_LIMIT_MESSAGES per window per fan (429), counted from the stored messages so
+ * it holds across nodes. Checked last, so a refused message never uses up the allowance. Hosts,
+ * admins and the fake-traffic generator are exempt.
+ */
+async function enforceRateLimit(ctx: ServerContext, partyId: string, author: ChatAuthor, options: PostOptions): Promise<void> {
+  if (isStaff(author.role) || options.exemptFromRateLimit) return;
+  const fanId = author.fanId;
+  const now = ctx.now();
+  const { count, oldest } = await recentMessagesBy(ctx.db, partyId, fanId, now - CHAT_RATE_LIMIT_WINDOW_MS);
+  if (count < CHAT_RATE_LIMIT_MESSAGES) return;
+  const retryAfterMs = Math.max(0, (oldest ?? now) + CHAT_RATE_LIMIT_WINDOW_MS - now);
+  throw new HttpError(429, {
+    message: `Too many messages: at most ${CHAT_RATE_LIMIT_MESSAGES} per ${CHAT_RATE_LIMIT_WINDOW_MS / 1000} s. Try again in ${Math.ceil(retryAfterMs / 1000)} s.`,
+    type: CHAT_RATE_LIMITED_ERROR,
+    retry_after_ms: retryAfterMs,
+  });
+}
+
+async function checkReplyTarget(ctx: ServerContext, partyId: string, replyTo: string | null | undefined): Promise<string | null> {
+  if (!replyTo) return null;
+  const target = await findMessage(ctx.db, partyId, replyTo);
+  if (!target) throw unprocessable(['body', 'reply_to_message_id'], `No message ${replyTo} in this party`, 'not_found');
+  return replyTo;
+}
+
+/**
+ * Posts a fan's text or sticker message (optionally a reply). Every path that makes a fan message
+ * goes through here: the REST call and the fake-traffic generator.
+ */
+export async function postChatMessage(
+  ctx: ServerContext,
+  partyId: string,
+  fan: Fan,
+  body: PostChatMessageBody,
+  options: PostOptions = {},
+): Promise<ChatMessage> {
+  const party = await requireParty(ctx.db, partyId);
+  const author = await authorize(ctx, partyId, fan);
+  checkSticker(party, body.sticker);
+  const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
+  await enforceRateLimit(ctx, partyId, author, options);
+  return storeAndPublish(ctx, {
+    ...emptyMessageRow(newId(), partyId, 'message'),
+    ...senderColumns(author),
+    reply_to_message_id: replyTo,
+    text: body.text ?? null,
+    sticker: body.sticker ?? null,
+  });
+}
+
+/** Posts a fan's photo or video message; the URLs must be the fan's own uploads to this party. */
+export async function postChatMedia(ctx: ServerContext, partyId: string, fan: Fan, body: PostChatMediaBody): Promise<ChatMessage> {
+  await requireParty(ctx.db, partyId);
+  const author = await authorize(ctx, partyId, fan);
+  if (body.photo) await checkChatMedia(ctx, partyId, fan.id, body.photo, 'image', ['body', 'photo']);
+  if (body.video) await checkChatMedia(ctx, partyId, fan.id, body.video, 'video', ['body', 'video']);
+  await enforceRateLimit(ctx, partyId, author, {});
+  return storeAndPublish(ctx, {
+    ...emptyMessageRow(newId(), partyId, 'message'),
+    ...senderColumns(author),
+    text: body.text ?? null,
+    photo: body.photo ?? null,
+    video: body.video ?? null,
+  });
+}
+
+/** Posts a message by the system (scheduled messages): no sender. */
+export async function postSystemText(ctx: ServerContext, partyId: string, text: string, sticker: string | null): Promise<ChatMessage> {
+  return storeAndPublish(ctx, { ...emptyMessageRow(newId(), partyId, 'message'), text, sticker });
+}
+
+/**
+ * Deletes a message: its author may delete their own, a host or admin any (403 otherwise). The
+ * deletion is broadcast as a message whose `delete_message_id` names the deleted one.
+ */
+export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan: Fan, messageId: string): Promise<ChatMessage> {
+  await requireParty(ctx.db, partyId);
+  const message = await findMessage(ctx.db, partyId, messageId);
+  if (!message) throw notFound(`No message ${messageId} in this party`);
+  // Own messages only, unless the caller is a host or admin of this party.
+  if (message.sender_id !== fan.id && !isStaff(await roleInParty(ctx.db, partyId, fan))) {
+    throw forbidden('Only the author, a host or an admin may delete this message');
+  }
+  if (!(await deleteMessage(ctx.db, partyId, messageId))) throw notFound(`No message ${messageId} in this party`);
+  return publishOnly(ctx, partyId, {
+    id: newId(),
+    type: 'message',
+    sender: null,
+    delete_message_id: messageId,
+  });
+}
+
+/** The newest `limit` messages before `before` (ms), oldest first. */
+export async function listChatMessages(ctx: ServerContext, partyId: string, limit: number, before?: number): Promise<ChatMessage[]> {
+  await requireParty(ctx.db, partyId);
+  return toChatMessages(ctx.db, await listMessages(ctx.db, partyId, limit, before));
+}
+
+/** The messages shown when the chat opens (spec 9: 80), oldest first. */
+export async function recentChatMessages(ctx: ServerContext, partyId: string): Promise<ChatMessage[]> {
+  return listChatMessages(ctx, partyId, CHAT_INITIAL_MESSAGES);
+}
+
+/** Deletes every message of the party (CMS) and tells every open page. */
+export async function clearChat(ctx: ServerContext, partyId: string): Promise<void> {
+  await requireParty(ctx.db, partyId);
+  await deleteAllMessages(ctx.db, partyId);
+  await ctx.hub.emit(partyId, { type: 'chat_cleared' });
+}

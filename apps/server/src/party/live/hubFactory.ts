@@ -1,0 +1,12 @@
+import type { Logger } from 'pino';
+import type { Config } from '../../platform/config.ts';
+import { connectRedis } from '../../platform/pubsub/redis.ts';
+import { LocalPartyHub, type PartyHub } from './hub.ts';
+import { RedisPartyHub } from './redisHub.ts';
+
+/** The party hub of this deployment: through Redis when `REDIS_URL` is set, else in-process. */
+export function createPartyHub(config: Config, now: () => number, logger: Logger): PartyHub {
+  const options = { retainEvents: config.live.retainEvents };
+  if (!config.redisUrl) return new LocalPartyHub(now, options);
+  return new RedisPartyHub(connectRedis(config.redisUrl, config.redisKeyPrefix, logger), now, logger, options);
+}

@@ -1,0 +1,188 @@
+import type { PartyRunState, PlayerStatus, Role } from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import { toBool } from '../../platform/db/columns.ts';
+import { conflict } from '../../platform/errors.ts';
+import { findParty, requireParty } from '../parties/queries.ts';
+import { iso, publishPartyChanged, startAllowedOf } from '../parties/service.ts';
+import { compareAndSetPlayback, ensurePlayback, findPlayback, findTrackRow, listTrackRows, voteCounts, type PlaybackRow } from './queries.ts';
+import { refreshQueue } from './queue.ts';
+import { progressAt, statusAt, upcomingQueue } from './timeline.ts';
+
+const CAS_ATTEMPTS = 8;
+
+/** The playback status at server time now; null while the party has not been started. */
+export async function currentStatus(ctx: ServerContext, partyId: string): Promise<PlayerStatus | null> {
+  const party = await requireParty(ctx.db, partyId);
+  if (party.started_at == null) return null;
+  const playback = await findPlayback(ctx.db, partyId);
+  const track = playback?.track_id ? await findTrackRow(ctx.db, partyId, playback.track_id) : null;
+  return statusAt(playback, track, ctx.now());
+}
+
+/** True when `role` may start a party whose `partyStartAllowed` is `allowed` (spec 4 and 6). */
+export function mayStart(allowed: 'host' | 'admin' | 'both', role: Role): boolean {
+  return allowed === 'both' ? role === 'host' || role === 'admin' : role === allowed;
+}
+
+/** Checks the start permission of a fan's role; the route calls it before `startParty`. */
+export async function canStartParty(ctx: ServerContext, partyId: string, role: Role): Promise<boolean> {
+  return mayStart(startAllowedOf(await requireParty(ctx.db, partyId)), role);
+}
+
+/**
+ * Starts the party: resumes a paused track, or starts the first track of the queue. Publishes
+ * `party_started` (and `track_change` when a track starts, then the new queue). Starting a running
+ * party changes nothing. The timeline row is changed by compare-and-set, so a manual start racing
+ * the auto start (or two nodes' auto starts) starts the party once.
+ */
+export async function startParty(ctx: ServerContext, partyId: string): Promise<PartyRunState> {
+  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    const party = await requireParty(ctx.db, partyId);
+    const now = ctx.now();
+    if (party.ends_at != null && Number(party.ends_at) <= now) throw conflict('The party has ended');
+    const playback = await ensurePlayback(ctx.db, partyId, now);
+    const current = playback.track_id ? await findTrackRow(ctx.db, partyId, playback.track_id) : null;
+    if (current && !toBool(playback.is_paused) && party.started_at != null) return runState(ctx, partyId);
+
+    const progress = current ? progressAt(playback, Number(current.duration_ms), now) : 0;
+    if (current && progress < Number(current.duration_ms)) {
+      // Resume the paused track where it stopped.
+      const ok = await ctx.db.transaction().execute(async (trx) => {
+        const won = await compareAndSetPlayback(trx, partyId, playback.version, {
+          progress_ms: progress,
+          timestamp_ms: now,
+          is_paused: 0,
+          track_ends_at: now + Number(current.duration_ms) - progress,
+        });
+        if (won) await trx.updateTable('parties').set({ started_at: now }).where('id', '=', partyId).execute();
+        return won;
+      });
+      if (!ok) continue;
+      const status = (await currentStatus(ctx, partyId))!;
+      await ctx.hub.emit(partyId, { type: 'party_started', status, started_at: iso(now) });
+      return runState(ctx, partyId);
+    }
+
+    const [tracks, votes] = await Promise.all([listTrackRows(ctx.db, partyId), voteCounts(ctx.db, partyId)]);
+    const nextId = upcomingQueue(tracks, votes, playback, toBool(party.voting_enabled))[0];
+    if (!nextId) throw conflict(tracks.length === 0 ? 'The party has no tracks' : 'Every track has been played');
+    const next = tracks.find((t) => t.track_id === nextId)!;
+    const won = await ctx.db.transaction().execute(async (trx) => {
+      const ok = await compareAndSetPlayback(trx, partyId, playback.version, {
+        track_id: nextId,
+        progress_ms: 0,
+        timestamp_ms: now,
+        is_paused: 0,
+        track_ends_at: now + Number(next.duration_ms),
+        next_track_id: null,
+      });
+      if (ok) {
+        await trx.updateTable('party_tracks').set({ played: 1 }).where('party_id', '=', partyId).where('track_id', '=', nextId).execute();
+        await trx.updateTable('parties').set({ started_at: now }).where('id', '=', partyId).execute();
+      }
+      return ok;
+    });
+    if (!won) continue;
+    const status = (await currentStatus(ctx, partyId))!;
+    await ctx.hub.emit(partyId, { type: 'party_started', status, started_at: iso(now) });
+    await ctx.hub.emit(partyId, { type: 'track_change', status });
+    await refreshQueue(ctx, partyId);
+    return runState(ctx, partyId);
+  }
+  throw conflict('The party timeline kept changing; try again');
+}
+
+/** Stops (pauses) the timeline where it is and publishes `party_stopped`; a paused party stays as it is. */
+export async function stopParty(ctx: ServerContext, partyId: string): Promise<PartyRunState> {
+  await requireParty(ctx.db, partyId);
+  await pauseTimeline(ctx, partyId);
+  return runState(ctx, partyId);
+}
+
+/** Ends the party now: pauses the timeline, sets `ends_at`, publishes `party_ended` and `party_changed`. */
+export async function endParty(ctx: ServerContext, partyId: string): Promise<{ ends_at: string }> {
+  await requireParty(ctx.db, partyId);
+  await pauseTimeline(ctx, partyId);
+  const now = ctx.now();
+  await ctx.db.updateTable('parties').set({ ends_at: now, updated_at: now }).where('id', '=', partyId).execute();
+  const party = await requireParty(ctx.db, partyId);
+  await ctx.hub.emit(partyId, { type: 'party_ended', ends_at: iso(now) });
+  await publishPartyChanged(ctx, party);
+  return { ends_at: iso(now) };
+}
+
+async function pauseTimeline(ctx: ServerContext, partyId: string): Promise<void> {
+  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    const playback = await findPlayback(ctx.db, partyId);
+    if (!playback || toBool(playback.is_paused) || !playback.track_id) return;
+    const track = await findTrackRow(ctx.db, partyId, playback.track_id);
+    const now = ctx.now();
+    const progress = track ? progressAt(playback, Number(track.duration_ms), now) : 0;
+    const ok = await compareAndSetPlayback(ctx.db, partyId, playback.version, {
+      progress_ms: progress,
+      timestamp_ms: now,
+      is_paused: 1,
+      track_ends_at: null,
+    });
+    if (ok) {
+      await ctx.hub.emit(partyId, { type: 'party_stopped', status: await currentStatus(ctx, partyId) });
+      return;
+    }
+  }
+  throw conflict('The party timeline kept changing; try again');
+}
+
+/**
+ * Advances a party whose current track has ended: the next track of the queue starts at the exact
+ * end time of the previous one (so a late timer does not shift the timeline), or, with nothing
+ * left, the timeline pauses at the end. Of several nodes calling this for the same end, one wins
+ * the compare-and-set and publishes; the others find nothing due.
+ */
+export async function advanceIfDue(ctx: ServerContext, partyId: string): Promise<boolean> {
+  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    const now = ctx.now();
+    const playback: PlaybackRow | null = await findPlayback(ctx.db, partyId);
+    if (!playback || toBool(playback.is_paused) || playback.track_ends_at == null || Number(playback.track_ends_at) > now) return false;
+    const party = await findParty(ctx.db, partyId);
+    if (!party) return false;
+    const endedAt = Number(playback.track_ends_at);
+    const [tracks, votes] = await Promise.all([listTrackRows(ctx.db, partyId), voteCounts(ctx.db, partyId)]);
+    const nextId = upcomingQueue(tracks, votes, playback, toBool(party.voting_enabled))[0];
+    const next = nextId ? tracks.find((t) => t.track_id === nextId) : undefined;
+    if (!next) {
+      const current = tracks.find((t) => t.track_id === playback.track_id);
+      const ok = await compareAndSetPlayback(ctx.db, partyId, playback.version, {
+        progress_ms: current ? Number(current.duration_ms) : 0,
+        timestamp_ms: endedAt,
+        is_paused: 1,
+        track_ends_at: null,
+      });
+      if (!ok) continue;
+      await ctx.hub.emit(partyId, { type: 'party_stopped', status: await currentStatus(ctx, partyId) });
+      return true;
+    }
+    const won = await ctx.db.transaction().execute(async (trx) => {
+      const ok = await compareAndSetPlayback(trx, partyId, playback.version, {
+        track_id: next.track_id,
+        progress_ms: 0,
+        timestamp_ms: endedAt,
+        is_paused: 0,
+        track_ends_at: endedAt + Number(next.duration_ms),
+        next_track_id: null,
+      });
+      if (ok) await trx.updateTable('party_tracks').set({ played: 1 }).where('party_id', '=', partyId).where('track_id', '=', next.track_id).execute();
+      return ok;
+    });
+    if (!won) continue;
+    const status = await currentStatus(ctx, partyId);
+    if (status) await ctx.hub.emit(partyId, { type: 'track_change', status });
+    await refreshQueue(ctx, partyId);
+    return true;
+  }
+  return false;
+}
+
+async function runState(ctx: ServerContext, partyId: string): Promise<PartyRunState> {
+  const party = await requireParty(ctx.db, partyId);
+  return { status: await currentStatus(ctx, partyId), started_at: party.started_at == null ? null : iso(Number(party.started_at)) };
+}

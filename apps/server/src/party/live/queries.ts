@@ -1,0 +1,110 @@
+import type { Track } from '@fanfare/protocol';
+import type { Db } from '../../platform/db/database.ts';
+import type { PartyPlaybackTable, PartyTrackTable } from '../../platform/db/tables/live.ts';
+import { parseJson } from '../../platform/db/columns.ts';
+
+export type TrackRow = PartyTrackTable;
+export type PlaybackRow = PartyPlaybackTable;
+
+/** The party's tracks (excluded ones too), in album or playlist order. */
+export async function listTrackRows(db: Db, partyId: string): Promise<TrackRow[]> {
+  return db.selectFrom('party_tracks').selectAll().where('party_id', '=', partyId).orderBy('position').execute();
+}
+
+export async function findTrackRow(db: Db, partyId: string, trackId: string): Promise<TrackRow | null> {
+  return (
+    (await db.selectFrom('party_tracks').selectAll().where('party_id', '=', partyId).where('track_id', '=', trackId).executeTakeFirst()) ??
+    null
+  );
+}
+
+/** Vote count per track id. */
+export async function voteCounts(db: Db, partyId: string): Promise<Map<string, number>> {
+  const rows = await db
+    .selectFrom('track_votes')
+    .select(['track_id', (eb) => eb.fn.countAll<number>().as('votes')])
+    .where('party_id', '=', partyId)
+    .groupBy('track_id')
+    .execute();
+  return new Map(rows.map((r) => [r.track_id, Number(r.votes)]));
+}
+
+export async function trackVoteCount(db: Db, partyId: string, trackId: string): Promise<number> {
+  const row = await db
+    .selectFrom('track_votes')
+    .select((eb) => eb.fn.countAll<number>().as('votes'))
+    .where('party_id', '=', partyId)
+    .where('track_id', '=', trackId)
+    .executeTakeFirst();
+  return Number(row?.votes ?? 0);
+}
+
+/** Ids of the tracks a fan voted for in a party. */
+export async function fanTrackVotes(db: Db, partyId: string, fanId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('track_votes')
+    .select('track_id')
+    .where('party_id', '=', partyId)
+    .where('fan_id', '=', fanId)
+    .orderBy('created_at')
+    .execute();
+  return rows.map((r) => r.track_id);
+}
+
+export async function findPlayback(db: Db, partyId: string): Promise<PlaybackRow | null> {
+  return (await db.selectFrom('party_playback').selectAll().where('party_id', '=', partyId).executeTakeFirst()) ?? null;
+}
+
+/** The party's timeline row, created (paused, empty) when missing. */
+export async function ensurePlayback(db: Db, partyId: string, now: number): Promise<PlaybackRow> {
+  const found = await findPlayback(db, partyId);
+  if (found) return found;
+  await db
+    .insertInto('party_playback')
+    .values({
+      party_id: partyId,
+      track_id: null,
+      progress_ms: 0,
+      timestamp_ms: now,
+      is_paused: 1,
+      track_ends_at: null,
+      next_track_id: null,
+      version: 0,
+    })
+    .onConflict((oc) => oc.column('party_id').doNothing())
+    .execute();
+  return (await findPlayback(db, partyId))!;
+}
+
+/**
+ * Writes a new timeline if nobody changed it since `version` was read (compare-and-set on the
+ * row): of two nodes racing to advance the same track, exactly one succeeds.
+ */
+export async function compareAndSetPlayback(
+  db: Db,
+  partyId: string,
+  version: number,
+  patch: Partial<Omit<PlaybackRow, 'party_id' | 'version'>>,
+): Promise<boolean> {
+  const res = await db
+    .updateTable('party_playback')
+    .set({ ...patch, version: version + 1 })
+    .where('party_id', '=', partyId)
+    .where('version', '=', version)
+    .executeTakeFirst();
+  return Number(res.numUpdatedRows) === 1;
+}
+
+/** Shapes a track row as the wire's Track. */
+export function toTrack(row: TrackRow): Track {
+  return {
+    id: row.track_id,
+    name: row.name,
+    artists: parseJson<string[]>(row.artists, []),
+    album: row.album,
+    duration_ms: Number(row.duration_ms),
+    image: row.image,
+    service: row.service as Track['service'],
+    hls_url: row.hls_url,
+  };
+}

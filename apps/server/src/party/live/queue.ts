@@ -1,0 +1,72 @@
+import type { ServerContext } from '../../context.ts';
+import { toBool } from '../../platform/db/columns.ts';
+import { findParty } from '../parties/queries.ts';
+import { compareAndSetPlayback, ensurePlayback, findPlayback, listTrackRows, voteCounts } from './queries.ts';
+import { upcomingQueue } from './timeline.ts';
+
+const CAS_ATTEMPTS = 8;
+
+/** The party's upcoming track ids, next first (see `upcomingQueue`). */
+export async function currentQueue(ctx: ServerContext, partyId: string): Promise<string[]> {
+  const party = await findParty(ctx.db, partyId);
+  if (!party) return [];
+  const [tracks, votes, playback] = await Promise.all([
+    listTrackRows(ctx.db, partyId),
+    voteCounts(ctx.db, partyId),
+    findPlayback(ctx.db, partyId),
+  ]);
+  return upcomingQueue(tracks, votes, playback, toBool(party.voting_enabled));
+}
+
+// Per node: the last queue published per party, and a chain that runs one refresh at a time, so
+// two refreshes never publish their answers in the wrong order.
+const lastQueues = new WeakMap<ServerContext, Map<string, string>>();
+const refreshChains = new WeakMap<ServerContext, Map<string, Promise<void>>>();
+
+/**
+ * Publishes `queue_change` when the upcoming order differs from the last one this node published.
+ * Call after any committed write that can change the order (votes, tracks, a track start, voting
+ * switched, a forced next track). `force` publishes even when the order looks unchanged.
+ */
+export function refreshQueue(ctx: ServerContext, partyId: string, force = false): Promise<void> {
+  const chains = refreshChains.get(ctx) ?? new Map<string, Promise<void>>();
+  refreshChains.set(ctx, chains);
+  const run = (chains.get(partyId) ?? Promise.resolve()).then(async () => {
+    const queue = await currentQueue(ctx, partyId);
+    const key = queue.join('\n');
+    const published = lastQueues.get(ctx) ?? new Map<string, string>();
+    lastQueues.set(ctx, published);
+    if (!force && published.get(partyId) === key) return;
+    published.set(partyId, key);
+    await ctx.hub.emit(partyId, { type: 'queue_change', queue });
+  });
+  const settled = run.catch((err: unknown) => ctx.logger.error({ err, partyId }, 'queue refresh failed'));
+  chains.set(partyId, settled);
+  void settled.then(() => {
+    if (chains.get(partyId) === settled) chains.delete(partyId);
+  });
+  return run;
+}
+
+/**
+ * Makes `trackId` the next track of the party (a poll with `set_next_track` decided it), then
+ * publishes the new order. Returns false, changing nothing, when the track is not an unplayed,
+ * not excluded track of the party other than the current one.
+ */
+export async function setNextTrack(ctx: ServerContext, partyId: string, trackId: string): Promise<boolean> {
+  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    const playback = await ensurePlayback(ctx.db, partyId, ctx.now());
+    const track = await ctx.db
+      .selectFrom('party_tracks')
+      .select(['excluded', 'played'])
+      .where('party_id', '=', partyId)
+      .where('track_id', '=', trackId)
+      .executeTakeFirst();
+    if (!track || toBool(track.excluded) || toBool(track.played) || playback.track_id === trackId) return false;
+    if (await compareAndSetPlayback(ctx.db, partyId, playback.version, { next_track_id: trackId })) {
+      await refreshQueue(ctx, partyId);
+      return true;
+    }
+  }
+  throw new Error(`setNextTrack: party ${partyId} kept changing`);
+}

@@ -1,0 +1,87 @@
+/**
+ * Delivers the events of one party in `seq_id` order. Events may arrive out of order (a `seq_id`
+ * reserved with `nextSeq` and published after a later one, or two nodes publishing at once): a
+ * later event waits until the missing ones arrive, at most `gapTimeoutMs`, after which the gap is
+ * skipped (the reserving write failed or its node died). An event that arrives after its gap was
+ * skipped is still delivered (late, out of order) rather than lost.
+ */
+export class Sequencer<T> {
+  /** Next `seq_id` to deliver; null until `start` tells where the stream stands. */
+  private expected: number | null = null;
+  private readonly pending = new Map<number, T>();
+  private gapTimer: NodeJS.Timeout | null = null;
+  private closed = false;
+
+  constructor(
+    private readonly gapTimeoutMs: number,
+    private readonly deliver: (item: T, seq: number) => void,
+  ) {}
+
+  /** The last `seq_id` delivered in order (null before `start`). */
+  get delivered(): number | null {
+    return this.expected === null ? null : this.expected - 1;
+  }
+
+  /**
+   * Sets the stream position: events up to `head` are history. Events buffered before the start
+   * are delivered first, in order.
+   */
+  start(head: number): void {
+    const buffered = [...this.pending.entries()].sort((a, b) => a[0] - b[0]);
+    this.pending.clear();
+    const later: [number, T][] = [];
+    for (const [seq, item] of buffered) {
+      if (seq <= head) this.deliver(item, seq);
+      else later.push([seq, item]);
+    }
+    this.expected = head + 1;
+    for (const [seq, item] of later) this.pending.set(seq, item);
+    this.drain();
+  }
+
+  push(seq: number, item: T): void {
+    if (this.closed) return;
+    if (this.expected === null) {
+      this.pending.set(seq, item);
+      return;
+    }
+    if (seq < this.expected) {
+      this.deliver(item, seq);
+      return;
+    }
+    this.pending.set(seq, item);
+    this.drain();
+  }
+
+  close(): void {
+    this.closed = true;
+    if (this.gapTimer) clearTimeout(this.gapTimer);
+    this.gapTimer = null;
+    this.pending.clear();
+  }
+
+  private drain(): void {
+    if (this.expected === null) return;
+    for (;;) {
+      const item = this.pending.get(this.expected);
+      if (item === undefined) break;
+      this.pending.delete(this.expected);
+      this.deliver(item, this.expected);
+      this.expected++;
+    }
+    if (this.pending.size === 0) {
+      if (this.gapTimer) clearTimeout(this.gapTimer);
+      this.gapTimer = null;
+    } else if (!this.gapTimer) {
+      this.gapTimer = setTimeout(() => this.skipGap(), this.gapTimeoutMs);
+      this.gapTimer.unref();
+    }
+  }
+
+  private skipGap(): void {
+    this.gapTimer = null;
+    if (this.pending.size === 0 || this.expected === null) return;
+    this.expected = Math.min(...this.pending.keys());
+    this.drain();
+  }
+}

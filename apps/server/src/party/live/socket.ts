@@ -1,0 +1,429 @@
+import {
+  CloseCode,
+  PING_TEXT,
+  PONG_TEXT,
+  parseClientMessage,
+  type ControlEvent,
+  type Role,
+  type SocketErrorCode,
+} from '@fanfare/protocol';
+import type { WebSocket } from 'ws';
+import type { ServerContext } from '../../context.ts';
+import { toBool } from '../../platform/db/columns.ts';
+import { fanForToken } from '../auth/sessions.ts';
+import { roleInParty } from '../grants/service.ts';
+import { findParty } from '../parties/queries.ts';
+import { inAudience, type Audience, type LoggedEvent } from './hub.ts';
+import { currentStatus } from './playback.ts';
+
+/** Tunables of the party socket (see `platform/config.ts` for the variables that set them). */
+export interface SocketOptions {
+  /** Events of a party are collected this long, then sent as one frame. */
+  batchMs: number;
+  /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
+  heartbeatMs: number;
+  /** A socket whose unsent bytes stay above this for `slowGraceMs` is shed. */
+  sendBufferSoftBytes: number;
+  /** A socket whose unsent bytes exceed this is shed at once. */
+  sendBufferHardBytes: number;
+  slowGraceMs: number;
+  /** Inbound frames per second a socket may send (burst: twice that). */
+  inboundPerSecond: number;
+}
+
+/** Events per frame when replaying history after a `resume`. */
+const REPLAY_FRAME_EVENTS = 500;
+/** A shed or closing socket that does not finish the close handshake is dropped after this. */
+const CLOSE_GRACE_MS = 5_000;
+/** A party channel without sockets keeps its subscription this long (reconnect storms). */
+const CHANNEL_IDLE_MS = 10_000;
+
+/** Liveness, rate limits and shedding use a monotonic clock: the party clock may be moved in tests. */
+const mono = (): number => performance.now();
+
+interface FanInfo {
+  id: string;
+  service: string | null;
+  premium: boolean;
+}
+
+type SocketState = 'authenticating' | 'catching_up' | 'live' | 'closed';
+
+/** One fan's connection. */
+class FanSocket {
+  state: SocketState = 'authenticating';
+  fan: FanInfo | null = null;
+  role: Role = 'listener';
+  lastSeenMs: number;
+  /** Events delivered while a `resume` replay is being fetched. */
+  pending: LoggedEvent[] = [];
+  /** Live events up to this seq_id are skipped (the client said it has them). */
+  skipThrough = 0;
+  /** Frames received before the token was checked. */
+  early: string[] = [];
+  overSoftSince: number | null = null;
+  tokens: number;
+  tokensAt: number;
+  lastRateErrorMs = 0;
+
+  constructor(
+    readonly ws: WebSocket,
+    now: number,
+    burst: number,
+  ) {
+    this.lastSeenMs = now;
+    this.tokens = burst;
+    this.tokensAt = now;
+  }
+}
+
+/** The sockets of one party on this node, fed by one hub subscription. */
+class PartyChannel {
+  readonly sockets = new Set<FanSocket>();
+  lastDelivered = 0;
+  private batch: LoggedEvent[] = [];
+  private flushTimer: NodeJS.Timeout | null = null;
+  private readonly unsubscribe: () => void;
+  readonly ready: Promise<void>;
+  idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly server: PartySocketServer,
+    readonly partyId: string,
+  ) {
+    const hub = server.ctx.hub;
+    this.unsubscribe = hub.subscribe(partyId, (event, audience, json) => this.onEvent({ event, audience, json }));
+    this.ready = hub.ready(partyId).then((head) => {
+      this.lastDelivered = Math.max(this.lastDelivered, head);
+    });
+  }
+
+  private onEvent(item: LoggedEvent): void {
+    if (item.event.seq_id > this.lastDelivered) this.lastDelivered = item.event.seq_id;
+    this.batch.push(item);
+    if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => this.flush(), this.server.options.batchMs);
+    }
+  }
+
+  /** Sends the collected events: one serialization per distinct audience, shared by every socket. */
+  flush(): void {
+    this.flushTimer = null;
+    const batch = this.batch;
+    this.batch = [];
+    if (batch.length === 0) return;
+    const targeted = batch.some((b) => b.audience !== undefined);
+    let shared: Buffer | null = null;
+    const byKey = new Map<string, Buffer | null>();
+    for (const s of this.sockets) {
+      if (s.state === 'catching_up') {
+        s.pending.push(...batch);
+        continue;
+      }
+      if (s.state !== 'live' || !s.fan) continue;
+      if (!targeted && s.skipThrough < batch[0]!.event.seq_id) {
+        shared ??= frameOf(batch.map((b) => b.json));
+        this.server.sendFrame(s, shared);
+        continue;
+      }
+      const fan = s.fan;
+      const mask = batch.map((b) => (b.event.seq_id > s.skipThrough && inAudience(b.audience, fan) ? '1' : '0')).join('');
+      let frame = byKey.get(mask);
+      if (frame === undefined) {
+        const jsons = batch.filter((_, i) => mask[i] === '1').map((b) => b.json);
+        frame = jsons.length ? frameOf(jsons) : null;
+        byKey.set(mask, frame);
+      }
+      if (frame) this.server.sendFrame(s, frame);
+    }
+    // DELETE /api/parties/{id}/users removed every fan: their sockets close with 1008 after the news.
+    if (batch.some((b) => b.event.type === 'users_cleared')) {
+      for (const s of this.sockets) this.server.closeSocket(s, CloseCode.POLICY_VIOLATION, 'removed from the party');
+    }
+  }
+
+  close(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.idleTimer) clearTimeout(this.idleTimer);
+    this.unsubscribe();
+  }
+}
+
+function frameOf(jsons: string[]): Buffer {
+  return Buffer.from(`[${jsons.join(',')}]`);
+}
+
+function controlFrame(events: ControlEvent[]): Buffer {
+  return Buffer.from(JSON.stringify(events));
+}
+
+/**
+ * The party socket of spec section 4: `/api/parties/{id}?access_token=...`. Authenticates the fan
+ * (1008 otherwise), sends `hello`, batches the party's events per channel, replays missed events
+ * on `resume` (or sends `resync` when they are gone), answers `time` and `ping`, pings idle
+ * sockets and drops dead ones, sheds sockets whose send buffer stays full, and answers invalid
+ * frames with a named `error`.
+ */
+export class PartySocketServer {
+  private readonly channels = new Map<string, PartyChannel>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private closing = false;
+
+  constructor(
+    readonly ctx: ServerContext,
+    readonly options: SocketOptions,
+  ) {
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Number of open fan sockets on this node (for tests and metrics). */
+  get socketCount(): number {
+    let n = 0;
+    for (const c of this.channels.values()) n += c.sockets.size;
+    return n;
+  }
+
+  /** Takes a freshly upgraded socket; everything after happens through its events. */
+  accept(ws: WebSocket, partyId: string, token: string | undefined): void {
+    const s = new FanSocket(ws, mono(), this.options.inboundPerSecond * 2);
+    ws.on('message', (data, isBinary) => {
+      s.lastSeenMs = mono();
+      if (isBinary) return this.sendError(s, 'invalid_frame', 'Binary frames are not accepted');
+      const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
+      if (s.state === 'authenticating') {
+        if (s.early.length < 32) s.early.push(text);
+        return;
+      }
+      this.onText(s, partyId, text);
+    });
+    ws.on('pong', () => {
+      s.lastSeenMs = mono();
+    });
+    ws.on('close', () => this.detach(s, partyId));
+    ws.on('error', () => this.detach(s, partyId));
+    if (this.closing) return this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
+    this.authenticate(s, partyId, token).catch((err: unknown) => {
+      this.ctx.logger.error({ err, partyId }, 'socket authentication failed');
+      this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server error');
+    });
+  }
+
+  private async authenticate(s: FanSocket, partyId: string, token: string | undefined): Promise<void> {
+    // Guards the party's event stream: only a valid token of a fan signed up for this party.
+    const fan = token ? await fanForToken(this.ctx.db, token, this.ctx.now()) : null;
+    if (!fan) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'invalid or missing access token');
+    const party = await findParty(this.ctx.db, partyId);
+    if (!party) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'no such party');
+    const signup = await this.ctx.db
+      .selectFrom('party_users')
+      .select('fan_id')
+      .where('party_id', '=', partyId)
+      .where('fan_id', '=', fan.id)
+      .executeTakeFirst();
+    if (!signup) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'not signed up for this party');
+    s.role = await roleInParty(this.ctx.db, partyId, fan);
+    if (s.state === 'closed') return;
+    s.fan = { id: fan.id, service: fan.service, premium: toBool(fan.premium) };
+
+    const channel = this.channelFor(partyId);
+    await channel.ready;
+    if (this.isClosed(s)) return;
+    channel.sockets.add(s);
+    if (channel.idleTimer) {
+      clearTimeout(channel.idleTimer);
+      channel.idleTimer = null;
+    }
+    s.state = 'live';
+    // Events up to here may still sit in the channel's unsent batch: this fan starts after them.
+    s.skipThrough = channel.lastDelivered;
+    this.sendFrame(s, controlFrame([
+      { type: 'hello', seq_id: channel.lastDelivered, server_time_ms: this.ctx.now(), user_id: fan.id, role: s.role },
+    ]));
+    const early = s.early;
+    s.early = [];
+    for (const text of early) this.onText(s, partyId, text);
+  }
+
+  // The state changes while we await: read it through a call so the checks are not narrowed away.
+  private isClosed(s: FanSocket): boolean {
+    return s.state === 'closed';
+  }
+
+  private onText(s: FanSocket, partyId: string, text: string): void {
+    if (s.state === 'closed') return;
+    if (!this.takeToken(s)) {
+      const now = mono();
+      if (now - s.lastRateErrorMs >= 1000) {
+        s.lastRateErrorMs = now;
+        this.sendError(s, 'rate_limited', `At most ${this.options.inboundPerSecond} frames per second`);
+      }
+      return;
+    }
+    const msg = parseClientMessage(text);
+    switch (msg.kind) {
+      case 'ping':
+        if (s.ws.readyState === s.ws.OPEN) s.ws.send(PONG_TEXT);
+        return;
+      case 'pong':
+        return;
+      case 'error':
+        return this.sendError(s, msg.code, msg.message);
+      case 'frame':
+        if (msg.frame.type === 'time') {
+          return this.sendFrame(s, controlFrame([{ type: 'time', client_time_ms: msg.frame.client_time_ms, server_time_ms: this.ctx.now() }]));
+        }
+        this.resume(s, partyId, msg.frame.last_seq_id).catch((err: unknown) => {
+          this.ctx.logger.error({ err, partyId }, 'resume failed');
+          this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server error');
+        });
+    }
+  }
+
+  /**
+   * Replays what the client missed after `lastSeq`: retained events up to the point where this
+   * socket joined the live stream, then the live events that arrived meanwhile, each once and in
+   * order. Events already dropped from the retained window give `resync` with a fresh status.
+   */
+  private async resume(s: FanSocket, partyId: string, lastSeq: number): Promise<void> {
+    const channel = this.channels.get(partyId);
+    if (!channel || s.state !== 'live') return;
+    const joinedAt = channel.lastDelivered;
+    if (lastSeq >= joinedAt) {
+      // The client is as far as this node, or ahead of it (another node delivered sooner).
+      if (lastSeq > joinedAt && lastSeq > (await this.ctx.hub.head(partyId))) return this.resync(s, partyId, channel);
+      s.skipThrough = Math.max(s.skipThrough, lastSeq);
+      return;
+    }
+    s.state = 'catching_up';
+    s.pending = [];
+    const history = await this.ctx.hub.history(partyId, lastSeq);
+    if (s.state !== 'catching_up') return;
+    if (!history.complete) return this.resync(s, partyId, channel);
+    const replay = history.events.filter((e) => e.event.seq_id <= joinedAt && inAudience(e.audience, s.fan!));
+    const replayed = new Set(replay.map((e) => e.event.seq_id));
+    for (let i = 0; i < replay.length; i += REPLAY_FRAME_EVENTS) {
+      this.sendFrame(s, frameOf(replay.slice(i, i + REPLAY_FRAME_EVENTS).map((e) => e.json)));
+    }
+    this.finishCatchUp(s, replayed);
+  }
+
+  private async resync(s: FanSocket, partyId: string, channel: PartyChannel): Promise<void> {
+    s.state = 'catching_up';
+    s.pending = [];
+    const status = await currentStatus(this.ctx, partyId).catch(() => null);
+    if (s.state !== 'catching_up') return;
+    // The client reloads its state over REST and applies the events after this seq_id; what
+    // arrived while the status was read is in that state already.
+    s.pending = [];
+    s.skipThrough = Math.max(s.skipThrough, channel.lastDelivered);
+    this.sendFrame(s, controlFrame([{ type: 'resync', reason: 'missed_events', seq_id: channel.lastDelivered, status }]));
+    this.finishCatchUp(s, new Set());
+  }
+
+  private finishCatchUp(s: FanSocket, alreadySent: Set<number>): void {
+    const rest = s.pending.filter((e) => !alreadySent.has(e.event.seq_id) && e.event.seq_id > s.skipThrough && inAudience(e.audience, s.fan!));
+    s.pending = [];
+    s.state = 'live';
+    if (rest.length) this.sendFrame(s, frameOf(rest.map((e) => e.json)));
+  }
+
+  /** Writes a frame, shedding the socket if its send buffer stays full. */
+  sendFrame(s: FanSocket, frame: Buffer): void {
+    const ws = s.ws;
+    if (s.state === 'closed' || ws.readyState !== ws.OPEN) return;
+    const buffered = ws.bufferedAmount;
+    const now = mono();
+    if (buffered > this.options.sendBufferSoftBytes) {
+      s.overSoftSince ??= now;
+      if (buffered > this.options.sendBufferHardBytes || now - s.overSoftSince >= this.options.slowGraceMs) {
+        return this.closeSocket(s, CloseCode.SLOW_CONSUMER, 'send buffer full: reconnect and resume');
+      }
+    } else {
+      s.overSoftSince = null;
+    }
+    ws.send(frame, { binary: false });
+  }
+
+  private sendError(s: FanSocket, code: SocketErrorCode, message: string): void {
+    this.sendFrame(s, controlFrame([{ type: 'error', code, message }]));
+  }
+
+  private takeToken(s: FanSocket): boolean {
+    const now = mono();
+    const burst = this.options.inboundPerSecond * 2;
+    s.tokens = Math.min(burst, s.tokens + ((now - s.tokensAt) / 1000) * this.options.inboundPerSecond);
+    s.tokensAt = now;
+    if (s.tokens < 1) return false;
+    s.tokens -= 1;
+    return true;
+  }
+
+  /** Closes with a code and reason; a peer that does not answer the close is dropped later. */
+  closeSocket(s: FanSocket, code: number, reason: string): void {
+    if (s.state === 'closed') return;
+    s.state = 'closed';
+    s.pending = [];
+    const ws = s.ws;
+    try {
+      ws.close(code, reason);
+    } catch {
+      ws.terminate();
+    }
+    setTimeout(() => {
+      if (ws.readyState !== ws.CLOSED) ws.terminate();
+    }, CLOSE_GRACE_MS).unref();
+  }
+
+  private detach(s: FanSocket, partyId: string): void {
+    s.state = 'closed';
+    s.pending = [];
+    const channel = this.channels.get(partyId);
+    if (!channel || !channel.sockets.delete(s) || channel.sockets.size > 0 || channel.idleTimer) return;
+    channel.idleTimer = setTimeout(() => {
+      if (channel.sockets.size > 0) return;
+      channel.close();
+      if (this.channels.get(partyId) === channel) this.channels.delete(partyId);
+    }, CHANNEL_IDLE_MS);
+    channel.idleTimer.unref();
+  }
+
+  private channelFor(partyId: string): PartyChannel {
+    let c = this.channels.get(partyId);
+    if (!c) {
+      c = new PartyChannel(this, partyId);
+      this.channels.set(partyId, c);
+    }
+    return c;
+  }
+
+  private beat(): void {
+    const now = mono();
+    for (const c of this.channels.values()) {
+      for (const s of c.sockets) {
+        if (s.state === 'closed') continue;
+        if (now - s.lastSeenMs > 3 * this.options.heartbeatMs) {
+          // No frame for three heartbeats: the connection is dead.
+          s.state = 'closed';
+          s.ws.terminate();
+          continue;
+        }
+        if (s.ws.readyState === s.ws.OPEN) s.ws.send(PING_TEXT);
+      }
+    }
+  }
+
+  /** Closes every socket with 4001 (clients reconnect elsewhere) and stops the timers. */
+  async close(): Promise<void> {
+    this.closing = true;
+    clearInterval(this.heartbeat);
+    for (const c of this.channels.values()) {
+      c.flush();
+      for (const s of c.sockets) this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
+      c.close();
+    }
+    this.channels.clear();
+  }
+}
+
+export type { Audience };

@@ -1,0 +1,141 @@
+import {
+  START_ALLOWED_DEFAULT,
+  WAITING_ROOM_DEFAULT_MINUTES,
+  type FollowEntry,
+  type FrontendSettings,
+  type MusicOptions,
+  type Party,
+  type PutPartyBody,
+  type StartAllowed,
+} from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
+import { findParty, requireParty, type PartyRow } from './queries.ts';
+import { findPlayback, findTrackRow } from '../live/queries.ts';
+import { statusAt } from '../live/timeline.ts';
+import { refreshQueue } from '../live/queue.ts';
+
+/** Milliseconds since the epoch as the wire's ISO date-time. */
+export const iso = (ms: number): string => new Date(ms).toISOString();
+
+/** The frontend settings with the spec's defaults filled in (waiting room 30 min, start by host). */
+export function frontendOf(row: Pick<PartyRow, 'frontend'>): FrontendSettings {
+  const stored = parseJson<FrontendSettings>(row.frontend, {});
+  return {
+    ...stored,
+    partyIsWaitingRoomMinutes: stored.partyIsWaitingRoomMinutes ?? WAITING_ROOM_DEFAULT_MINUTES,
+    partyStartAllowed: stored.partyStartAllowed ?? START_ALLOWED_DEFAULT,
+  };
+}
+
+/** Who may start the party (`frontend.partyStartAllowed`, default host). */
+export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
+  return frontendOf(row).partyStartAllowed ?? START_ALLOWED_DEFAULT;
+}
+
+/** The party as `GET /api/parties/{id}` answers it, with its timeline at server time now. */
+export async function getParty(ctx: ServerContext, partyId: string): Promise<Party> {
+  return toParty(ctx, await requireParty(ctx.db, partyId));
+}
+
+export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party> {
+  const playback = await findPlayback(ctx.db, row.id);
+  const track = playback?.track_id ? await findTrackRow(ctx.db, row.id, playback.track_id) : null;
+  const playable = await ctx.db
+    .selectFrom('party_tracks')
+    .select('track_id')
+    .where('party_id', '=', row.id)
+    .where('excluded', '=', 0)
+    .limit(1)
+    .executeTakeFirst();
+  return {
+    id: row.id,
+    name: row.name,
+    created_at: iso(Number(row.created_at)),
+    updated_at: iso(Number(row.updated_at)),
+    started_at: row.started_at == null ? null : iso(Number(row.started_at)),
+    starts_at: iso(Number(row.starts_at)),
+    ends_at: row.ends_at == null ? null : iso(Number(row.ends_at)),
+    voting_enabled: toBool(row.voting_enabled),
+    auto_start: toBool(row.auto_start),
+    wp_post_id: row.wp_post_id == null || row.wp_post_id === '' ? null : Number(row.wp_post_id),
+    frontend: frontendOf(row),
+    follow: parseJson<FollowEntry[]>(row.follow, []),
+    login_required: toBool(row.login_required),
+    // Non-null exactly while started (spec 4: "Started: status is non-null").
+    status: row.started_at == null ? null : statusAt(playback, track, ctx.now()),
+    music: parseJson<MusicOptions | null>(row.music, null),
+    is_playable: playable !== undefined,
+  };
+}
+
+/**
+ * Creates or edits a party (CMS). Absent fields keep their value; a new party takes the spec's
+ * defaults. Follow entries with an empty id are dropped. A change of `starts_at`, `ends_at` or
+ * `voting_enabled` publishes `party_changed`; switching voting may reorder the queue.
+ */
+export async function putParty(ctx: ServerContext, partyId: string, body: PutPartyBody): Promise<Party> {
+  const now = ctx.now();
+  const before = await findParty(ctx.db, partyId);
+  const follow = body.follow?.filter((f) => f.id.trim() !== '').map((f): FollowEntry => ({ type: f.type, service: f.service, id: f.id.trim() }));
+  const patch = {
+    ...(body.name !== undefined ? { name: body.name } : {}),
+    ...(body.voting_enabled !== undefined ? { voting_enabled: fromBool(body.voting_enabled) } : {}),
+    ...(body.auto_start !== undefined ? { auto_start: fromBool(body.auto_start) } : {}),
+    ...(body.wp_post_id !== undefined ? { wp_post_id: body.wp_post_id == null ? null : String(body.wp_post_id) } : {}),
+    ...(body.frontend !== undefined ? { frontend: JSON.stringify(body.frontend) } : {}),
+    ...(follow !== undefined ? { follow: JSON.stringify(follow) } : {}),
+    ...(body.login_required !== undefined ? { login_required: fromBool(body.login_required) } : {}),
+    ...(body.starts_at !== undefined ? { starts_at: Date.parse(body.starts_at) } : {}),
+    ...(body.ends_at !== undefined ? { ends_at: body.ends_at == null ? null : Date.parse(body.ends_at) } : {}),
+  };
+  if (!before) {
+    await ctx.db
+      .insertInto('parties')
+      .values({
+        id: partyId,
+        name: partyId,
+        created_at: now,
+        updated_at: now,
+        started_at: null,
+        starts_at: now,
+        ends_at: null,
+        voting_enabled: 1,
+        auto_start: 0,
+        wp_post_id: null,
+        login_required: 1,
+        frontend: '{}',
+        follow: '[]',
+        music: null,
+        ...patch,
+      })
+      .execute();
+    return getParty(ctx, partyId);
+  }
+  // Keep updated_at strictly after created_at: the demo seed reads equality as "never edited".
+  await ctx.db
+    .updateTable('parties')
+    .set({ ...patch, updated_at: Math.max(now, Number(before.created_at) + 1) })
+    .where('id', '=', partyId)
+    .execute();
+  const after = await requireParty(ctx.db, partyId);
+  if (
+    Number(after.starts_at) !== Number(before.starts_at) ||
+    (after.ends_at == null ? null : Number(after.ends_at)) !== (before.ends_at == null ? null : Number(before.ends_at)) ||
+    after.voting_enabled !== before.voting_enabled
+  ) {
+    await publishPartyChanged(ctx, after);
+  }
+  if (after.voting_enabled !== before.voting_enabled) await refreshQueue(ctx, partyId);
+  return toParty(ctx, after);
+}
+
+/** Publishes `party_changed` with the party's times and voting flag (spec 4). */
+export async function publishPartyChanged(ctx: ServerContext, row: PartyRow): Promise<void> {
+  await ctx.hub.emit(row.id, {
+    type: 'party_changed',
+    starts_at: iso(Number(row.starts_at)),
+    ends_at: row.ends_at == null ? null : iso(Number(row.ends_at)),
+    voting_enabled: toBool(row.voting_enabled),
+  });
+}

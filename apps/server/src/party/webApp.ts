@@ -1,0 +1,75 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import staticFiles from '@fastify/static';
+import { z } from 'zod';
+import type { ServerContext } from '../context.ts';
+import { DEMO_PARTY_ID } from '../demo/seed.ts';
+import type { App } from '../platform/http.ts';
+
+/** Where `npm run build -w @fanfare/party-web` writes the app. */
+export const PARTY_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../party-web/dist');
+
+/** A party id as it may appear in `/p/{partyId}/`: also what is written into the page. */
+const PartyIdPath = z.object({ partyId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
+
+/**
+ * The listening-party web app (spec 2): `/` serves the default party (the demo party of a fresh
+ * install), `/p/{partyId}/` the same page for that party. The party id reaches the app as
+ * `<meta name="fanfare-party-id">`. Assets are content-hashed and cached for good; the page
+ * itself is never cached so a new build is picked up at once.
+ */
+export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir: string = PARTY_WEB_DIST): Promise<void> {
+  const assetsDir = path.join(distDir, 'assets');
+  fs.mkdirSync(assetsDir, { recursive: true });
+  await app.register(staticFiles, {
+    root: assetsDir,
+    prefix: '/assets/',
+    decorateReply: false,
+    immutable: true,
+    maxAge: '365d',
+  });
+
+  let cached: { mtimeMs: number; html: string } | null = null;
+  const readIndex = (): string | null => {
+    const file = path.join(distDir, 'index.html');
+    try {
+      const { mtimeMs } = fs.statSync(file);
+      if (!cached || cached.mtimeMs !== mtimeMs) cached = { mtimeMs, html: fs.readFileSync(file, 'utf8') };
+      return cached.html;
+    } catch {
+      return null;
+    }
+  };
+
+  const page = (partyId: string) => {
+    const html = readIndex();
+    if (html === null) return null;
+    // The id passed the PartyIdPath pattern, so it holds no HTML-significant characters.
+    return html.replace(/<meta name="fanfare-party-id" content="[^"]*"\s*\/?>/, `<meta name="fanfare-party-id" content="${partyId}" />`);
+  };
+
+  const send = (reply: import('fastify').FastifyReply, partyId: string) => {
+    const html = page(partyId);
+    if (html === null) {
+      ctx.logger.warn({ distDir }, 'party web app is not built');
+      return reply
+        .status(503)
+        .type('text/plain; charset=utf-8')
+        .send('The party web app is not built. Run: npm run build -w @fanfare/party-web');
+    }
+    return reply
+      .header('cache-control', 'no-cache')
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  };
+
+  app.get('/', { schema: { hide: true } }, async (_req, reply) => send(reply, DEMO_PARTY_ID));
+  app.get('/p/:partyId', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => {
+    const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
+    return reply.redirect(`/p/${req.params.partyId}/${query}`);
+  });
+  app.get('/p/:partyId/', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => send(reply, req.params.partyId));
+}

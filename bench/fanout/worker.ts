@@ -1,0 +1,248 @@
+/**
+ * A load-client worker of the fan-out benchmark (forked by main.ts). Opens its share of fan
+ * sockets with bounded concurrency, answers heartbeats, and accounts every delivered chat message
+ * per socket: latency against the server's `timestamp_ms`, duplicates, and (with the union of
+ * all workers) losses. Frames that many sockets receive byte-identical are decoded once.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { WebSocket } from 'ws';
+import { Histogram } from '../lib/histogram.ts';
+import type { FromWorker, ToWorker, WireKind, WorkerReport } from './protocol.ts';
+
+interface Item {
+  id: string;
+  ts: number;
+  /** Index among measured messages, or -1 for one outside the window. */
+  idx: number;
+}
+
+interface Fan {
+  ws: WebSocket;
+  ready: boolean;
+  closed: boolean;
+  counts: Uint8Array;
+  distinct: number;
+}
+
+const send = (msg: FromWorker) => process.send?.(msg);
+
+let wire: WireKind = 'raw';
+let capacity = 4096;
+let t0 = Infinity;
+let t1 = Infinity;
+let seriesFrom = Infinity;
+const fans: Fan[] = [];
+const ids = new Map<string, number>();
+const latency = new Histogram();
+const series: number[] = [];
+let deliveries = 0;
+let doubled = 0;
+let frames = 0;
+let cacheHits = 0;
+let closed = 0;
+const closeCodes: Record<string, number> = {};
+const loop = monitorEventLoopDelay({ resolution: 10 });
+
+/** Decoded frames by a cheap key; a hit is confirmed byte for byte before use. */
+const cache = new Map<string, { buf: Buffer; items: Item[] }>();
+const CACHE_MAX = 4096;
+
+function decode(buf: Buffer): Item[] {
+  const len = buf.length;
+  const key = `${len}|${buf.toString('latin1', 0, Math.min(len, 112))}|${buf.toString('latin1', Math.max(0, len - 40), len)}`;
+  const hit = cache.get(key);
+  if (hit && hit.buf.equals(buf)) {
+    cacheHits++;
+    return hit.items;
+  }
+  const items = parse(buf);
+  if (cache.size >= CACHE_MAX) {
+    let n = 0;
+    for (const k of cache.keys()) {
+      cache.delete(k);
+      if (++n >= CACHE_MAX / 2) break;
+    }
+  }
+  cache.set(key, { buf, items });
+  return items;
+}
+
+function parse(buf: Buffer): Item[] {
+  const text = buf.toString('utf8');
+  let events: unknown[] = [];
+  if (wire === 'socketio') {
+    if (!text.startsWith('42')) return [];
+    const packet = JSON.parse(text.slice(2)) as [string, unknown];
+    if (packet[0] === 'message') events = [packet[1]];
+  } else {
+    const parsed = JSON.parse(text) as unknown;
+    if (Array.isArray(parsed)) events = parsed;
+  }
+  const items: Item[] = [];
+  for (const e of events) {
+    const ev = e as { type?: unknown; id?: unknown; timestamp_ms?: unknown };
+    if (ev.type !== 'message' || typeof ev.id !== 'string' || typeof ev.timestamp_ms !== 'number') continue;
+    items.push({ id: ev.id, ts: ev.timestamp_ms, idx: indexOf(ev.id, ev.timestamp_ms) });
+  }
+  return items;
+}
+
+function indexOf(id: string, ts: number): number {
+  if (ts < t0 || ts >= t1) return -1;
+  let idx = ids.get(id);
+  if (idx === undefined) {
+    idx = ids.size;
+    ids.set(id, idx);
+  }
+  return idx;
+}
+
+function onFrame(fan: Fan, data: Buffer): void {
+  const now = Date.now();
+  frames++;
+  // Heartbeats and handshakes first: they are short and never cached.
+  if (data.length <= 4) {
+    const t = data.toString('latin1');
+    if (wire === 'socketio') {
+      if (t === '2') fan.ws.send('3');
+      else if (t === '40' || t.startsWith('40')) fan.ready = true;
+      return;
+    }
+    if (t === 'ping') fan.ws.send('pong');
+    return;
+  }
+  if (wire === 'socketio') {
+    const head = data[0];
+    if (head === 0x30 /* '0' open */) return void fan.ws.send('40');
+    if (data[0] === 0x34 && data[1] === 0x30 /* '40{sid}' connected */) {
+      fan.ready = true;
+      return;
+    }
+  } else if (!fan.ready && data.includes('"hello"')) {
+    fan.ready = true;
+  }
+  const items = decode(data);
+  if (items.length === 0) return;
+  const sec = Math.floor((now - seriesFrom) / 1000);
+  if (sec >= 0 && sec < 600) series[sec] = (series[sec] ?? 0) + items.length;
+  for (const item of items) {
+    if (item.idx < 0) continue;
+    deliveries++;
+    latency.add(now - item.ts);
+    let counts = fan.counts;
+    if (item.idx >= counts.length) {
+      const grown = new Uint8Array(Math.max(counts.length * 2, item.idx + 1));
+      grown.set(counts);
+      fan.counts = counts = grown;
+    }
+    if (counts[item.idx] === 0) fan.distinct++;
+    else doubled++;
+    if (counts[item.idx]! < 255) counts[item.idx]!++;
+  }
+}
+
+async function connectAll(urls: string[], concurrency: number, timeoutMs: number): Promise<void> {
+  const started = Date.now();
+  let next = 0;
+  let ready = 0;
+  let failed = 0;
+  let firstError: string | null = null;
+  let lastProgress = 0;
+  await new Promise<void>((resolveAll) => {
+    const openOne = (): void => {
+      if (next >= urls.length) {
+        if (ready + failed >= urls.length) resolveAll();
+        return;
+      }
+      const url = urls[next++]!;
+      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: timeoutMs });
+      const fan: Fan = { ws, ready: false, closed: false, counts: new Uint8Array(capacity), distinct: 0 };
+      let settled = false;
+      const settle = (ok: boolean, why?: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (ok) {
+          ready++;
+          fans.push(fan);
+        } else {
+          failed++;
+          firstError ??= why ?? 'failed';
+          ws.terminate();
+        }
+        if (Date.now() - lastProgress > 1000) {
+          lastProgress = Date.now();
+          send({ type: 'progress', ready, failed });
+        }
+        openOne();
+      };
+      const timer = setTimeout(() => settle(false, 'timeout waiting for the first frame'), timeoutMs);
+      ws.on('message', (data: Buffer) => {
+        onFrame(fan, data);
+        if (fan.ready && !settled) settle(true);
+      });
+      ws.on('error', (err) => settle(false, err.message));
+      ws.on('close', (code) => {
+        if (!settled) return settle(false, `closed with ${code} before ready`);
+        if (!fan.closed) {
+          fan.closed = true;
+          closed++;
+          closeCodes[code] = (closeCodes[code] ?? 0) + 1;
+        }
+      });
+    };
+    for (let i = 0; i < Math.min(concurrency, urls.length); i++) openOne();
+    if (urls.length === 0) resolveAll();
+  });
+  send({ type: 'connected', ready, failed, ms: Date.now() - started, firstError });
+}
+
+function report(): WorkerReport {
+  loop.disable();
+  const perSocket = new Map<number, number>();
+  for (const f of fans) perSocket.set(f.distinct, (perSocket.get(f.distinct) ?? 0) + 1);
+  const ms = (ns: number) => Math.round((ns / 1e6) * 10) / 10;
+  return {
+    sockets: fans.length,
+    ready: fans.length,
+    failed: 0,
+    closed,
+    close_codes: closeCodes,
+    ids: [...ids.keys()],
+    distinct_per_socket: [...perSocket.entries()],
+    doubled,
+    deliveries,
+    latency: latency.toSparse(),
+    series: Array.from(series, (v) => v ?? 0),
+    frames,
+    decode_cache_hits: cacheHits,
+    loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+  };
+}
+
+process.on('message', (msg: ToWorker) => {
+  switch (msg.type) {
+    case 'connect':
+      wire = msg.wire;
+      capacity = msg.capacity;
+      void connectAll(msg.urls, msg.concurrency, msg.timeoutMs);
+      return;
+    case 'window':
+      t0 = msg.t0;
+      t1 = msg.t1;
+      seriesFrom = msg.seriesFrom;
+      cache.clear();
+      loop.reset();
+      loop.enable();
+      return;
+    case 'report':
+      send({ type: 'report', report: report() });
+      return;
+    case 'exit':
+      for (const f of fans) f.ws.terminate();
+      setTimeout(() => process.exit(0), 200);
+      return;
+  }
+});
+// Never outlive the orchestrator.
+process.on('disconnect', () => process.exit(0));

@@ -1,0 +1,71 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+export const ROOT = path.resolve(here, '../..');
+export const SCREENSHOT_DIR = path.join(ROOT, 'test-results', 'screenshots');
+
+/** Debian's Chromium (override with CHROMIUM_PATH). */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Flags from STACK.md: headless in a sandbox-less container, no background traffic, audio allowed. */
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--autoplay-policy=no-user-gesture-required',
+];
+
+export async function launchChromium(): Promise<Browser> {
+  if (!fs.existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium not found at ${CHROMIUM_PATH}: apt-get install -y chromium, or set CHROMIUM_PATH`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_ARGS });
+}
+
+/** Builds the party web app once per test run (vite takes about a second). */
+let built: Promise<void> | null = null;
+export function buildPartyWeb(): Promise<void> {
+  built ??= (async () => {
+    const { build } = await import('vite');
+    await build({ root: path.join(ROOT, 'apps/party-web'), configFile: path.join(ROOT, 'apps/party-web/vite.config.ts'), logLevel: 'warn' });
+  })();
+  return built;
+}
+
+/** Saves the page at phone (390 px) and desktop (1280 px) width, then restores the viewport. */
+export async function screenshotBoth(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const original = page.viewportSize() ?? { width: 1280, height: 900 };
+  for (const [width, height] of [
+    [390, 844],
+    [1280, 900],
+  ] as const) {
+    await page.setViewportSize({ width, height });
+    await page.waitForTimeout(150);
+    await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+  }
+  await page.setViewportSize(original);
+}
+
+/** Polls `check` until it returns a truthy value (bounded in count and time). */
+export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000, stepMs = 200): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (let i = 0; i < Math.ceil(timeoutMs / stepMs) + 1 && Date.now() <= deadline; i++) {
+    try {
+      const value = await check();
+      if (value) return value;
+    } catch (err) {
+      last = err;
+    }
+    await new Promise((r) => setTimeout(r, stepMs));
+  }
+  throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+}

@@ -1,0 +1,368 @@
+/**
+ * The party socket client (spec `listening-party.md`, sections 4 "Socket connection", 5 and 8),
+ * for browsers and Node: pass the WebSocket constructor (`window.WebSocket`, or `ws`).
+ *
+ * The connection is a state machine the UI reads (`connecting` → `live` → `reconnecting` → ...,
+ * ending in `ended` or `error` with a named reason), never a set of scattered booleans.
+ */
+import {
+  CloseCode,
+  PING_TEXT,
+  PONG_TEXT,
+  RECONNECT_RETRY_CAP,
+  SOCKET_HEARTBEAT_MS,
+  SOCKET_PATH,
+  ServerEvent,
+  isSequencedEvent,
+  type ClientFrame,
+  type SequencedEvent,
+  type ServerEvent as ServerEventT,
+  type TimeEvent,
+} from '@fanfare/protocol';
+
+// ---------------------------------------------------------------------------------------------
+// Rules (pure, unit-tested one by one)
+// ---------------------------------------------------------------------------------------------
+
+/** Largest random extra added to the heartbeat interval ("about 20 s plus jitter"). */
+export const HEARTBEAT_JITTER_MS = 5_000;
+
+/** Largest random extra added to a reconnect delay (spec 4: "plus up to 1 s jitter"). */
+export const RECONNECT_JITTER_MS = 1_000;
+
+/**
+ * Delay before reconnect attempt after `failures` consecutive closes (spec 4):
+ * 0.4 * (2^n - 1) seconds plus up to 1 s jitter. `random` returns a value in [0, 1).
+ */
+export function reconnectDelayMs(failures: number, random: () => number = Math.random): number {
+  const n = Math.max(0, failures);
+  return 400 * (2 ** n - 1) + random() * RECONNECT_JITTER_MS;
+}
+
+/** Delay until the next client `ping` (spec 4: roughly every 20 s plus jitter). */
+export function heartbeatDelayMs(random: () => number = Math.random): number {
+  return SOCKET_HEARTBEAT_MS + random() * HEARTBEAT_JITTER_MS;
+}
+
+/** Names of the reasons a socket stops for good. */
+export const SOCKET_ERROR_REASONS = ['retry_cap_exceeded', 'policy_violation'] as const;
+export type SocketErrorReason = (typeof SOCKET_ERROR_REASONS)[number];
+
+/**
+ * Whether a close ends the connection in the global error state (spec 5 and 8): close code 1008,
+ * or MORE than `RECONNECT_RETRY_CAP` (5) consecutive closes. Null means: reconnect.
+ */
+export function giveUpReason(consecutiveFailures: number, closeCode: number): SocketErrorReason | null {
+  if (closeCode === CloseCode.POLICY_VIOLATION) return 'policy_violation';
+  if (consecutiveFailures > RECONNECT_RETRY_CAP) return 'retry_cap_exceeded';
+  return null;
+}
+
+/** One clock-sync round trip: client send and receive times, and the server time in between. */
+export interface ClockSample {
+  sentMs: number;
+  receivedMs: number;
+  serverMs: number;
+}
+
+/** The clock offset one sample gives: server time minus the midpoint of the round trip. */
+export function offsetFromSample(s: ClockSample): number {
+  return s.serverMs - (s.sentMs + s.receivedMs) / 2;
+}
+
+/**
+ * Estimates `serverNow - clientNow` from `time` frames. Keeps the last `size` samples and trusts
+ * the one with the shortest round trip (its midpoint error is smallest).
+ */
+export class ClockOffsetEstimator {
+  private readonly samples: ClockSample[] = [];
+
+  constructor(private readonly size = 8) {}
+
+  add(sample: ClockSample): void {
+    if (sample.receivedMs < sample.sentMs) return;
+    this.samples.push(sample);
+    if (this.samples.length > this.size) this.samples.shift();
+  }
+
+  /** The best estimate in ms (0 until a sample arrived). */
+  get offsetMs(): number {
+    let best: ClockSample | null = null;
+    for (const s of this.samples) if (!best || s.receivedMs - s.sentMs < best.receivedMs - best.sentMs) best = s;
+    return best ? offsetFromSample(best) : 0;
+  }
+
+  get sampleCount(): number {
+    return this.samples.length;
+  }
+}
+
+/** The socket URL for a party: `ws(s)://host/api/parties/{id}?access_token=...` (spec 7). */
+export function partySocketUrl(baseUrl: string, partyId: string, accessToken: string): string {
+  const url = new URL(baseUrl.replace(/\/$/, '') + SOCKET_PATH(partyId));
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  url.searchParams.set('access_token', accessToken);
+  return url.toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// State machine
+// ---------------------------------------------------------------------------------------------
+
+/** Where the connection is. The UI shows this; `error` is the app's global error state. */
+export type SocketState =
+  | { kind: 'idle' }
+  | { kind: 'connecting'; attempt: number }
+  | { kind: 'live' }
+  | { kind: 'reconnecting'; failures: number; delayMs: number; closeCode: number }
+  | { kind: 'ended'; reason: 'closed_by_client' }
+  | { kind: 'error'; reason: SocketErrorReason; closeCode: number };
+
+/** The subset of the WebSocket interface we use; both the browser's and `ws` provide it. */
+export interface WebSocketLike {
+  readonly readyState: number;
+  send(data: string): void;
+  close(code?: number, reason?: string): void;
+  onopen: ((ev: unknown) => void) | null;
+  onmessage: ((ev: { data: unknown }) => void) | null;
+  onclose: ((ev: { code: number; reason?: string }) => void) | null;
+  onerror: ((ev: unknown) => void) | null;
+}
+export type WebSocketCtor = new (url: string) => WebSocketLike;
+
+/** Timer functions, injectable so tests drive time. */
+export interface Timers {
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+export interface PartySocketOptions {
+  /** Base URL of the party API (`http(s)://host`); the socket uses the same host. */
+  baseUrl: string;
+  partyId: string;
+  accessToken: string;
+  WebSocket: WebSocketCtor;
+  /** Sequenced events, once each, in arrival order (replays after a resume included). */
+  onEvent?: (event: SequencedEvent) => void;
+  /** Control events (`hello`, `resync`, `time`, `error`). */
+  onControl?: (event: Exclude<ServerEventT, SequencedEvent>) => void;
+  onState?: (state: SocketState) => void;
+  /** A frame or event that failed validation (dropped). */
+  onInvalid?: (raw: unknown, problem: string) => void;
+  /** The clock offset estimate changed. */
+  onClockOffset?: (offsetMs: number) => void;
+  /** Resume from here on the first connect (e.g. the seq of the state loaded over REST). */
+  lastSeqId?: number | null;
+  random?: () => number;
+  now?: () => number;
+  timers?: Timers;
+}
+
+const OPEN = 1;
+
+/**
+ * One party socket with heartbeat, reconnect with backoff, resume from the last `seq_id` and clock
+ * offset estimation. All timers belong to the instance; `close()` tears everything down.
+ */
+export class PartySocket {
+  private ws: WebSocketLike | null = null;
+  private stateValue: SocketState = { kind: 'idle' };
+  private failures = 0;
+  private lastSeq: number | null;
+  private heartbeatTimer: unknown = null;
+  private reconnectTimer: unknown = null;
+  private readonly clock = new ClockOffsetEstimator();
+  private readonly random: () => number;
+  private readonly now: () => number;
+  private readonly timers: Timers;
+
+  constructor(private readonly opts: PartySocketOptions) {
+    this.random = opts.random ?? Math.random;
+    this.now = opts.now ?? (() => Date.now());
+    this.timers = opts.timers ?? {
+      setTimeout: (fn, ms) => globalThis.setTimeout(fn, ms),
+      clearTimeout: (h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>),
+    };
+    this.lastSeq = opts.lastSeqId ?? null;
+  }
+
+  get state(): SocketState {
+    return this.stateValue;
+  }
+
+  /** The last `seq_id` applied; sent in `resume` after a reconnect. */
+  get lastSeqId(): number | null {
+    return this.lastSeq;
+  }
+
+  /** Estimated `serverNow - clientNow` in ms. */
+  get clockOffsetMs(): number {
+    return this.clock.offsetMs;
+  }
+
+  /** Consecutive closes since the last successful frame. */
+  get consecutiveFailures(): number {
+    return this.failures;
+  }
+
+  /** Opens the connection (no-op unless idle). */
+  connect(): void {
+    if (this.stateValue.kind !== 'idle') return;
+    this.open();
+  }
+
+  /** Closes for good (the fan leaves, the party ended). */
+  close(): void {
+    this.clearTimers();
+    const ws = this.ws;
+    this.ws = null;
+    if (ws) {
+      ws.onclose = null;
+      ws.onmessage = null;
+      ws.onerror = null;
+      ws.onopen = null;
+      try {
+        ws.close(CloseCode.NORMAL, 'client closed');
+      } catch {
+        // Closing a socket that never opened may throw in some implementations.
+      }
+    }
+    this.setState({ kind: 'ended', reason: 'closed_by_client' });
+  }
+
+  /** Sends a clock-sync request now (also sent on open and with every heartbeat). */
+  syncClock(): void {
+    this.sendFrame({ type: 'time', client_time_ms: this.now() });
+  }
+
+  private open(): void {
+    this.setState({ kind: 'connecting', attempt: this.failures + 1 });
+    const ws = new this.opts.WebSocket(partySocketUrl(this.opts.baseUrl, this.opts.partyId, this.opts.accessToken));
+    this.ws = ws;
+    ws.onopen = () => {
+      if (this.ws !== ws) return;
+      this.setState({ kind: 'live' });
+      if (this.lastSeq !== null) this.sendFrame({ type: 'resume', last_seq_id: this.lastSeq });
+      this.syncClock();
+      this.scheduleHeartbeat();
+    };
+    ws.onmessage = (ev) => {
+      if (this.ws !== ws) return;
+      this.handleMessage(ev.data);
+    };
+    ws.onerror = () => {
+      // The close event follows and drives the reconnect.
+    };
+    ws.onclose = (ev) => {
+      if (this.ws !== ws) return;
+      this.ws = null;
+      this.handleClose(ev.code);
+    };
+  }
+
+  private handleClose(code: number): void {
+    this.clearTimers();
+    this.failures += 1;
+    const reason = giveUpReason(this.failures, code);
+    if (reason) {
+      this.setState({ kind: 'error', reason, closeCode: code });
+      return;
+    }
+    const delayMs = reconnectDelayMs(this.failures, this.random);
+    this.setState({ kind: 'reconnecting', failures: this.failures, delayMs, closeCode: code });
+    this.reconnectTimer = this.timers.setTimeout(() => {
+      this.reconnectTimer = null;
+      this.open();
+    }, delayMs);
+  }
+
+  private handleMessage(data: unknown): void {
+    const text = typeof data === 'string' ? data : String(data);
+    if (text === PING_TEXT) {
+      this.markHealthy();
+      this.sendText(PONG_TEXT);
+      return;
+    }
+    if (text === PONG_TEXT) {
+      this.markHealthy();
+      return;
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      this.opts.onInvalid?.(text, 'not JSON');
+      return;
+    }
+    if (!Array.isArray(json)) {
+      this.opts.onInvalid?.(json, 'frame is not an array of events');
+      return;
+    }
+    this.markHealthy();
+    for (const raw of json) {
+      const parsed = ServerEvent.safeParse(raw);
+      if (!parsed.success) {
+        this.opts.onInvalid?.(raw, parsed.error.message);
+        continue;
+      }
+      this.dispatch(parsed.data);
+    }
+  }
+
+  private dispatch(event: ServerEventT): void {
+    if (isSequencedEvent(event)) {
+      // Replays after a resume may repeat what we already applied: apply each seq_id once.
+      if (this.lastSeq !== null && event.seq_id <= this.lastSeq) return;
+      this.lastSeq = event.seq_id;
+      this.opts.onEvent?.(event);
+      return;
+    }
+    if (event.type === 'hello') {
+      if (this.lastSeq === null) this.lastSeq = event.seq_id;
+    } else if (event.type === 'resync') {
+      this.lastSeq = event.seq_id;
+    } else if (event.type === 'time') {
+      this.addClockSample(event);
+    }
+    this.opts.onControl?.(event);
+  }
+
+  private addClockSample(event: TimeEvent): void {
+    this.clock.add({ sentMs: event.client_time_ms, receivedMs: this.now(), serverMs: event.server_time_ms });
+    this.opts.onClockOffset?.(this.clock.offsetMs);
+  }
+
+  /** A valid frame arrived: the session works, so the consecutive-failure count starts over. */
+  private markHealthy(): void {
+    this.failures = 0;
+  }
+
+  private scheduleHeartbeat(): void {
+    this.heartbeatTimer = this.timers.setTimeout(() => {
+      this.heartbeatTimer = null;
+      this.sendText(PING_TEXT);
+      this.syncClock();
+      this.scheduleHeartbeat();
+    }, heartbeatDelayMs(this.random));
+  }
+
+  private sendFrame(frame: ClientFrame): void {
+    this.sendText(JSON.stringify(frame));
+  }
+
+  private sendText(text: string): void {
+    if (this.ws && this.ws.readyState === OPEN) this.ws.send(text);
+  }
+
+  private clearTimers(): void {
+    if (this.heartbeatTimer !== null) this.timers.clearTimeout(this.heartbeatTimer);
+    if (this.reconnectTimer !== null) this.timers.clearTimeout(this.reconnectTimer);
+    this.heartbeatTimer = null;
+    this.reconnectTimer = null;
+  }
+
+  private setState(state: SocketState): void {
+    this.stateValue = state;
+    this.opts.onState?.(state);
+  }
+}

@@ -1,0 +1,5 @@
+/** The campaign system's wire (spec `campaign-pages.md`): constants, entities, calls, lookups. */
+export * from './constants.ts';
+export * from './entities.ts';
+export * from './calls.ts';
+export * from './lookups.ts';
