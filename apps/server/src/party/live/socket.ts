@@ -8,6 +8,7 @@ import {
   type SocketErrorCode,
 } from '@fanfare/protocol';
 import type { WebSocket } from 'ws';
+import { wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
 import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import { fanForToken } from '../auth/sessions.ts';
@@ -113,8 +114,8 @@ class PartyChannel {
     this.batch = [];
     if (batch.length === 0) return;
     const targeted = batch.some((b) => b.audience !== undefined);
-    let shared: Buffer | null = null;
-    const byKey = new Map<string, Buffer | null>();
+    let shared: WireFrame | null = null;
+    const byKey = new Map<string, WireFrame | null>();
     for (const s of this.sockets) {
       if (s.state === 'catching_up') {
         s.pending.push(...batch);
@@ -149,12 +150,12 @@ class PartyChannel {
   }
 }
 
-function frameOf(jsons: string[]): Buffer {
-  return Buffer.from(`[${jsons.join(',')}]`);
+function frameOf(jsons: string[]): WireFrame {
+  return wireFrame(Buffer.from(`[${jsons.join(',')}]`));
 }
 
-function controlFrame(events: ControlEvent[]): Buffer {
-  return Buffer.from(JSON.stringify(events));
+function controlFrame(events: ControlEvent[]): WireFrame {
+  return wireFrame(Buffer.from(JSON.stringify(events)));
 }
 
 /**
@@ -329,7 +330,7 @@ export class PartySocketServer {
   }
 
   /** Writes a frame, shedding the socket if its send buffer stays full. */
-  sendFrame(s: FanSocket, frame: Buffer): void {
+  sendFrame(s: FanSocket, frame: WireFrame): void {
     const ws = s.ws;
     if (s.state === 'closed' || ws.readyState !== ws.OPEN) return;
     const buffered = ws.bufferedAmount;
@@ -342,7 +343,7 @@ export class PartySocketServer {
     } else {
       s.overSoftSince = null;
     }
-    ws.send(frame, { binary: false });
+    writeFrame(ws, frame);
   }
 
   private sendError(s: FanSocket, code: SocketErrorCode, message: string): void {
