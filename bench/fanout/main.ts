@@ -11,12 +11,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { newestProfile, summarizeProfile, type ProfileSummary } from '../lib/cpuprofile.ts';
+import { summarizeProfile, type ProfileSummary } from '../lib/cpuprofile.ts';
 import { Histogram } from '../lib/histogram.ts';
+import { RemoteProfiler } from '../lib/inspector.ts';
 import { machineInfo, machineLine, type MachineInfo } from '../lib/machine.ts';
 import { MachineCpu, ProcSampler, rssMb, type ProcStats } from '../lib/proc.ts';
-import { sleep } from '../lib/processes.ts';
-import { markdownTable, RESULTS_DIR, textTable, writeResults } from '../lib/results.ts';
+import { freePort, sleep } from '../lib/processes.ts';
+import { markdownTable, RESULTS_DIR, textTable, today, writeResults } from '../lib/results.ts';
 import type { FromWorker, ToWorker, WorkerReport } from './protocol.ts';
 import { startTarget, TARGET_LABELS, TARGET_NAMES, type RunningTarget, type TargetName } from './targets.ts';
 
@@ -94,7 +95,7 @@ interface TargetResult {
   close_codes: Record<string, number>;
   server: ProcStats & { rss_before_traffic_mb: number };
   /** The whole machine during the window: busy % of all cores, and the share not used by this server and its load clients. */
-  machine: { busy_pct: number; others_pct: number; loadavg_1m_before: number };
+  machine: { busy_pct: number; irq_pct: number; others_pct: number; loadavg_1m_before: number };
   clients: { cpu_avg_pct: number[]; loop_delay_p99_ms: number[]; frames: number; decode_cache_hit_pct: number };
   /** Deliveries of any chat message per receive second, from the start of the traffic (warm-up included). */
   series: number[];
@@ -103,23 +104,20 @@ interface TargetResult {
 
 async function runTarget(name: TargetName, machineLogDir: string): Promise<TargetResult> {
   log(`== ${TARGET_LABELS[name]}: starting server`);
-  const profDir = cfg.cpuProf && name === 'fanfare' ? path.join(RESULTS_DIR, 'profiles') : null;
-  if (profDir) mkdirSync(profDir, { recursive: true });
-  const target = await startTarget(name, { fans: cfg.fans, batchMs: cfg.batchMs, cpuProfDir: profDir, logDir: machineLogDir, log });
+  const inspectPort = cfg.cpuProf && name === 'fanfare' ? await freePort() : null;
+  const target = await startTarget(name, { fans: cfg.fans, batchMs: cfg.batchMs, inspectPort, logDir: machineLogDir, log });
   const workers: ChildProcess[] = [];
+  let profiler: RemoteProfiler | null = null;
   try {
     if (target.prepareS) log(`   prepared ${cfg.fans} fans in ${target.prepareS.toFixed(1)} s`);
+    if (inspectPort) profiler = await RemoteProfiler.attach(inspectPort);
     const loadBefore = await waitForQuiet();
-    const result = await measure(target, workers, loadBefore);
-    return result;
+    return await measure(target, workers, loadBefore, profiler);
   } finally {
+    profiler?.close();
     for (const w of workers) send(w, { type: 'exit' });
     await Promise.all(workers.map((w) => (w.exitCode === null ? new Promise((r) => w.once('exit', r)) : null)));
     await target.stop();
-    if (profDir) {
-      const file = newestProfile(profDir);
-      if (file) log(`   CPU profile: ${file}`);
-    }
   }
 }
 
@@ -155,7 +153,7 @@ function nextMessage<T extends FromWorker['type']>(w: ChildProcess, type: T, tim
   });
 }
 
-async function measure(target: RunningTarget, workers: ChildProcess[], loadBefore: number): Promise<TargetResult> {
+async function measure(target: RunningTarget, workers: ChildProcess[], loadBefore: number, profiler: RemoteProfiler | null): Promise<TargetResult> {
   const shares: string[][] = Array.from({ length: cfg.workers }, () => []);
   target.urls.forEach((u, i) => shares[i % cfg.workers]!.push(u));
   const capacity = Math.ceil(cfg.rate * cfg.windowS * 1.2) + 64;
@@ -204,7 +202,16 @@ async function measure(target: RunningTarget, workers: ChildProcess[], loadBefor
   const clients = workers.map((w) => new ProcSampler(w.pid!));
   server.start();
   for (const c of clients) c.start();
+  await profiler?.start();
   await sleep(t1 - Date.now());
+  let profileFile: string | null = null;
+  if (profiler) {
+    const dir = path.join(RESULTS_DIR, 'profiles');
+    mkdirSync(dir, { recursive: true });
+    profileFile = path.join(dir, `fanout-${target.name}-${cfg.fans}x${cfg.rate}-${today()}.cpuprofile`);
+    await profiler.stopTo(profileFile);
+    log(`   CPU profile of the window: ${path.relative(process.cwd(), profileFile)}`);
+  }
   const serverStats = server.stop();
   const clientStats = clients.map((c) => c.stop());
   const busy = machineCpu.stop();
@@ -269,9 +276,9 @@ async function measure(target: RunningTarget, workers: ChildProcess[], loadBefor
     close_codes: closeCodes,
     server: { ...serverStats, rss_before_traffic_mb: round1(rssBefore) },
     machine: {
-      busy_pct: busy,
-      // /proc/stat counts all cores; our processes' % are of one core.
-      others_pct: Math.max(0, round1(busy - (serverStats.cpu_avg_pct + clientStats.reduce((a, c) => a + c.cpu_avg_pct, 0)) / os.cpus().length)),
+      ...busy,
+      // /proc/stat counts all cores; our processes' % are of one core. Interrupt time is not in theirs.
+      others_pct: Math.max(0, round1(busy.busy_pct - busy.irq_pct - (serverStats.cpu_avg_pct + clientStats.reduce((a, c) => a + c.cpu_avg_pct, 0)) / os.cpus().length)),
       loadavg_1m_before: loadBefore,
     },
     clients: {
@@ -281,6 +288,7 @@ async function measure(target: RunningTarget, workers: ChildProcess[], loadBefor
       decode_cache_hit_pct: frames ? round1((hits / frames) * 100) : 0,
     },
     series,
+    ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}),
   };
 }
 
@@ -356,12 +364,12 @@ function markdown(machine: MachineInfo, results: TargetResult[], when: string): 
       continue;
     }
     lines.push(
-      `- **${r.label}**: prepare ${r.prepare_s} s, connect ${r.connect_s} s (${r.connect_failed} failed); ${r.messages} messages in the window; latency mean ${r.latency_ms.mean} ms, p90 ${r.latency_ms.p90} ms; RSS ${r.server.rss_before_traffic_mb} MB with idle sockets, ${r.server.rss_end_mb} MB at the end of the window; sockets closed during the run: ${r.closed_during_run} ${JSON.stringify(r.close_codes)}; sockets with any loss: ${r.sockets_with_loss}; client frames ${r.clients.frames.toLocaleString('en')} (${r.clients.decode_cache_hit_pct} % decoded from cache); machine ${r.machine.busy_pct} % busy during the window, ${r.machine.others_pct} % of it by other processes (load average ${r.machine.loadavg_1m_before} before); deliveries per second from traffic start: ${r.series.join(', ')}.`,
+      `- **${r.label}**: prepare ${r.prepare_s} s, connect ${r.connect_s} s (${r.connect_failed} failed); ${r.messages} messages in the window; latency mean ${r.latency_ms.mean} ms, p90 ${r.latency_ms.p90} ms; RSS ${r.server.rss_before_traffic_mb} MB with idle sockets, ${r.server.rss_end_mb} MB at the end of the window; sockets closed during the run: ${r.closed_during_run} ${JSON.stringify(r.close_codes)}; sockets with any loss: ${r.sockets_with_loss}; client frames ${r.clients.frames.toLocaleString('en')} (${r.clients.decode_cache_hit_pct} % decoded from cache); machine ${r.machine.busy_pct} % busy during the window (all cores), of which ${r.machine.irq_pct} % interrupts/softirq and ${r.machine.others_pct} % other processes (load average ${r.machine.loadavg_1m_before} before); deliveries per second from traffic start: ${r.series.join(', ')}.`,
     );
   }
   const prof = results.find((r) => r.profile)?.profile;
   if (prof) {
-    lines.push('', '## Where Fanfare\'s server time goes (`--cpu-prof`, whole server run)', '', `Profile: \`${path.relative(process.cwd(), prof.file)}\`, ${prof.total_ms} ms sampled.`, '');
+    lines.push('', '## Where Fanfare\'s server time goes (CPU profile of the measured window)', '', `Profile: \`${path.relative(process.cwd(), prof.file)}\`, ${prof.total_ms} ms sampled.`, '');
     lines.push(markdownTable(['area', 'self ms', '%'], prof.by_area.map((a) => [a.area, a.ms, a.pct])), '');
     lines.push(markdownTable(['function', 'where', 'self ms', '%'], prof.top_functions.map((f) => [f.fn, f.where, f.ms, f.pct])), '');
   }
@@ -380,10 +388,6 @@ async function main(): Promise<void> {
   for (const name of cfg.targets) {
     try {
       const r = await runTarget(name, logDir);
-      if (cfg.cpuProf && name === 'fanfare') {
-        const file = newestProfile(path.join(RESULTS_DIR, 'profiles'));
-        if (file) r.profile = summarizeProfile(file);
-      }
       results.push(r);
       log(`   p50 ${r.latency_ms.p50} ms, p99 ${r.latency_ms.p99} ms, ${r.deliveries_per_s.toLocaleString('en')} deliveries/s, lost ${r.lost}, doubled ${r.doubled}, server CPU ${r.server.cpu_avg_pct} %, RSS peak ${r.server.rss_peak_mb} MB`);
     } catch (e) {

@@ -4,10 +4,9 @@
  * child process of the bench with its own environment.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
-import type { ChatMessagesResponse, FakeChatBody, SignupResponse } from '@fanfare/protocol';
+import type { ChatMessagesResponse, FakeChatBody } from '@fanfare/protocol';
+import { call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { freePort, spawnTs, stopProcess, waitForHttp } from '../lib/processes.ts';
 import type { WireKind } from './protocol.ts';
 
@@ -21,13 +20,12 @@ export const TARGET_LABELS: Record<TargetName, string> = {
 };
 
 const PARTY_ID = 'bench';
-const CMS_TOKEN = 'bench-cms-token-0123456789abcdef';
 
 export interface TargetOptions {
   fans: number;
   batchMs: number;
-  /** Write a V8 CPU profile of the server into this folder (Fanfare only). */
-  cpuProfDir: string | null;
+  /** Open the server's inspector on this port, for a CPU profile of the window (Fanfare only). */
+  inspectPort: number | null;
   logDir: string;
   log: (line: string) => void;
 }
@@ -53,90 +51,39 @@ export async function startTarget(name: TargetName, opts: TargetOptions): Promis
   return name === 'fanfare' ? startFanfare(opts) : startReference(name, opts);
 }
 
-async function call(url: string, init: RequestInit & { expect?: number[] } = {}): Promise<Response> {
-  const res = await fetch(url, { ...init, signal: AbortSignal.timeout(30_000) });
-  const ok = init.expect ?? [200, 201, 204];
-  if (!ok.includes(res.status)) throw new Error(`${init.method ?? 'GET'} ${url} answered ${res.status}: ${await res.text()}`);
-  return res;
-}
-
 async function startFanfare(opts: TargetOptions): Promise<RunningTarget> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-'));
-  const port = await freePort();
-  const cmsPort = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    HOST: '127.0.0.1',
-    PORT: String(port),
-    CMS_PORT: String(cmsPort),
-    DATA_DIR: dataDir,
-    // Empty counts as unset: SQLite under DATA_DIR and in-process pub/sub, whatever the shell has.
-    DATABASE_URL: '',
-    REDIS_URL: '',
-    LOG_LEVEL: 'warn',
-    CMS_ADMIN_TOKEN: CMS_TOKEN,
-    DEMO_SEED: 'false',
-    SOCKET_BATCH_MS: String(opts.batchMs),
-    NODE_ENV: 'production',
-  };
-  const nodeArgs = opts.cpuProfDir ? ['--cpu-prof', `--cpu-prof-dir=${opts.cpuProfDir}`] : [];
-  const child = spawnTs('apps/server/src/main.ts', ['--only', 'party'], { env, nodeArgs, logFile: path.join(opts.logDir, 'fanfare-server.log') });
-  const stop = async () => {
-    await stopProcess(child);
-    rmSync(dataDir, { recursive: true, force: true });
-  };
+  const server = await startFanfareServer({
+    env: { DEMO_SEED: 'false', SOCKET_BATCH_MS: String(opts.batchMs) },
+    nodeArgs: opts.inspectPort ? [`--inspect=127.0.0.1:${opts.inspectPort}`] : [],
+    logFile: path.join(opts.logDir, 'fanfare-server.log'),
+  });
+  const { base } = server;
   try {
-    await waitForHttp(`${base}/api/parties/${PARTY_ID}`, 60_000, child);
     const started = Date.now();
-    const cms = { 'content-type': 'application/json', 'x-cms-token': CMS_TOKEN };
     await call(`${base}/api/parties/${PARTY_ID}`, {
       method: 'PUT',
-      headers: cms,
+      headers: cmsHeaders,
       body: JSON.stringify({ name: 'Fan-out bench', login_required: false, starts_at: new Date(Date.now() - 60_000).toISOString() }),
     });
-    const tokens = await signUpFans(base, opts.fans, opts.log);
+    const tokens = await signUpFans(base, PARTY_ID, opts.fans, opts.log);
     const prepareS = (Date.now() - started) / 1000;
     const wsBase = base.replace(/^http/, 'ws');
+    const fake = `${base}/api/parties/${PARTY_ID}/chat/fake`;
     return {
       name: 'fanfare',
-      pid: child.pid!,
+      pid: server.pid,
       wire: 'fanfare',
       urls: tokens.map((t) => `${wsBase}/api/parties/${PARTY_ID}?access_token=${encodeURIComponent(t)}`),
       prepareS,
-      startTraffic: async (body) => void (await call(`${base}/api/parties/${PARTY_ID}/chat/fake`, { method: 'POST', headers: cms, body: JSON.stringify(body) })),
-      stopTraffic: async () => void (await call(`${base}/api/parties/${PARTY_ID}/chat/fake`, { method: 'DELETE', headers: { 'x-cms-token': CMS_TOKEN } })),
+      startTraffic: async (body) => void (await call(fake, { method: 'POST', headers: cmsHeaders, body: JSON.stringify(body) })),
+      stopTraffic: async () => void (await call(fake, { method: 'DELETE', headers: { 'x-cms-token': cmsHeaders['x-cms-token'] } })),
       listMessages: (from, to) => listFanfareMessages(base, tokens[0]!, from, to),
-      stop,
+      stop: () => server.stop(),
     };
   } catch (e) {
-    await stop();
+    await server.stop();
     throw e;
   }
-}
-
-/** Anonymous sign-ups through the API (the party has login_required false); returns one bearer token per fan. */
-async function signUpFans(base: string, n: number, log: (line: string) => void): Promise<string[]> {
-  const tokens: string[] = new Array<string>(n);
-  let next = 0;
-  let done = 0;
-  const started = Date.now();
-  const worker = async () => {
-    while (next < n) {
-      const i = next++;
-      const res = await call(`${base}/api/parties/${PARTY_ID}/users`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ real_name: `Bench Fan ${i}`, display_name: `bench-fan-${i}` }),
-      });
-      const body = (await res.json()) as SignupResponse;
-      if (!body.access_token) throw new Error('anonymous signup gave no access_token');
-      tokens[i] = body.access_token;
-      if (++done % 2000 === 0) log(`  signed up ${done}/${n} fans (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(16, n) }, worker));
-  return tokens;
 }
 
 /** Pages back through `GET .../chat/messages` from `to` to `from` (ids deduplicated). */

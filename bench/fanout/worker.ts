@@ -2,11 +2,15 @@
  * A load-client worker of the fan-out benchmark (forked by main.ts). Opens its share of fan
  * sockets with bounded concurrency, answers heartbeats, and accounts every delivered chat message
  * per socket: latency against the server's `timestamp_ms`, duplicates, and (with the union of
- * all workers) losses. Frames that many sockets receive byte-identical are decoded once.
+ * all workers) losses.
+ *
+ * The load client must be cheaper than the servers it measures, on the same 2-core machine: it
+ * speaks WebSocket itself over plain TCP sockets (see leanSocket.ts: one shared read buffer, no
+ * per-frame objects) and decodes a frame that many sockets receive byte-identical only once.
  */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { WebSocket } from 'ws';
 import { Histogram } from '../lib/histogram.ts';
+import { LeanSocket } from './leanSocket.ts';
 import type { FromWorker, ToWorker, WireKind, WorkerReport } from './protocol.ts';
 
 interface Item {
@@ -17,7 +21,7 @@ interface Item {
 }
 
 interface Fan {
-  ws: WebSocket;
+  ws: LeanSocket;
   ready: boolean;
   closed: boolean;
   counts: Uint8Array;
@@ -43,27 +47,23 @@ let closed = 0;
 const closeCodes: Record<string, number> = {};
 const loop = monitorEventLoopDelay({ resolution: 10 });
 
-/** Decoded frames by a cheap key; a hit is confirmed byte for byte before use. */
-const cache = new Map<string, { buf: Buffer; items: Item[] }>();
-const CACHE_MAX = 4096;
+/** Recently decoded frames, newest first; a hit is a byte-for-byte match (memcmp), never a guess. */
+let recent: { buf: Buffer; items: Item[] }[] = [];
+const RECENT_MAX = 32;
 
-function decode(buf: Buffer): Item[] {
-  const len = buf.length;
-  const key = `${len}|${buf.toString('latin1', 0, Math.min(len, 112))}|${buf.toString('latin1', Math.max(0, len - 40), len)}`;
-  const hit = cache.get(key);
-  if (hit && hit.buf.equals(buf)) {
-    cacheHits++;
-    return hit.items;
-  }
-  const items = parse(buf);
-  if (cache.size >= CACHE_MAX) {
-    let n = 0;
-    for (const k of cache.keys()) {
-      cache.delete(k);
-      if (++n >= CACHE_MAX / 2) break;
+function decode(payload: Buffer): Item[] {
+  for (let i = 0; i < recent.length; i++) {
+    const r = recent[i]!;
+    if (r.buf.length === payload.length && r.buf.equals(payload)) {
+      cacheHits++;
+      return r.items;
     }
   }
-  cache.set(key, { buf, items });
+  // The payload is a view into the shared read buffer: keep a copy.
+  const copy = Buffer.from(payload);
+  const items = parse(copy);
+  recent.unshift({ buf: copy, items });
+  if (recent.length > RECENT_MAX) recent.pop();
   return items;
 }
 
@@ -141,6 +141,34 @@ function onFrame(fan: Fan, data: Buffer): void {
   }
 }
 
+function connectOne(url: string, timeoutMs: number, done: (fan: Fan | null, why?: string) => void): void {
+  let settled = false;
+  const fan: Fan = { ws: null as unknown as LeanSocket, ready: false, closed: false, counts: new Uint8Array(capacity), distinct: 0 };
+  const settle = (ok: boolean, why?: string) => {
+    if (settled) return;
+    settled = true;
+    clearTimeout(timer);
+    if (!ok) fan.ws.destroy();
+    done(ok ? fan : null, why);
+  };
+  const timer = setTimeout(() => settle(false, 'timeout waiting for the first frame'), timeoutMs);
+  fan.ws = new LeanSocket(url, {
+    onText: (payload) => {
+      onFrame(fan, payload);
+      if (fan.ready && !settled) settle(true);
+    },
+    onError: (why) => settle(false, why),
+    onClose: (code) => {
+      if (!settled) return settle(false, `closed with ${code} before ready`);
+      if (!fan.closed) {
+        fan.closed = true;
+        closed++;
+        closeCodes[code] = (closeCodes[code] ?? 0) + 1;
+      }
+    },
+  });
+}
+
 async function connectAll(urls: string[], concurrency: number, timeoutMs: number): Promise<void> {
   const started = Date.now();
   let next = 0;
@@ -154,41 +182,19 @@ async function connectAll(urls: string[], concurrency: number, timeoutMs: number
         if (ready + failed >= urls.length) resolveAll();
         return;
       }
-      const url = urls[next++]!;
-      const ws = new WebSocket(url, { perMessageDeflate: false, skipUTF8Validation: true, handshakeTimeout: timeoutMs });
-      const fan: Fan = { ws, ready: false, closed: false, counts: new Uint8Array(capacity), distinct: 0 };
-      let settled = false;
-      const settle = (ok: boolean, why?: string) => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        if (ok) {
+      connectOne(urls[next++]!, timeoutMs, (fan, why) => {
+        if (fan) {
           ready++;
           fans.push(fan);
         } else {
           failed++;
           firstError ??= why ?? 'failed';
-          ws.terminate();
         }
         if (Date.now() - lastProgress > 1000) {
           lastProgress = Date.now();
           send({ type: 'progress', ready, failed });
         }
         openOne();
-      };
-      const timer = setTimeout(() => settle(false, 'timeout waiting for the first frame'), timeoutMs);
-      ws.on('message', (data: Buffer) => {
-        onFrame(fan, data);
-        if (fan.ready && !settled) settle(true);
-      });
-      ws.on('error', (err) => settle(false, err.message));
-      ws.on('close', (code) => {
-        if (!settled) return settle(false, `closed with ${code} before ready`);
-        if (!fan.closed) {
-          fan.closed = true;
-          closed++;
-          closeCodes[code] = (closeCodes[code] ?? 0) + 1;
-        }
       });
     };
     for (let i = 0; i < Math.min(concurrency, urls.length); i++) openOne();
@@ -231,7 +237,7 @@ process.on('message', (msg: ToWorker) => {
       t0 = msg.t0;
       t1 = msg.t1;
       seriesFrom = msg.seriesFrom;
-      cache.clear();
+      recent = [];
       loop.reset();
       loop.enable();
       return;
@@ -239,7 +245,7 @@ process.on('message', (msg: ToWorker) => {
       send({ type: 'report', report: report() });
       return;
     case 'exit':
-      for (const f of fans) f.ws.terminate();
+      for (const f of fans) f.ws.destroy();
       setTimeout(() => process.exit(0), 200);
       return;
   }

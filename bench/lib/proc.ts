@@ -99,31 +99,39 @@ export class ProcSampler {
   }
 }
 
-/** Machine-wide CPU counters from /proc/stat (jiffies): busy and total. */
-function machineJiffies(): { busy: number; total: number } | null {
+/** Machine-wide CPU counters from /proc/stat (jiffies). */
+function machineJiffies(): { busy: number; irq: number; total: number } | null {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0]!;
     const v = line.trim().split(/\s+/).slice(1).map(Number);
     const total = v.slice(0, 8).reduce((a, b) => a + b, 0);
     const idle = (v[3] ?? 0) + (v[4] ?? 0);
-    return { busy: total - idle, total };
+    return { busy: total - idle, irq: (v[5] ?? 0) + (v[6] ?? 0), total };
   } catch {
     return null;
   }
 }
 
-/** Measures how busy the whole machine was between start() and stop(), in % of all cores. */
+/** How busy the whole machine was, in % of all cores. */
+export interface MachineBusy {
+  busy_pct: number;
+  /** Interrupt and softirq time: on loopback, much of the TCP work of our sockets lands here. */
+  irq_pct: number;
+}
+
+/** Measures how busy the whole machine was between start() and stop(). */
 export class MachineCpu {
-  private first: { busy: number; total: number } | null = null;
+  private first: { busy: number; irq: number; total: number } | null = null;
 
   start(): void {
     this.first = machineJiffies();
   }
 
-  /** Busy share of all cores since start(), in % (0..100). */
-  stop(): number {
+  stop(): MachineBusy {
     const last = machineJiffies();
-    if (!this.first || !last || last.total <= this.first.total) return 0;
-    return Math.round(((last.busy - this.first.busy) / (last.total - this.first.total)) * 1000) / 10;
+    if (!this.first || !last || last.total <= this.first.total) return { busy_pct: 0, irq_pct: 0 };
+    const span = last.total - this.first.total;
+    const pct = (n: number) => Math.round((n / span) * 1000) / 10;
+    return { busy_pct: pct(last.busy - this.first.busy), irq_pct: pct(last.irq - this.first.irq) };
   }
 }

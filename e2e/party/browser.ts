@@ -55,13 +55,13 @@ export async function screenshotBoth(page: Page, name: string): Promise<void> {
 }
 
 /** Polls `check` until it returns a truthy value (bounded in count and time). */
-export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000, stepMs = 200): Promise<T> {
+export async function waitFor<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000, stepMs = 200): Promise<NonNullable<T>> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (let i = 0; i < Math.ceil(timeoutMs / stepMs) + 1 && Date.now() <= deadline; i++) {
     try {
       const value = await check();
-      if (value) return value;
+      if (value) return value as NonNullable<T>;
     } catch (err) {
       last = err;
     }

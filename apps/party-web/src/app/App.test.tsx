@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, screen, waitFor, within } from '@testing-library/react';
-import userEvent from '@testing-library/user-event';
+import { userEvent } from '@testing-library/user-event';
 import { chatFixture, partyFixture, partyUserFixture, systemUserFixture } from '../test/fixtures.ts';
 import { renderApp } from '../test/renderApp.tsx';
 

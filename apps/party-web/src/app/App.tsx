@@ -5,6 +5,9 @@ import type { i18n as I18n } from 'i18next';
 import type { WebSocketCtor } from '@fanfare/client';
 import { LiveSession } from '../live/liveSession.ts';
 import { refreshServiceTokenIfDue } from '../session/loginFlow.ts';
+import { loadWithTimeout } from '../rules/loadTimeout.ts';
+import { LoadErrorBoundary } from '../ui/LoadErrorBoundary.tsx';
+import { LoadFailed } from '../ui/LoadFailed.tsx';
 import { Loading } from '../ui/Loading.tsx';
 import { Shell } from '../ui/Shell.tsx';
 import { End } from '../screens/End.tsx';
@@ -19,7 +22,7 @@ import { RedirectGuard } from './RedirectGuard.tsx';
 import type { AppServices } from './services.ts';
 
 // The Player (chat, polls, host tools, players) is its own chunk: fans in the waiting room do not load it.
-const Player = lazy(() => import('../screens/Player.tsx'));
+const Player = lazy(() => loadWithTimeout(() => import('../screens/Player.tsx')));
 
 /** How often the service token's expiry is checked (the window itself is 9 minutes). */
 const SERVICE_TOKEN_CHECK_MS = 60_000;
@@ -92,9 +95,11 @@ export function AppRoutes() {
         path="/player"
         element={
           <Page>
-            <Suspense fallback={<Loading />}>
-              <Player />
-            </Suspense>
+            <LoadErrorBoundary fallback={<LoadFailed />}>
+              <Suspense fallback={<Loading />}>
+                <Player />
+              </Suspense>
+            </LoadErrorBoundary>
           </Page>
         }
       />

@@ -215,6 +215,7 @@ export const de = {
     partyNotFound: 'Diese Party gibt es nicht.',
     socketRetry: 'Die Verbindung zur Party ist abgebrochen.',
     socketPolicy: 'Deine Sitzung ist nicht mehr gültig. Bitte lade die Seite neu und melde dich wieder an.',
+    load: 'Ein Teil der Seite konnte nicht geladen werden. Bitte prüfe deine Verbindung.',
     reload: 'Neu laden',
   },
   country: {

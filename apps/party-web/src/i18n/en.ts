@@ -217,6 +217,7 @@ export const en: Dictionary = {
     partyNotFound: 'This party does not exist.',
     socketRetry: 'The connection to the party was lost.',
     socketPolicy: 'Your session is no longer valid. Please reload the page and log in again.',
+    load: 'Part of the page could not be loaded. Please check your connection.',
     reload: 'Reload',
   },
   country: {

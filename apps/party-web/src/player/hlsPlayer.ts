@@ -1,8 +1,11 @@
 import type { PlayerDevice, Track } from '@fanfare/protocol';
 import { MediaSupportError, StateEmitter, type PlayerAdapter, type PlaybackState } from './types.ts';
 
-type HlsModule = typeof import('hls.js');
-type HlsInstance = InstanceType<HlsModule['default']>;
+import type Hls from 'hls.js';
+import { loadWithTimeout } from '../rules/loadTimeout.ts';
+
+type HlsModule = { default: typeof Hls };
+type HlsInstance = Hls;
 
 /**
  * The internal streaming service `umg_hls` (spec 1): real audio through hls.js, which is loaded
@@ -18,7 +21,7 @@ export class HlsPlayer implements PlayerAdapter {
 
   constructor(
     readonly audio: HTMLAudioElement,
-    private readonly loadHls: () => Promise<HlsModule> = () => import('hls.js'),
+    private readonly loadHls: () => Promise<HlsModule> = () => loadWithTimeout(() => import('hls.js')),
   ) {
     audio.preload = 'auto';
     audio.addEventListener('playing', () => this.emitter.update({ isPaused: false, isLoading: false, needsGesture: false }));

@@ -17,6 +17,25 @@ export const FONT_STACKS: Record<Font, string> = {
   rubik: "Rubik, 'Trebuchet MS', system-ui, -apple-system, Roboto, sans-serif",
 };
 
+/** Relative luminance of a #rgb / #rrggbb colour (WCAG 2). */
+export function luminance(hex: string): number {
+  let h = hex.replace('#', '');
+  if (h.length === 3 || h.length === 4) h = h.slice(0, 3).split('').map((c) => c + c).join('');
+  const [r, g, b] = [0, 2, 4].map((i) => parseInt(h.slice(i, i + 2), 16) / 255).map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+  return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+}
+
+/** WCAG contrast ratio of two colours. */
+export function contrastRatio(a: string, b: string): number {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
+/** Text on a coloured surface (buttons in the party colour): white or navy, whichever reads better. */
+export function textOn(background: string): string {
+  return contrastRatio(background, TEXT_ON_DARK) >= contrastRatio(background, TEXT_ON_LIGHT) ? TEXT_ON_DARK : TEXT_ON_LIGHT;
+}
+
 const DEFAULTS = {
   primaryColor: '#ff5a36',
   darkBackground: '#14142b',
@@ -33,8 +52,10 @@ export function themeVariables(v: VisualSettings | undefined): Record<string, st
   const visual = v ?? {};
   const dark = visual.dark ?? true;
   const text = textColor(dark);
+  const primary = visual.primaryColor ?? DEFAULTS.primaryColor;
   const vars: Record<string, string> = {
-    '--ff-primary': visual.primaryColor ?? DEFAULTS.primaryColor,
+    '--ff-primary': primary,
+    '--ff-on-primary': textOn(primary),
     '--ff-bg': visual.backgroundColor ?? (dark ? DEFAULTS.darkBackground : DEFAULTS.lightBackground),
     '--ff-text': text,
     '--ff-text-muted': dark ? 'rgba(255,255,255,0.78)' : 'rgba(20,33,61,0.78)',
@@ -42,6 +63,7 @@ export function themeVariables(v: VisualSettings | undefined): Record<string, st
     '--ff-border': dark ? 'rgba(255,255,255,0.22)' : 'rgba(20,33,61,0.22)',
     '--ff-font': FONT_STACKS[visual.font ?? 'poppins'],
     '--ff-artist-header-bg': visual.artistHeaderBackground ?? 'var(--ff-primary)',
+    '--ff-on-artist-header': textOn(visual.artistHeaderBackground ?? primary),
     '--ff-artist-profile-bg': visual.artistProfileBackground ?? 'var(--ff-primary)',
     '--ff-support-header-bg': visual.supportHeaderBackground ?? '#3a86ff',
     '--ff-support-profile-bg': visual.supportProfileBackground ?? '#3a86ff',

@@ -17,7 +17,7 @@ export function Home() {
   const next = token || !party.login_required ? '/register' : '/service';
   return (
     <div className="screen screen--home">
-      <PartyHero />
+      <PartyHero isStartPage />
       <h1>{t('home.title')}</h1>
       <p className="lead">{t('home.text')}</p>
       <Link className="button button--large" to={next}>

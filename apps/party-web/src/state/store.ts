@@ -73,6 +73,12 @@ export interface PartyActions {
 
 export type PartyStore = StoreApi<PartyState & PartyActions>;
 
+/**
+ * Ours: most chat entries kept in memory during a long party (the spec fixes only the 80 shown
+ * initially); the oldest drop out first, and "older messages" can bring them back.
+ */
+export const CHAT_MAX_KEPT = 500;
+
 const CHAT_TYPES = new Set(['message', 'poll', 'quiz_question', 'quiz_scoreboard', 'quiz_user_scores', 'popup']);
 
 /** True for socket events that are chat messages (their `type` is the message type). */
@@ -136,7 +142,7 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
           }
         }
       }
-      const messages = mergeMessages(state.messages, batch);
+      const messages = mergeMessages(state.messages, batch).slice(-CHAT_MAX_KEPT);
       set({ messages, scores, popups, ...collectInteractive(messages, state) });
     },
 

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countdownParts } from '../rules/playback.ts';
 
@@ -11,9 +11,10 @@ export function Countdown(props: { targetMs: number; label: string; onDone?: () 
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
+  const onDone = useRef(props.onDone);
+  onDone.current = props.onDone;
   useEffect(() => {
-    if (parts.done) props.onDone?.();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    if (parts.done) onDone.current?.();
   }, [parts.done]);
   const units: [number, string][] = [
     [parts.days, t('countdown.days', { count: parts.days })],

@@ -7,11 +7,13 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const closeable = props.closeable ?? true;
+  const close = useRef(() => closeable && props.onClose());
+  close.current = () => closeable && props.onClose();
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     ref.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape' && closeable) props.onClose();
+      if (e.key === 'Escape') close.current();
     };
     document.addEventListener('keydown', onKey);
     document.body.classList.add('no-scroll');
@@ -20,7 +22,6 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
       document.body.classList.remove('no-scroll');
       previous?.focus?.();
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, []);
   return (
     <div className="modal-backdrop" onMouseDown={(e) => e.target === e.currentTarget && closeable && props.onClose()}>

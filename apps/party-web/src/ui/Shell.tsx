@@ -2,7 +2,10 @@ import { lazy, Suspense, useEffect, useMemo, useState, type CSSProperties, type 
 import { useTranslation } from 'react-i18next';
 import { useParty } from '../app/context.tsx';
 import { isMobileWidth, showsFooter } from '../rules/layout.ts';
+import { loadWithTimeout } from '../rules/loadTimeout.ts';
 import { themeVariables } from '../rules/theme.ts';
+import { LoadErrorBoundary } from './LoadErrorBoundary.tsx';
+import { LoadFailed } from './LoadFailed.tsx';
 import { ConnectionStatus, GlobalError } from './ConnectionStatus.tsx';
 import { Footer } from './Footer.tsx';
 import { Header, SideLogo } from './Header.tsx';
@@ -11,7 +14,7 @@ import { PopupLayer } from './PopupLayer.tsx';
 import { UiContext, type UiActions } from './uiContext.tsx';
 import { VideoModal } from './VideoModal.tsx';
 
-const FaqModal = lazy(() => import('./FaqModal.tsx'));
+const FaqModal = lazy(() => loadWithTimeout(() => import('./FaqModal.tsx')));
 
 /** Tracks the mobile breakpoint (900 px, spec 2). */
 export function useIsMobile(): boolean {
@@ -61,9 +64,11 @@ export function Shell(props: { page: string; children: ReactNode }) {
             {showsFooter(props.page) && <Footer />}
             <PopupLayer />
             {faqOpen && (
-              <Suspense fallback={null}>
-                <FaqModal page={props.page} onClose={() => setFaqOpen(false)} />
-              </Suspense>
+              <LoadErrorBoundary fallback={<LoadFailed />}>
+                <Suspense fallback={null}>
+                  <FaqModal page={props.page} onClose={() => setFaqOpen(false)} />
+                </Suspense>
+              </LoadErrorBoundary>
             )}
             {video && <VideoModal url={video} onClose={() => setVideo(null)} />}
           </>

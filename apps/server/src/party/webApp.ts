@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import staticFiles from '@fastify/static';
+import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
@@ -49,7 +50,7 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     return html.replace(/<meta name="fanfare-party-id" content="[^"]*"\s*\/?>/, `<meta name="fanfare-party-id" content="${partyId}" />`);
   };
 
-  const send = (reply: import('fastify').FastifyReply, partyId: string) => {
+  const send = (reply: FastifyReply, partyId: string) => {
     const html = page(partyId);
     if (html === null) {
       ctx.logger.warn({ distDir }, 'party web app is not built');

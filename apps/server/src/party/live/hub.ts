@@ -29,6 +29,9 @@ export interface LoggedEvent {
   json: string;
 }
 
+/** A retained event as the in-process log keeps it. */
+type StoredEvent = Pick<LoggedEvent, 'json' | 'audience'>;
+
 /** What a hub still holds after a given `seq_id` (for `resume`). */
 export interface HubHistory {
   /** Retained events after the asked `seq_id`, in order. */
@@ -90,7 +93,8 @@ export function serializeEvent(event: SequencedEvent): string {
 export class LocalPartyHub implements PartyHub {
   private readonly seqs = new Map<string, number>();
   private readonly listeners = new Map<string, Set<PartyListener>>();
-  private readonly logs = new Map<string, EventLog<LoggedEvent>>();
+  // The log keeps the serialized form only (about a third of the parsed object's memory).
+  private readonly logs = new Map<string, EventLog<StoredEvent>>();
   private readonly sequencers = new Map<string, Sequencer<LoggedEvent>>();
   private readonly options: HubOptions;
 
@@ -123,7 +127,7 @@ export class LocalPartyHub implements PartyHub {
 
   async publish(partyId: string, event: SequencedEvent, audience?: Audience): Promise<void> {
     const item: LoggedEvent = { event, audience, json: serializeEvent(event) };
-    this.logFor(partyId).add(event.seq_id, item);
+    this.logFor(partyId).add(event.seq_id, { json: item.json, audience });
     this.sequencerFor(partyId).push(event.seq_id, item);
   }
 
@@ -140,7 +144,8 @@ export class LocalPartyHub implements PartyHub {
     const head = await this.head(partyId);
     const log = this.logs.get(partyId);
     if (!log) return { events: [], complete: afterSeq >= head, head };
-    return { events: log.after(afterSeq), complete: afterSeq >= log.trimmedThrough && afterSeq <= head, head };
+    const events = log.after(afterSeq).map(({ json, audience }) => ({ event: JSON.parse(json) as SequencedEvent, audience, json }));
+    return { events, complete: afterSeq >= log.trimmedThrough && afterSeq <= head, head };
   }
 
   async close(): Promise<void> {
@@ -148,10 +153,10 @@ export class LocalPartyHub implements PartyHub {
     this.listeners.clear();
   }
 
-  private logFor(partyId: string): EventLog<LoggedEvent> {
+  private logFor(partyId: string): EventLog<StoredEvent> {
     let log = this.logs.get(partyId);
     if (!log) {
-      log = new EventLog<LoggedEvent>(this.options.retainEvents);
+      log = new EventLog<StoredEvent>(this.options.retainEvents);
       this.logs.set(partyId, log);
     }
     return log;

@@ -136,9 +136,20 @@ export class RedisPartyHub implements PartyHub {
     let sub = this.subs.get(partyId);
     if (!sub) {
       const listeners = new Set<PartyListener>();
-      const sequencer = new Sequencer<LoggedEvent>(this.options.gapTimeoutMs, (item) => {
-        for (const l of listeners) l(item.event, item.audience, item.json);
-      });
+      const sequencer = new Sequencer<LoggedEvent>(
+        this.options.gapTimeoutMs,
+        (item) => {
+          for (const l of listeners) l(item.event, item.audience, item.json);
+        },
+        // Missed pub/sub messages (a reconnect) are still in the party's log.
+        async (from, to) => {
+          const found = await this.redis.commands.zrangebyscore(this.key(partyId, 'log'), from, to);
+          return found.map((m) => {
+            const item = parseMessage(m);
+            return [item.event.seq_id, item] as [number, LoggedEvent];
+          });
+        },
+      );
       this.channelParties.set(this.channel(partyId), partyId);
       const ready = (async () => {
         await this.redis.subscriber.subscribe(this.channel(partyId));

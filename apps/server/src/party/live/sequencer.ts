@@ -2,8 +2,10 @@
  * Delivers the events of one party in `seq_id` order. Events may arrive out of order (a `seq_id`
  * reserved with `nextSeq` and published after a later one, or two nodes publishing at once): a
  * later event waits until the missing ones arrive, at most `gapTimeoutMs`, after which the gap is
- * skipped (the reserving write failed or its node died). An event that arrives after its gap was
- * skipped is still delivered (late, out of order) rather than lost.
+ * skipped (the reserving write failed or its node died). Before skipping, `fill` may fetch the
+ * missing events from the shared log (a node that missed pub/sub messages, e.g. during a Redis
+ * reconnect). An event that arrives after its gap was skipped is still delivered (late, out of
+ * order) rather than lost.
  */
 export class Sequencer<T> {
   /** Next `seq_id` to deliver; null until `start` tells where the stream stands. */
@@ -11,10 +13,12 @@ export class Sequencer<T> {
   private readonly pending = new Map<number, T>();
   private gapTimer: NodeJS.Timeout | null = null;
   private closed = false;
+  private filling = false;
 
   constructor(
     private readonly gapTimeoutMs: number,
     private readonly deliver: (item: T, seq: number) => void,
+    private readonly fill?: (fromSeq: number, toSeq: number) => Promise<[number, T][]>,
   ) {}
 
   /** The last `seq_id` delivered in order (null before `start`). */
@@ -80,8 +84,27 @@ export class Sequencer<T> {
 
   private skipGap(): void {
     this.gapTimer = null;
-    if (this.pending.size === 0 || this.expected === null) return;
-    this.expected = Math.min(...this.pending.keys());
+    if (this.pending.size === 0 || this.expected === null || this.closed) return;
+    const from = this.expected;
+    const to = Math.min(...this.pending.keys()) - 1;
+    if (!this.fill || this.filling) return this.skipTo(to + 1);
+    this.filling = true;
+    this.fill(from, to)
+      .then((found) => {
+        for (const [seq, item] of found) if (this.expected !== null && seq >= this.expected) this.pending.set(seq, item);
+      })
+      .catch(() => undefined)
+      .finally(() => {
+        this.filling = false;
+        if (this.closed) return;
+        this.drain();
+        if (this.expected !== null && this.expected <= to) this.skipTo(to + 1);
+      });
+  }
+
+  private skipTo(seq: number): void {
+    if (this.expected === null || seq <= this.expected) return;
+    this.expected = Math.min(seq, ...this.pending.keys());
     this.drain();
   }
 }

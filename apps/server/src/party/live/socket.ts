@@ -82,6 +82,7 @@ class FanSocket {
 class PartyChannel {
   readonly sockets = new Set<FanSocket>();
   lastDelivered = 0;
+  private lastFlushAt = -Infinity;
   private batch: LoggedEvent[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
   private readonly unsubscribe: () => void;
@@ -103,13 +104,17 @@ class PartyChannel {
     if (item.event.seq_id > this.lastDelivered) this.lastDelivered = item.event.seq_id;
     this.batch.push(item);
     if (!this.flushTimer) {
-      this.flushTimer = setTimeout(() => this.flush(), this.server.options.batchMs);
+      // At most one frame per window: an event after a quiet spell goes out at once (with whatever
+      // arrives in the same turn of the event loop), a busy party's events gather for the window.
+      const wait = Math.max(0, this.lastFlushAt + this.server.options.batchMs - mono());
+      this.flushTimer = setTimeout(() => this.flush(), wait);
     }
   }
 
   /** Sends the collected events: one serialization per distinct audience, shared by every socket. */
   flush(): void {
     this.flushTimer = null;
+    this.lastFlushAt = mono();
     const batch = this.batch;
     this.batch = [];
     if (batch.length === 0) return;

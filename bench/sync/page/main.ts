@@ -1,0 +1,97 @@
+/**
+ * The sync bench's fan page, bundled with esbuild and opened in headless Chromium at the party
+ * server's own origin. It plays the party exactly as the party app does: the app's HLS player and
+ * player controller (apps/party-web/src/player), the protocol client's socket with its clock
+ * offset estimate, and the party status from the server. It also records, on a grid of instants of
+ * the machine clock shared by every fan, where its audio element is.
+ */
+import Hls from 'hls.js';
+import { PartySocket } from '@fanfare/client';
+import type { PlayerStatus } from '@fanfare/protocol';
+import { HlsPlayer } from '../../../apps/party-web/src/player/hlsPlayer.ts';
+import { PlayerController } from '../../../apps/party-web/src/player/controller.ts';
+
+interface Sample {
+  /** Grid instant (true machine clock, ms). */
+  at: number;
+  /** Audio position at `at` (ms), interpolated from the reading taken a few ms off the grid. */
+  pos: number | null;
+  track: string | null;
+  playing: boolean;
+  /** This fan's clock offset estimate at the time (server minus client). */
+  offset: number;
+}
+
+declare global {
+  interface Window {
+    __fan: { samples: Sample[]; errors: string[]; ready: boolean; trackChanges: number };
+  }
+}
+
+const params = new URLSearchParams(location.search);
+const partyId = params.get('party')!;
+const token = params.get('token')!;
+const gridMs = Number(params.get('grid') ?? 250);
+const state: Window['__fan'] = { samples: [], errors: [], ready: false, trackChanges: 0 };
+window.__fan = state;
+
+// The true machine clock: Date.now may be skewed on purpose for this fan (see main.ts).
+const trueNow = () => performance.timeOrigin + performance.now();
+
+const audio = document.createElement('audio');
+document.body.append(audio);
+let status: PlayerStatus | null = null;
+let socket: PartySocket;
+
+const controller = new PlayerController({
+  adapter: new HlsPlayer(audio, async () => ({ default: Hls })),
+  status: () => status,
+  clockOffsetMs: () => socket.clockOffsetMs,
+  onMediaError: (err) => state.errors.push(`media: ${String(err)}`),
+});
+
+socket = new PartySocket({
+  baseUrl: location.origin,
+  partyId,
+  accessToken: token,
+  WebSocket: WebSocket as never,
+  onEvent: (e) => {
+    if (e.type === 'track_change' || e.type === 'party_started') {
+      status = e.status;
+      state.trackChanges++;
+      controller.onTrackChange().catch((err: unknown) => state.errors.push(`track change: ${String(err)}`));
+    }
+  },
+  onControl: (c) => {
+    if (c.type === 'resync' && c.status) status = c.status;
+  },
+});
+
+async function start(): Promise<void> {
+  const res = await fetch(`/api/parties/${encodeURIComponent(partyId)}/player/status`, { headers: { authorization: `Bearer ${token}` } });
+  status = ((await res.json()) as { status: PlayerStatus | null }).status;
+  socket.connect();
+  // A few clock samples first, as the app has by the time a fan reaches the player.
+  for (let i = 0; i < 5; i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    socket.syncClock();
+  }
+  await new Promise((r) => setTimeout(r, 200));
+  await controller.play();
+  state.ready = true;
+}
+
+function sampleNext(): void {
+  const now = trueNow();
+  const at = Math.ceil(now / gridMs) * gridMs;
+  setTimeout(() => {
+    const t = trueNow();
+    const playing = !audio.paused && audio.readyState >= 2;
+    const pos = audio.currentTime * 1000 + (playing ? (at - t) * audio.playbackRate : 0);
+    state.samples.push({ at, pos: audio.currentTime > 0 ? pos : null, track: status?.track.id ?? null, playing, offset: socket.clockOffsetMs });
+    sampleNext();
+  }, Math.max(0, at - now));
+}
+
+start().catch((err: unknown) => state.errors.push(`start: ${String(err)}`));
+sampleNext();
