@@ -37,6 +37,7 @@ const { values: args } = parseArgs({
     'connect-timeout': { type: 'string', default: '60' },
     'cpu-prof': { type: 'boolean', default: false },
     'no-save': { type: 'boolean', default: false },
+    name: { type: 'string', default: 'fanout' },
     'quiet-load': { type: 'string', default: '1.5' },
     'quiet-wait': { type: 'string', default: '90' },
   },
@@ -399,7 +400,7 @@ async function main(): Promise<void> {
   process.stdout.write('\n' + textTable(HEADER, results.map(row)) + '\n\n');
   for (const v of verdicts(results)) process.stdout.write(`${v.pass ? 'MET   ' : 'MISSED'} ${v.check}: ${v.measured} (target ${v.target})\n`);
   if (!args['no-save']) {
-    const files = writeResults('fanout', { when, machine, config: cfg, results, targets: verdicts(results) }, markdown(machine, results, when));
+    const files = writeResults(String(args.name).replace(/[^\w.-]/g, '_'), { when, machine, config: cfg, results, targets: verdicts(results) }, markdown(machine, results, when));
     process.stdout.write(`\nwrote ${files.json}\nwrote ${files.md}\n`);
   }
 }

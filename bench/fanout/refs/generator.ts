@@ -5,7 +5,7 @@
  * with `timestamp_ms` set when it is made.
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import type http from 'node:http';
 import type { ChatMessageEvent, FakeChatBody } from '@fanfare/protocol';
 
 const TICK_MS = 20;
