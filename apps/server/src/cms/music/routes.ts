@@ -10,20 +10,8 @@ import {
   SpotifyTrack,
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { badGateway, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { ProviderError, fetchJson } from '../../providers/http.ts';
-
-/** Maps a provider failure: its 404 (or 400 on a malformed id) is ours, anything else a 502. */
-async function lookup<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (e) {
-    if (e instanceof ProviderError && (e.status === 404 || e.status === 400)) throw notFound(`${what} not found`);
-    if (e instanceof ProviderError) throw badGateway(`The streaming service failed (${e.status})`);
-    throw e;
-  }
-}
+import { fetchJson, lookup } from '../../providers/http.ts';
 
 /**
  * Music lookups of the campaign pages (spec 7, no token), answered in the providers' own JSON

@@ -4,6 +4,7 @@ import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
+import { sendStoredFile } from '../../platform/uploads.ts';
 import { requireCmsUser } from '../users/guards.ts';
 import { createFolder, deleteFolder, deleteUpload, folderOfFile, listFolder, listUploads, normaliseFolder, ROOT, storeUpload } from './service.ts';
 
@@ -59,17 +60,12 @@ export async function registerCmsUploadRoutes(app: App, ctx: ServerContext): Pro
     return reply.status(204).send();
   });
 
-  // Served with the type sniffed from the bytes and nosniff, so a stored file is never run as HTML.
   app.get('/uploads/cms/:file', { schema: { hide: true } }, async (req, reply) => {
     const key = `cms/${(req.params as { file: string }).file}`;
     if (!SAFE_KEY.test(key)) throw notFound('No such file');
     const bytes = await ctx.storage.get(key);
     const kind = bytes ? sniffImage(bytes) : null;
     if (!bytes || !kind) throw notFound('No such file');
-    return reply
-      .header('content-type', IMAGE_KINDS[kind].mime)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(Buffer.from(bytes));
+    return sendStoredFile(reply, bytes, IMAGE_KINDS[kind].mime);
   });
 }

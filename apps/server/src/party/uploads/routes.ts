@@ -6,6 +6,8 @@ import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
 import { requireFan } from '../auth/guards.ts';
 import { requireParty } from '../parties/queries.ts';
+import { sendStoredFile } from '../../platform/uploads.ts';
+import { partyFolder } from '../chat/media/store.ts';
 import { storeImageUpload } from './service.ts';
 
 const SAFE_KEY = /^[\w-]+(\/[\w-]+)*\.(png|jpg|gif|webp)$/;
@@ -19,21 +21,16 @@ export async function registerUploadRoutes(app: App, ctx: ServerContext): Promis
     async (req, reply) => {
       const fan = await requireFan(ctx, req);
       await requireParty(ctx.db, req.params.id);
-      return reply.status(201).send(await storeImageUpload(ctx, req, `profiles/${req.params.id}/${fan.id}`));
+      return reply.status(201).send(await storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`));
     },
   );
 
-  // Served with the type sniffed from the bytes and nosniff, so a stored file is never run as HTML.
   app.get('/uploads/*', { schema: { hide: true } }, async (req, reply) => {
     const key = (req.params as { '*': string })['*'];
     if (!SAFE_KEY.test(key)) throw notFound('No such file');
     const bytes = await ctx.storage.get(key);
     const kind = bytes ? sniffImage(bytes) : null;
     if (!bytes || !kind) throw notFound('No such file');
-    return reply
-      .header('content-type', IMAGE_KINDS[kind].mime)
-      .header('x-content-type-options', 'nosniff')
-      .header('cache-control', 'public, max-age=31536000, immutable')
-      .send(Buffer.from(bytes));
+    return sendStoredFile(reply, bytes, IMAGE_KINDS[kind].mime);
   });
 }

@@ -39,10 +39,10 @@ export async function upsertProviderFan(
     .executeTakeFirstOrThrow();
 }
 
-/** A fan without a streaming account, for parties that do not require login. */
-export async function createAnonymousFan(db: Db, displayName: string, now: number): Promise<Fan> {
-  const fan: Fan = {
-    id: newId(),
+/** The row of a fan without a streaming account (anonymous signups, fake-traffic fans). */
+export function anonymousFanRow(id: string, displayName: string, now: number): Fan {
+  return {
+    id,
     service: null,
     service_user_id: null,
     display_name: displayName,
@@ -56,6 +56,11 @@ export async function createAnonymousFan(db: Db, displayName: string, now: numbe
     created_at: now,
     updated_at: now,
   };
+}
+
+/** A fan without a streaming account, for parties that do not require login. */
+export async function createAnonymousFan(db: Db, displayName: string, now: number): Promise<Fan> {
+  const fan = anonymousFanRow(newId(), displayName, now);
   await db.insertInto('fans').values(fan).execute();
   return fan;
 }

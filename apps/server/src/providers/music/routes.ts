@@ -1,19 +1,7 @@
 import { CatalogIdParam, MusicAlbum, MusicArtist, MusicPlaylist, ServiceCatalogParams } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { badGateway, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { ProviderError } from '../http.ts';
-
-/** Maps a provider failure: its 404 (or 400 on a malformed id) is ours, anything else a 502. */
-async function lookup<T>(what: string, call: () => Promise<T>): Promise<T> {
-  try {
-    return await call();
-  } catch (e) {
-    if (e instanceof ProviderError && (e.status === 404 || e.status === 400)) throw notFound(`${what} not found`);
-    if (e instanceof ProviderError) throw badGateway(`The streaming service failed (${e.status})`);
-    throw e;
-  }
-}
+import { lookup } from '../http.ts';
 
 /** Music search of spec section 7: catalog lookups through the provider adapters. */
 export async function registerMusicRoutes(app: App, ctx: ServerContext): Promise<void> {

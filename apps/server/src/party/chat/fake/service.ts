@@ -4,6 +4,7 @@ import type { ServerContext } from '../../../context.ts';
 import { newId } from '../../../platform/tokens.ts';
 import type { Fan } from '../../auth/sessions.ts';
 import { requireParty } from '../../parties/queries.ts';
+import { anonymousFanRow } from '../../users/fans.ts';
 import { partyStickers, postChatMessage } from '../messages/service.ts';
 
 /** Fake fans per party: a small pool, created once, that posts in turn. */
@@ -203,21 +204,7 @@ export async function ensureFakeFans(ctx: ServerContext, partyId: string): Promi
   const fans: Fan[] = [];
   for (let i = 1; i <= FAKE_FAN_POOL_SIZE; i++) {
     const id = `fake-${tag}-${i}`;
-    const fan: Fan = {
-      id,
-      service: null,
-      service_user_id: null,
-      display_name: `Fake fan ${i}`,
-      email: null,
-      country: null,
-      premium: 0,
-      profile_picture: null,
-      service_access_token: null,
-      service_refresh_token: null,
-      service_expires_at: null,
-      created_at: now,
-      updated_at: now,
-    };
+    const fan = anonymousFanRow(id, `Fake fan ${i}`, now);
     await ctx.db.insertInto('fans').values(fan).onConflict((oc) => oc.column('id').doNothing()).execute();
     const exists = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', partyId).where('fan_id', '=', id).executeTakeFirst();
     if (!exists) await signUpFakeFan(ctx, partyId, id, i, now);

@@ -1,10 +1,10 @@
-import type { MultipartFile } from '@fastify/multipart';
 import type { FastifyRequest } from 'fastify';
 import { createHash } from 'node:crypto';
 import type { ServerContext } from '../../../context.ts';
-import { badRequest, payloadTooLarge, unprocessable, unsupportedMedia } from '../../../platform/errors.ts';
+import { unprocessable, unsupportedMedia } from '../../../platform/errors.ts';
 import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
 import { newId } from '../../../platform/tokens.ts';
+import { readSingleFile } from '../../../platform/uploads.ts';
 
 /** Where chat media are stored: `media/<party>/<fan>/<id>.<ext>`, served under `/uploads/media/`. */
 export const MEDIA_KEY = /^media\/([\w-]+)\/([\w-]+)\/[\w-]+\.(png|jpg|gif|webp|mp4|webm)$/;
@@ -20,20 +20,7 @@ export function partyFolder(partyId: string): string {
  * stores it in the fan's media folder of the party and returns its URL.
  */
 export async function storeChatMedia(ctx: ServerContext, req: FastifyRequest, partyId: string, fanId: string): Promise<{ url: string }> {
-  let file: MultipartFile | undefined;
-  try {
-    file = await req.file({ limits: { fileSize: ctx.config.uploadMaxBytes, files: 1 } });
-  } catch (e) {
-    throw badRequest(`Expected a multipart/form-data body with one file: ${(e as Error).message}`);
-  }
-  if (!file) throw badRequest('Expected a multipart/form-data body with one file');
-  let bytes: Buffer;
-  try {
-    bytes = await file.toBuffer();
-  } catch (e) {
-    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(`File larger than ${ctx.config.uploadMaxBytes} bytes`);
-    throw e;
-  }
+  const bytes = await readSingleFile(req, ctx.config.uploadMaxBytes);
   const media = sniffMedia(bytes);
   if (!media) throw unsupportedMedia('Only PNG, JPEG, GIF or WebP images and MP4 or WebM videos are accepted');
   const key = `media/${partyFolder(partyId)}/${fanId}/${newId()}.${mediaInfo(media).ext}`;

@@ -1,0 +1,35 @@
+import type { MultipartFile } from '@fastify/multipart';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { badRequest, payloadTooLarge } from './errors.ts';
+
+/**
+ * Reads the single file of a multipart request: 400 when there is none, 413 past `maxBytes`.
+ * What the bytes are is the caller's check (by content, never by name or declared type).
+ */
+export async function readSingleFile(req: FastifyRequest, maxBytes: number): Promise<Buffer> {
+  let file: MultipartFile | undefined;
+  try {
+    file = await req.file({ limits: { fileSize: maxBytes, files: 1 } });
+  } catch (e) {
+    throw badRequest(`Expected a multipart/form-data body with one file: ${(e as Error).message}`);
+  }
+  if (!file) throw badRequest('Expected a multipart/form-data body with one file');
+  try {
+    return await file.toBuffer();
+  } catch (e) {
+    if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(`File larger than ${maxBytes} bytes`);
+    throw e;
+  }
+}
+
+/**
+ * Answers with a stored upload. The type comes from the sniffed bytes and `nosniff` is set, so a
+ * stored file is never run as HTML; keys are immutable, so the answer caches for good.
+ */
+export function sendStoredFile(reply: FastifyReply, bytes: Uint8Array, mime: string): FastifyReply {
+  return reply
+    .header('content-type', mime)
+    .header('x-content-type-options', 'nosniff')
+    .header('cache-control', 'public, max-age=31536000, immutable')
+    .send(Buffer.from(bytes));
+}
