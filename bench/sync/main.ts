@@ -82,8 +82,7 @@ async function bundlePage(): Promise<string> {
     minify: true,
     logLevel: 'silent',
   });
-  const js = out.outputFiles[0]!.text;
-  return `<!doctype html><html><head><meta charset="utf-8"><title>sync bench fan</title></head><body><script>${js.replace(/<\/script/gi, '<\\/script')}</script></body></html>`;
+  return out.outputFiles[0]!.text;
 }
 
 async function main(): Promise<void> {
@@ -127,7 +126,7 @@ async function main(): Promise<void> {
       });
       tokens.push(((await res.json()) as SignupResponse).access_token!);
     }
-    const html = await bundlePage();
+    const script = await bundlePage();
     await call(`${base}/api/parties/${PARTY}/start`, { method: 'POST', headers: { 'x-cms-token': CMS_TOKEN } });
     const startedAt = Date.now();
     log('party started; fans joining');
@@ -142,15 +141,19 @@ async function main(): Promise<void> {
       const context = await browser.newContext();
       const page = await context.newPage();
       page.on('pageerror', (err) => log(`   fan ${i} page error: ${err.message}`));
-      // The page is served at the party server's origin, so its calls, socket and streams are same-origin.
-      await page.route(`${base}/__sync-bench/fan.html*`, (route) => route.fulfill({ status: 200, contentType: 'text/html', body: html }));
       if (i === 1 && cfg.skewMs !== 0) {
         // This fan's wall clock is off: only the clock-offset estimate can put it back in sync.
         await page.addInitScript(`{ const skew = ${cfg.skewMs}; const real = Date.now; Date.now = () => real() + skew; }`);
       }
       const wait = startedAt + (i * cfg.joinSpreadS * 1000) / Math.max(1, cfg.fans - 1) - Date.now();
       if (wait > 0) await sleep(wait);
-      await page.goto(`${base}/__sync-bench/fan.html?party=${PARTY}&token=${encodeURIComponent(tokens[i]!)}&grid=${cfg.gridMs}`);
+      // A page of the party server's origin (its health check), then the fan script in it: calls,
+      // socket and streams are same-origin. (Playwright's request routing would break the socket.)
+      await page.goto(`${base}/healthz`);
+      await page.evaluate((p) => {
+        (window as unknown as { __syncParams: unknown }).__syncParams = p;
+      }, { party: PARTY, token: tokens[i]!, grid: cfg.gridMs });
+      await page.addScriptTag({ content: script });
       joinedAt.push(Date.now());
       pages.push(page);
       log(`   fan ${i} joined${i === 1 && cfg.skewMs ? ` (clock skewed ${cfg.skewMs} ms)` : ''}`);
@@ -165,10 +168,11 @@ async function main(): Promise<void> {
       await sleep(1000);
     }
     const fans = await Promise.all(
-      pages.map((p) => p.evaluate(() => window.__fan) as Promise<{ samples: Sample[]; errors: string[]; ready: boolean; trackChanges: number }>),
+      pages.map((p) => p.evaluate(() => window.__fan) as Promise<{ samples: Sample[]; errors: string[]; ready: boolean; trackChanges: number; clockSamples: number; states: string[] }>),
     );
     fans.forEach((f, i) => {
       if (f.errors.length) log(`   fan ${i} errors: ${f.errors.join('; ')}`);
+      log(`   fan ${i} socket states: ${f.states.slice(0, 12).join(' > ')}`);
     });
 
     // Track starts on the server (from its status answers): samples shortly after one are "settling".
@@ -216,6 +220,7 @@ async function main(): Promise<void> {
         clock_skew_ms: i === 1 ? cfg.skewMs : 0,
         samples: f.samples.length,
         track_changes_seen: f.trackChanges,
+        clock_samples: f.clockSamples,
         errors: f.errors,
         offset_estimate_ms: Math.round(f.samples.at(-1)?.offset ?? NaN),
         vs_server_ms: quantiles(vsServer[i]!),
@@ -226,6 +231,7 @@ async function main(): Promise<void> {
       instants_skipped: instantsSkipped,
       track_starts: trackStarts.size,
     };
+    for (const f of result.fans) log(`   fan ${f.fan}: ${f.samples} samples, ${f.clock_samples} clock samples, offset estimate ${f.offset_estimate_ms} ms, ${f.track_changes_seen} track changes`);
     const header = ['measure', 'n', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'mean ms'];
     const rows: (string | number)[][] = [
       ['pairwise drift between fans (settled)', ...Object.values(result.pairwise_drift_ms)],

@@ -1,6 +1,6 @@
 /**
- * The sync bench's fan page, bundled with esbuild and opened in headless Chromium at the party
- * server's own origin. It plays the party exactly as the party app does: the app's HLS player and
+ * The sync bench's fan page, bundled with esbuild and run in headless Chromium on a page of the
+ * party server's own origin (so calls, socket and streams are same-origin, as for the party app). It plays the party exactly as the party app does: the app's HLS player and
  * player controller (apps/party-web/src/player), the protocol client's socket with its clock
  * offset estimate, and the party status from the server. It also records, on a grid of instants of
  * the machine clock shared by every fan, where its audio element is.
@@ -24,15 +24,15 @@ interface Sample {
 
 declare global {
   interface Window {
-    __fan: { samples: Sample[]; errors: string[]; ready: boolean; trackChanges: number };
+    __fan: { samples: Sample[]; errors: string[]; ready: boolean; trackChanges: number; clockSamples: number; states: string[] };
   }
 }
 
-const params = new URLSearchParams(location.search);
-const partyId = params.get('party')!;
-const token = params.get('token')!;
-const gridMs = Number(params.get('grid') ?? 250);
-const state: Window['__fan'] = { samples: [], errors: [], ready: false, trackChanges: 0 };
+const params = (window as unknown as { __syncParams: { party: string; token: string; grid: number } }).__syncParams;
+const partyId = params.party;
+const token = params.token;
+const gridMs = params.grid;
+const state: Window['__fan'] = { samples: [], errors: [], ready: false, trackChanges: 0, clockSamples: 0, states: [] };
 window.__fan = state;
 
 // The true machine clock: Date.now may be skewed on purpose for this fan (see main.ts).
@@ -41,6 +41,7 @@ const trueNow = () => performance.timeOrigin + performance.now();
 const audio = document.createElement('audio');
 document.body.append(audio);
 let status: PlayerStatus | null = null;
+// eslint-disable-next-line prefer-const -- assigned after the controller, which reads it lazily
 let socket: PartySocket;
 
 const controller = new PlayerController({
@@ -64,6 +65,13 @@ socket = new PartySocket({
   },
   onControl: (c) => {
     if (c.type === 'resync' && c.status) status = c.status;
+    if (c.type === 'time') state.clockSamples++;
+  },
+  onState: (st) => {
+    state.states.push(st.kind === 'reconnecting' || st.kind === 'error' ? `${st.kind}:${st.closeCode}` : st.kind);
+  },
+  onInvalid: (_raw, problem) => {
+    if (state.errors.length < 10) state.errors.push(`invalid frame: ${problem}`);
   },
 });
 
@@ -81,9 +89,12 @@ async function start(): Promise<void> {
   state.ready = true;
 }
 
+let lastAt = 0;
 function sampleNext(): void {
   const now = trueNow();
-  const at = Math.ceil(now / gridMs) * gridMs;
+  // Timers may fire a hair early on a coarsened clock: never sample the same instant twice.
+  const at = Math.max(Math.ceil(now / gridMs) * gridMs, lastAt + gridMs);
+  lastAt = at;
   setTimeout(() => {
     const t = trueNow();
     const playing = !audio.paused && audio.readyState >= 2;

@@ -254,7 +254,9 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     const played = (await w.fan.client.call('getTracks', { params: { id: P } })).items.filter((t) => t.played).map((t) => t.id);
     expect(played.sort()).toEqual([voted.id, expectedNext.id].sort());
 
-    // Every track played: the timeline pauses at the end of the last.
+    // Every track played: the timeline pauses at the end of the last (open-ended party, so the
+    // end time does not stop it first).
+    await w.cms.call('putParty', { params: { id: P }, body: { ends_at: null } });
     from = sock.events.length;
     w.advanceClock(10 * 3600_000);
     await waitFor('the last track to end', async () => {
@@ -287,6 +289,22 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     expect(started.status.track.name).toBe('Low Tide Radio');
     await new Promise((r) => setTimeout(r, 150));
     expect(sock.events.filter((e) => e.type === 'party_started')).toHaveLength(1);
+    sock.close();
+  });
+
+  it('spec 4 ended: when ends_at comes, the timeline stops by itself (party_stopped), once', async () => {
+    const id = 'ends';
+    const cast = await setUpParty(w.t, id);
+    const sock = await TestSocket.connect(w.t, id, cast.fan.token);
+    await w.cms.call('putParty', { params: { id }, body: { ends_at: new Date(w.t.server.ctx.now() + 30_000).toISOString() } });
+    await cast.host.client.call('startParty', { params: { id } });
+    await sock.next('track_change');
+    w.advanceClock(31_000);
+    const stopped = await sock.next('party_stopped');
+    expect(stopped.status!.is_paused).toBe(true);
+    await new Promise((r) => setTimeout(r, 150));
+    expect(sock.events.filter((e) => e.type === 'party_stopped')).toHaveLength(1);
+    expect(await status(cast.host.client.call('startParty', { params: { id } }))).toBe(409);
     sock.close();
   });
 

@@ -1,10 +1,11 @@
 import type { ServerContext } from '../../context.ts';
 import { HttpError } from '../../platform/errors.ts';
-import { advanceIfDue, startParty } from './playback.ts';
+import { advanceIfDue, startParty, stopParty } from './playback.ts';
 
 /**
- * The timeline's timers: every `tickMs` each node looks in the database for tracks that have ended
- * and for auto-start parties whose `starts_at` has come, and acts on them. Every node may look;
+ * The timeline's timers: every `tickMs` each node looks in the database for tracks that have ended,
+ * parties whose `ends_at` has come, and auto-start parties whose `starts_at` has come, and acts on
+ * them. Every node may look;
  * the compare-and-set on the timeline row makes each track end and each auto start happen once
  * across the cluster. Times come from `ctx.now()`, so tests can move the clock instead of waiting.
  */
@@ -20,6 +21,16 @@ export function startTimelineScheduler(ctx: ServerContext, tickMs: number): () =
       .where('track_ends_at', '<=', now)
       .execute();
     for (const { party_id } of ended) await advanceIfDue(ctx, party_id);
+
+    // A party whose end time has come stops playing (the apps show End).
+    const over = await ctx.db
+      .selectFrom('party_playback')
+      .innerJoin('parties', 'parties.id', 'party_playback.party_id')
+      .select('party_playback.party_id')
+      .where('party_playback.is_paused', '=', 0)
+      .where('parties.ends_at', '<=', now)
+      .execute();
+    for (const { party_id } of over) await stopParty(ctx, party_id);
 
     const due = await ctx.db
       .selectFrom('parties')
