@@ -2,8 +2,14 @@ import type { PlayerDevice, PlayerStatus, Track } from '@fanfare/protocol';
 import { positionNowMs } from '../rules/playback.ts';
 import { MediaSupportError, type PlayerAdapter } from './types.ts';
 
-/** Drift beyond which a playing track is re-aligned with the party timeline. */
+/** Drift beyond which a playing track is re-aligned with the party timeline (players without seek). */
 export const DRIFT_TOLERANCE_MS = 1_500;
+/** The same for players that can seek cheaply in buffered media (HLS, mock). */
+export const SEEKABLE_DRIFT_TOLERANCE_MS = 250;
+/** Error within which a fine alignment stops: below what two listeners in one room notice. */
+export const FINE_SYNC_TOLERANCE_MS = 8;
+/** Fine alignment attempts after a start or a drift. */
+export const FINE_SYNC_ATTEMPTS = 5;
 
 export interface PlayerControllerDeps {
   adapter: PlayerAdapter;
@@ -26,6 +32,8 @@ export class PlayerController {
   private initPromise: Promise<boolean> | null = null;
   private manualPause = false;
   private readonly now: () => number;
+  /** How far behind its target the player lands after a seek (learned): seeks aim that far ahead. */
+  private seekLagMs = 0;
 
   constructor(private readonly deps: PlayerControllerDeps) {
     this.now = deps.now ?? (() => Date.now());
@@ -63,6 +71,7 @@ export class PlayerController {
     if (!status || status.is_paused) return;
     try {
       await this.deps.adapter.play(status.track, positionNowMs(status, this.now(), this.deps.clockOffsetMs()));
+      await this.alignFinely();
     } catch (err) {
       if (err instanceof MediaSupportError) this.deps.onMediaError(err);
       else throw err;
@@ -101,9 +110,33 @@ export class PlayerController {
     const status = this.deps.status();
     if (this.manualPause || !status || status.is_paused) return false;
     const expected = positionNowMs(status, this.now(), this.deps.clockOffsetMs());
-    if (Math.abs(this.deps.adapter.positionMs() - expected) <= DRIFT_TOLERANCE_MS) return false;
-    await this.play();
+    const canSeek = typeof this.deps.adapter.seek === 'function';
+    const tolerance = canSeek ? SEEKABLE_DRIFT_TOLERANCE_MS : DRIFT_TOLERANCE_MS;
+    if (Math.abs(this.deps.adapter.positionMs() - expected) <= tolerance) return false;
+    if (canSeek) await this.alignFinely();
+    else await this.play();
     return true;
+  }
+
+  /**
+   * The position a start computes is stale by the time the stream has loaded: measure the error
+   * once playback runs and seek to the timeline. A seek lands behind its target by the time audio
+   * takes to resume; each landing error teaches that lag, and the next seek aims ahead by it.
+   * Bounded to a few attempts; a player without seek keeps its start position.
+   */
+  private async alignFinely(): Promise<void> {
+    const { adapter } = this.deps;
+    if (!adapter.seek) return;
+    let seeked = false;
+    for (let attempt = 0; attempt <= FINE_SYNC_ATTEMPTS; attempt++) {
+      const status = this.deps.status();
+      if (!status || status.is_paused || this.manualPause) return;
+      const error = positionNowMs(status, this.now(), this.deps.clockOffsetMs()) - adapter.positionMs();
+      if (seeked) this.seekLagMs = Math.min(1_000, Math.max(0, this.seekLagMs + error));
+      if (Math.abs(error) <= FINE_SYNC_TOLERANCE_MS || attempt === FINE_SYNC_ATTEMPTS) return;
+      await adapter.seek(positionNowMs(status, this.now(), this.deps.clockOffsetMs()) + this.seekLagMs);
+      seeked = true;
+    }
   }
 
   destroy(): void {

@@ -85,6 +85,18 @@ export class HlsPlayer implements PlayerAdapter {
     }
   }
 
+  async seek(positionMs: number): Promise<void> {
+    const target = positionMs / 1000;
+    this.audio.currentTime = target;
+    if (this.audio.paused) return;
+    // 'seeked' fires before audio runs again: resolve only once the position advances past the
+    // target, so the caller measures real playback (bounded: a stalled stream must not hang).
+    const deadline = performance.now() + 2_000;
+    while (this.audio.currentTime <= target + 0.01 && performance.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 10));
+    }
+  }
+
   async pause(): Promise<void> {
     this.audio.pause();
   }

@@ -2,7 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PlayerStatus, Track } from '@fanfare/protocol';
 import { trackFixture } from '../test/fixtures.ts';
 import { APPLE_UNRESOLVED_ITEMS, ApplePlayer, tolerateUnresolved, type MusicKitInstance } from './applePlayer.ts';
-import { PlayerController } from './controller.ts';
+import { FINE_SYNC_ATTEMPTS, FINE_SYNC_TOLERANCE_MS, PlayerController, SEEKABLE_DRIFT_TOLERANCE_MS } from './controller.ts';
 import { MockPlayer } from './mockPlayer.ts';
 import { choosePlayer } from './select.ts';
 import { SpotifyPlayer, type SpotifySdk } from './spotifyPlayer.ts';
@@ -214,5 +214,56 @@ describe('apple-style adapter drives MusicKit (fake MusicKit)', () => {
     const p = new ApplePlayer(fakeMusicKit({ playLaterError: 'Network down' }));
     await expect(p.enqueue([trackFixture('a')])).rejects.toThrow('Network down');
     await expect(tolerateUnresolved(async () => 1)).resolves.toBe(1);
+  });
+});
+
+/** A seekable player whose stream loads late and whose seeks cost time, like HLS in a browser. */
+class LaggingSeekablePlayer extends MockPlayer {
+  seeks: number[] = [];
+  constructor(
+    private readonly clock: { now: number },
+    private readonly loadCostMs: number,
+    private readonly seekCostMs: number,
+  ) {
+    super(() => clock.now);
+  }
+  override async play(track: Track, positionMs: number): Promise<void> {
+    this.clock.now += this.loadCostMs; // the position was computed before the stream loaded
+    await super.play(track, positionMs);
+  }
+  async seek(positionMs: number): Promise<void> {
+    this.seeks.push(positionMs);
+    const track = trackFixture('t');
+    await super.play(track, positionMs);
+    this.clock.now += this.seekCostMs; // playback resumes at positionMs only after the seek cost
+    await super.play(track, positionMs);
+  }
+}
+
+describe('fine sync rule: a seekable player is aligned to the timeline once its stream runs', () => {
+  it(`ends within FINE_SYNC_TOLERANCE_MS (${FINE_SYNC_TOLERANCE_MS} ms) of the timeline despite load and seek costs`, async () => {
+    const clock = { now: 10_000 };
+    const player = new LaggingSeekablePlayer(clock, 120, 30);
+    const c = new PlayerController({ adapter: player, status: () => statusAt(0, 10_000), clockOffsetMs: () => 0, now: () => clock.now, onMediaError: vi.fn() });
+    await c.play();
+    const expected = clock.now - 10_000;
+    expect(player.seeks.length).toBeGreaterThan(0);
+    expect(player.seeks.length).toBeLessThanOrEqual(FINE_SYNC_ATTEMPTS);
+    expect(Math.abs(player.positionMs() - expected)).toBeLessThanOrEqual(FINE_SYNC_TOLERANCE_MS);
+  });
+
+  it(`re-aligns a seekable player past SEEKABLE_DRIFT_TOLERANCE_MS (${SEEKABLE_DRIFT_TOLERANCE_MS} ms), by seeking not re-playing`, async () => {
+    const clock = { now: 0 };
+    const player = new LaggingSeekablePlayer(clock, 0, 0);
+    const c = new PlayerController({ adapter: player, status: () => statusAt(0, 0), clockOffsetMs: () => 0, now: () => clock.now, onMediaError: vi.fn() });
+    await c.play();
+    await player.pause();
+    clock.now = 200;
+    expect(await c.realign()).toBe(false);
+    clock.now = 400;
+    const playSpy = vi.spyOn(player, 'play');
+    expect(await c.realign()).toBe(true);
+    expect(player.seeks.at(-1)).toBe(400);
+    expect(playSpy).not.toHaveBeenCalled(); // aligned by a seek, not a fresh start of the stream
   });
 });

@@ -36,6 +36,11 @@ export interface PlayerAdapter {
   setVolume(volume: number): Promise<void>;
   /** The current position in the current track. */
   positionMs(): number;
+  /**
+   * Moves within the current track, resolving once playback runs there. Only players that can
+   * seek cheaply in buffered media offer it (HLS, mock); the controller then aligns finely.
+   */
+  seek?(positionMs: number): Promise<void>;
   devices(): Promise<PlayerDevice[]>;
   /** Subscribes to state changes; returns the unsubscribe. */
   onState(listener: (state: PlaybackState) => void): () => void;
