@@ -3,7 +3,7 @@ import { CloseCode, type SequencedEvent } from '@fanfare/protocol';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, startTestServer, type TestServer } from '../../test/harness.ts';
-import { TestSocket, closeTestServer, settlePostgres, setUpParty, waitFor, type LiveFan } from './testkit.ts';
+import { TestSocket, closeTestServer, setUpParty, waitFor, type LiveFan } from './testkit.ts';
 
 const RUN = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 const P = 'cluster';
@@ -44,7 +44,6 @@ describe.runIf(RUN)('two server nodes on one PostgreSQL and one Redis', () => {
   afterAll(async () => {
     if (!aClosed && a) await closeTestServer(a);
     if (b) await closeTestServer(b);
-    await settlePostgres(pg.url);
     await pg?.drop();
     const redis = new Redis(process.env.TEST_REDIS_URL!);
     const keys = await redis.keys(`${prefix}*`);

@@ -174,7 +174,7 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     sock.close();
   });
 
-  it('spec 4/6 start permission follows startAllowed: host, admin, both', async () => {
+  it('spec 4/6 start permission follows startAllowed: host, admin, both; stop and end for CMS, hosts and admins', async () => {
     const id = 'perm';
     const cast = await setUpParty(w.t, id);
     const start = (c: PartyClient) => status(c.call('startParty', { params: { id } }));
@@ -194,9 +194,12 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     await stop();
     expect(await start(cast.admin.client)).toBe(200);
     expect(await start(new PartyClient({ baseUrl: w.t.partyUrl }))).toBe(401);
-    // Stop and end are CMS actions.
-    expect(await status(cast.host.client.call('stopParty', { params: { id } }))).toBe(401);
-    expect(await status(cast.host.client.call('endParty', { params: { id } }))).toBe(401);
+    // Stop and end: the CMS token (spec 6) or the party's hosts and admins from the app; never a listener.
+    expect(await status(cast.fan.client.call('stopParty', { params: { id } }))).toBe(403);
+    expect(await status(new PartyClient({ baseUrl: w.t.partyUrl }).call('stopParty', { params: { id } }))).toBe(401);
+    expect(await status(cast.host.client.call('stopParty', { params: { id } }))).toBe(200);
+    expect(await status(cast.fan.client.call('endParty', { params: { id } }))).toBe(403);
+    expect(await status(cast.admin.client.call('endParty', { params: { id } }))).toBe(200);
   });
 
   it('spec 4 lifecycle: start publishes party_started and track_change, stop pauses, start resumes, the timeline advances by itself, end returns ends_at', async () => {

@@ -61,14 +61,14 @@ export async function registerLiveRoutes(app: App, ctx: ServerContext, sockets: 
   });
 
   app.post('/api/parties/:id/stop', { schema: { tags, params: PartyIdParam, response: { 200: StopPartyResponse } } }, async (req) => {
-    // Stopping the timeline is an admin action (CMS token).
-    await requireCms(ctx, req);
+    // Stopping the timeline: the admin tool (CMS token) or the party's hosts and admins in the app.
+    await requireCmsOrPartyStaff(ctx, req, req.params.id);
     return stopParty(ctx, req.params.id);
   });
 
   app.post('/api/parties/:id/end', { schema: { tags, params: PartyIdParam, response: { 200: EndPartyResponse } } }, async (req) => {
-    // Ending the party is an admin action (CMS token).
-    await requireCms(ctx, req);
+    // Ending the party: the admin tool (CMS token) or the party's hosts and admins in the app.
+    await requireCmsOrPartyStaff(ctx, req, req.params.id);
     return endParty(ctx, req.params.id);
   });
 
@@ -103,4 +103,16 @@ async function hasCmsToken(ctx: ServerContext, req: FastifyRequest): Promise<boo
   if (req.headers['x-cms-token'] === undefined) return false;
   await requireCms(ctx, req);
   return true;
+}
+
+/**
+ * Spec 6 lists stop and end among the CMS actions; the app's host controls carry the fan's bearer
+ * instead. Either passes: a CMS token, or the bearer of a fan whose role in this party is host or
+ * admin. A listener's bearer is refused (403), no credentials at all 401.
+ */
+async function requireCmsOrPartyStaff(ctx: ServerContext, req: FastifyRequest, partyId: string): Promise<void> {
+  if (await hasCmsToken(ctx, req)) return;
+  const fan = await requireFan(ctx, req);
+  const role = await roleInParty(ctx.db, partyId, fan);
+  if (role !== 'host' && role !== 'admin') throw forbidden('Only the party\'s hosts and admins may do this');
 }

@@ -4,7 +4,6 @@
  */
 import { PartyClient } from '@fanfare/client';
 import { ServerFrame, type SequencedEvent, type ServerEvent } from '@fanfare/protocol';
-import pg from 'pg';
 import { WebSocket } from 'ws';
 import { DEMO_FANS } from '../../providers/emulators/demoFans.ts';
 import { TEST_CMS_TOKEN, startTestServer, type DbTarget, type TestServer } from '../../test/harness.ts';
@@ -191,30 +190,7 @@ export async function startLiveWorld(db: DbTarget, partyId: string, env: Record<
   };
 }
 
-/**
- * Closes a test server and, on PostgreSQL, waits until its connections are really gone before the
- * harness drops the database (pg's pool.end() resolves before its clients have disconnected, and a
- * forced drop then kills them mid-goodbye, which surfaces as unhandled errors).
- */
+/** Closes a test server; the harness waits for PostgreSQL sessions to leave before dropping. */
 export async function closeTestServer(t: TestServer): Promise<void> {
-  await t.server.close();
-  await settlePostgres(t.server.ctx.config.databaseUrl);
   await t.close();
-}
-
-/** Waits (bounded) until no session is connected to the PostgreSQL database of `url`. */
-export async function settlePostgres(url: string): Promise<void> {
-  if (!url.startsWith('postgres')) return;
-  const name = new URL(url).pathname.slice(1);
-  const admin = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? url });
-  await admin.connect();
-  try {
-    for (let i = 0; i < 100; i++) {
-      const { rows } = await admin.query<{ n: string }>('select count(*) as n from pg_stat_activity where datname = $1', [name]);
-      if (Number(rows[0]!.n) === 0) return;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-  } finally {
-    await admin.end();
-  }
 }
