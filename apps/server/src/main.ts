@@ -1,3 +1,4 @@
+import { DEMO_APP_NAME, DEMO_CAMPAIGN_SLUG } from './cms/demoCampaign.ts';
 import { loadConfig } from './platform/config.ts';
 import { createLogger } from './platform/logger.ts';
 import { startServer, type Surface } from './server.ts';
@@ -19,6 +20,7 @@ async function main(): Promise<void> {
   if (server.urls.cms) {
     lines.push(`  CMS API:                 ${server.urls.cms}/`);
     lines.push(`  CMS API docs:            ${server.urls.cms}/docs`);
+    if (config.demo.seed) lines.push(`  Demo campaign page:      ${server.urls.cms}/c/${DEMO_APP_NAME}/${DEMO_CAMPAIGN_SLUG}`);
   }
   lines.push(`  Database:                ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`);
   lines.push(`  Providers:               spotify ${config.emulators.spotify ? 'emulator' : 'live'}, apple ${config.emulators.apple ? 'emulator' : 'live'}`);

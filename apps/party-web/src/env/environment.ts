@@ -47,6 +47,12 @@ export function footerLinks(doc: Document): { imprint: string; privacy: string; 
   };
 }
 
+/** The newsletters the page's campaign offers (`<meta name="fanfare-newsletter-ids">`, comma-separated). */
+export function newsletterIds(doc: Document): string[] {
+  const raw = doc.querySelector('meta[name="fanfare-newsletter-ids"]')?.getAttribute('content') ?? '';
+  return raw.split(',').map((id) => id.trim()).filter(Boolean);
+}
+
 /** The newsletter call of the campaign system, when the page names one; until then the form is hidden. */
 export function newsletterEndpoint(doc: Document): string | null {
   return doc.querySelector('meta[name="fanfare-newsletter-url"]')?.getAttribute('content') || null;

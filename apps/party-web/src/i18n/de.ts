@@ -187,6 +187,7 @@ export const de = {
     email: 'E-Mail',
     name: 'Name',
     country: 'Land',
+    consent: 'Ja, ich möchte Neuigkeiten per E-Mail erhalten. Die Einwilligung kann ich jederzeit widerrufen.',
     submit: 'Anmelden',
     done: 'Fast fertig: Bitte bestätige deine Anmeldung in der E-Mail, die wir dir geschickt haben.',
     error: 'Die Anmeldung hat nicht geklappt. Bitte versuch es noch einmal.',

@@ -189,6 +189,7 @@ export const en: Dictionary = {
     email: 'Email',
     name: 'Name',
     country: 'Country',
+    consent: 'Yes, I would like to receive news by email. I can withdraw my consent at any time.',
     submit: 'Sign up',
     done: 'Almost done: please confirm your signup in the email we sent you.',
     error: 'Signup did not work. Please try again.',

@@ -1,7 +1,8 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { newsletterEndpoint } from '../env/environment.ts';
+import { newsletterEndpoint, newsletterIds } from '../env/environment.ts';
 import { COUNTRIES } from '../screens/countries.ts';
+import { newsletterPayload } from './newsletterPayload.ts';
 
 /**
  * Newsletter signup (spec 1: email, name, country), posted to the campaign system's newsletter
@@ -10,10 +11,11 @@ import { COUNTRIES } from '../screens/countries.ts';
 export function NewsletterForm() {
   const { t, i18n } = useTranslation();
   const endpoint = newsletterEndpoint(document);
-  const ids = { email: useId(), name: useId(), country: useId() };
-  const [form, setForm] = useState({ email: '', name: '', country: '' });
+  const offered = newsletterIds(document);
+  const ids = { email: useId(), name: useId(), country: useId(), consent: useId() };
+  const [form, setForm] = useState({ email: '', name: '', country: '', consent: false });
   const [state, setState] = useState<'idle' | 'busy' | 'done' | 'error'>('idle');
-  if (!endpoint) return null;
+  if (!endpoint || offered.length === 0) return null;
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setState('busy');
@@ -21,7 +23,9 @@ export function NewsletterForm() {
       const res = await fetch(endpoint, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: form.email, name: form.name, country: form.country || undefined, locale: i18n.language, redirect_url: window.location.href }),
+        body: JSON.stringify(
+          newsletterPayload({ ...form, locale: i18n.language, newsletterIds: offered, pageUrl: window.location.href }),
+        ),
       });
       setState(res.ok ? 'done' : 'error');
     } catch {
@@ -55,6 +59,10 @@ export function NewsletterForm() {
             </option>
           ))}
         </select>
+      </div>
+      <div className="field field--check">
+        <input id={ids.consent} type="checkbox" required checked={form.consent} onChange={(e) => setForm({ ...form, consent: e.target.checked })} />
+        <label htmlFor={ids.consent}>{t('newsletter.consent')}</label>
       </div>
       {state === 'error' && (
         <p className="form-error" role="alert">

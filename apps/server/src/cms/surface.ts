@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import type { ServerContext } from '../context.ts';
@@ -17,6 +18,16 @@ import { registerCmsUserRoutes } from './users/routes.ts';
 
 /** The CMS API (campaign system, spec campaign-pages.md section 7). Health checks and docs come from the platform. */
 export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+  // Campaign and party pages on other origins call the CMS from the browser (newsletter, i18n,
+  // accounts, token gate). Only the configured origins may: the same list that login redirects
+  // may return to. Tokens travel in headers, never cookies, so no credentials are allowed.
+  const allowed = new Set(ctx.config.allowedRedirectOrigins);
+  await app.register(cors, {
+    origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
+    methods: ['GET', 'POST', 'PUT', 'DELETE'],
+    allowedHeaders: ['content-type', 'authorization', 'token-gate-access-key', 'x-session-id'],
+    maxAge: 600,
+  });
   // Limits apply only to the routes that ask for one (login, signup, code checks), never to static files.
   await app.register(rateLimit, { global: false });
   await app.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 5 } });

@@ -1,6 +1,7 @@
 import type { FrontendSettings, MusicOptions } from '@fanfare/protocol';
 import { DEFAULT_STICKERS, WAITING_ROOM_DEFAULT_MINUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
+import { seedDemoCampaign } from '../cms/demoCampaign.ts';
 import { catalogTracks, storeTracks } from '../party/live/tracks.ts';
 
 export const DEMO_PARTY_ID = 'demo';
@@ -11,6 +12,7 @@ export const DEMO_PARTY_ID = 'demo';
  * has not been edited, so the countdown always begins from now.
  */
 export async function seedDemo(ctx: ServerContext): Promise<void> {
+  await seedDemoCampaign(ctx, DEMO_PARTY_ID);
   const now = ctx.now();
   const album = ctx.catalog.albums[0];
   if (!album) throw new Error('The demo catalog has no album');

@@ -4,6 +4,8 @@ import { fileURLToPath } from 'node:url';
 import staticFiles from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { campaignForParty } from '../cms/demoCampaign.ts';
+import { escapeHtml } from '../platform/html.ts';
 import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
 import type { App } from '../platform/http.ts';
@@ -43,15 +45,27 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     }
   };
 
-  const page = (partyId: string) => {
+  const page = async (partyId: string) => {
     const html = readIndex();
     if (html === null) return null;
     // The id passed the PartyIdPath pattern, so it holds no HTML-significant characters.
-    return html.replace(/<meta name="fanfare-party-id" content="[^"]*"\s*\/?>/, `<meta name="fanfare-party-id" content="${partyId}" />`);
+    const withId = html.replace(/<meta name="fanfare-party-id" content="[^"]*"\s*\/?>/, `<meta name="fanfare-party-id" content="${partyId}" />`);
+    // A campaign that names this party offers its newsletter on the party page (spec 1).
+    const campaign = await campaignForParty(ctx, partyId).catch((err: unknown) => {
+      // The page must render even when the campaign lookup fails: the form is then left out.
+      ctx.logger.warn({ err, partyId }, 'campaign lookup for the party page failed');
+      return null;
+    });
+    if (!campaign || campaign.newsletterIds.length === 0) return withId;
+    const url = `${ctx.config.cmsPublicUrl}/api/campaigns/${encodeURIComponent(campaign.id)}/newsletter/signup`;
+    const metas =
+      `<meta name="fanfare-newsletter-url" content="${escapeHtml(url)}" />` +
+      `<meta name="fanfare-newsletter-ids" content="${escapeHtml(campaign.newsletterIds.join(','))}" />`;
+    return withId.replace('</head>', `${metas}</head>`);
   };
 
-  const send = (reply: FastifyReply, partyId: string) => {
-    const html = page(partyId);
+  const send = async (reply: FastifyReply, partyId: string) => {
+    const html = await page(partyId);
     if (html === null) {
       ctx.logger.warn({ distDir }, 'party web app is not built');
       return reply

@@ -2,7 +2,7 @@ import { CampaignPageParams } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { escapeHtml } from '../shared.ts';
+import { escapeHtml } from '../../platform/html.ts';
 import { campaignForPage, renderCampaignPage } from './service.ts';
 
 /** Campaign pages: `GET /c/{app}/{slug}` (the campaign's `url`). */

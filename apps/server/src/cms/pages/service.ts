@@ -3,7 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { findApp } from '../apps/service.ts';
 import { toCampaign, selectCampaigns } from '../campaigns/queries.ts';
-import { escapeHtml } from '../shared.ts';
+import { escapeHtml } from '../../platform/html.ts';
 
 /** The campaign of a page address (app name or id, slug); 404 when there is none. */
 export async function campaignForPage(ctx: ServerContext, appIdOrName: string, slug: string): Promise<Campaign> {

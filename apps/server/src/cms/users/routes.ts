@@ -13,7 +13,7 @@ import {
 import type { ServerContext } from '../../context.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { escapeHtml } from '../shared.ts';
+import { escapeHtml } from '../../platform/html.ts';
 import { cmsTokenOf, requireCmsUser } from './guards.ts';
 import { listUsers, toCmsUser } from './queries.ts';
 import { createCmsUser, loginCmsUser, requestPasswordReset, resetPassword, setCmsUserRoles, setCmsUserState } from './service.ts';

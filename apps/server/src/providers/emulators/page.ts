@@ -1,3 +1,5 @@
+import { escapeHtml } from '../../platform/html.ts';
+
 /** A minimal, escaped HTML page for the emulators' consent screens. */
 export function consentPage(title: string, intro: string, choices: { label: string; href: string }[], cancelHref: string): string {
   const items = choices
@@ -11,8 +13,4 @@ a.approve{display:block;padding:.8rem 1rem;border-radius:2rem;background:#1db954
 a.approve:focus{outline:3px solid #14142b;outline-offset:2px}a.cancel{color:#555}</style></head>
 <body><main><h1>${escapeHtml(title)}</h1><p>${escapeHtml(intro)}</p><ul>${items}</ul>
 <p><a class="cancel" href="${escapeHtml(cancelHref)}">Cancel</a></p></main></body></html>`;
-}
-
-export function escapeHtml(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 }

@@ -1,0 +1,69 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHttpApp } from '../platform/http.ts';
+import { readOutbox } from '../platform/mail.ts';
+import { registerPartyWebApp } from '../party/webApp.ts';
+import { DB_TARGETS, type TestServer } from '../test/harness.ts';
+import { DEMO_APP_NAME, DEMO_CAMPAIGN_SLUG, DEMO_NEWSLETTER_ID, campaignForParty } from './demoCampaign.ts';
+import { call, startCmsServer } from './testing.ts';
+
+describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: npm start has a demo campaign) on %s', (db) => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startCmsServer(db);
+  });
+  afterAll(async () => ts?.close());
+
+  it('seeds a demo campaign for the demo party, with a newsletter, served as a campaign page', async () => {
+    const found = await campaignForParty(ts.server.ctx, 'demo');
+    expect(found?.newsletterIds).toEqual([DEMO_NEWSLETTER_ID]);
+    const page = await fetch(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${DEMO_CAMPAIGN_SLUG}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('fanfare:campaign');
+    expect(await campaignForParty(ts.server.ctx, 'no-such-party')).toBeNull();
+  });
+
+  it("names the campaign's newsletter call on the party page (spec 1: newsletter through the campaign system)", async () => {
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'party-web-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><meta name="fanfare-party-id" content="" /></head><body></body></html>');
+    const app = await createHttpApp({ name: 'party', title: 't', logger: ts.server.ctx.logger, isReady: async () => true });
+    await registerPartyWebApp(app, ts.server.ctx, dist);
+    try {
+      const demo = (await app.inject({ url: '/p/demo/' })).body;
+      const found = await campaignForParty(ts.server.ctx, 'demo');
+      expect(demo).toContain(`<meta name="fanfare-newsletter-url" content="${ts.cmsUrl}/api/campaigns/${found!.id}/newsletter/signup" />`);
+      expect(demo).toContain(`<meta name="fanfare-newsletter-ids" content="${DEMO_NEWSLETTER_ID}" />`);
+      // A party no campaign names gets no form.
+      expect((await app.inject({ url: '/p/other/' })).body).not.toContain('fanfare-newsletter-url');
+    } finally {
+      await app.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('lets the party origin sign up across origins (CORS for allowed origins only) and sends the confirmation mail', async () => {
+    const found = await campaignForParty(ts.server.ctx, 'demo');
+    const signupPath = `/api/campaigns/${found!.id}/newsletter/signup`;
+    const preflight = (origin: string) =>
+      fetch(`${ts.cmsUrl}${signupPath}`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type' },
+      });
+    const allowed = await preflight(ts.partyUrl);
+    expect(allowed.headers.get('access-control-allow-origin')).toBe(ts.partyUrl);
+    const foreign = await preflight('https://evil.example');
+    expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
+
+    const page = `${ts.partyUrl}/p/demo/`;
+    const r = await call(ts, 'POST', signupPath, {
+      headers: { origin: ts.partyUrl },
+      body: { email: 'party-fan@example.com', locale: 'de', consents: [{ id: DEMO_NEWSLETTER_ID, accepted: true }], newsletter_ids: [DEMO_NEWSLETTER_ID], redirect_url: page, error_redirect_url: page, host_url: ts.partyUrl },
+    });
+    expect(r.status).toBe(202);
+    expect(r.headers.get('access-control-allow-origin')).toBe(ts.partyUrl);
+    const mails = await readOutbox(path.join(ts.dataDir, 'outbox'));
+    expect(mails.at(-1)!.to).toBe('party-fan@example.com');
+  });
+});
