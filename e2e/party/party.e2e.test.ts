@@ -118,6 +118,26 @@ describe('listening party in Chromium: fan and host from login to End', { timeou
     await screenshotBoth(fan, 'waiting');
   });
 
+  it('a fan logs in with Apple Music through the emulator (MusicKit cannot load offline) and signs up', async () => {
+    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' });
+    context.setDefaultTimeout(10_000);
+    try {
+      const page = await newPage(context);
+      await page.goto(`${server.partyUrl}/`);
+      await page.getByRole('link', { name: 'Jetzt teilnehmen' }).click();
+      await page.getByRole('button', { name: 'Weiter mit Apple Music' }).click();
+      await page.getByRole('link', { name: 'Allow as Sam' }).click();
+      await page.waitForURL(/#\/register/);
+      // The music user token was taken from the address and exchanged for our token.
+      expect(new URL(page.url()).search).toBe('');
+      await signUp(page, 'sam-apple');
+      await page.waitForURL(/#\/waiting/);
+      await expect.poll(() => page.getByRole('heading', { name: 'Willkommen, sam-apple!' }).isVisible()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
   it('opens the FAQ modal filtered by page, with sanitized HTML answers', async () => {
     const current = (await (await fetch(`${server.partyUrl}/api/parties/demo`)).json()) as { frontend: Record<string, unknown> };
     const faq = [

@@ -57,3 +57,8 @@ export function newsletterIds(doc: Document): string[] {
 export function newsletterEndpoint(doc: Document): string | null {
   return doc.querySelector('meta[name="fanfare-newsletter-url"]')?.getAttribute('content') || null;
 }
+
+/** An authorize page that stands in for MusicKit (the Apple emulator), when the server offers one. */
+export function appleAuthorizeUrl(doc: Document): string | null {
+  return doc.querySelector('meta[name="fanfare-apple-authorize-url"]')?.getAttribute('content') || null;
+}

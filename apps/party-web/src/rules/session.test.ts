@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isLoginFailure, needsServiceTokenRefresh, storageKeys, takeLoginParams } from './session.ts';
+import { isLoginFailure, needsServiceTokenRefresh, storageKeys, takeLoginParams, takeMusicUserToken } from './session.ts';
 
 describe('login query rule: parameters taken and removed from the address (spec 4 step 1)', () => {
   it('takes the tokens and keeps the route', () => {
@@ -36,5 +36,16 @@ describe('per-party storage rule: token, service and grant stored per party (spe
   it('uses keys that name the party', () => {
     expect(storageKeys('demo').token).toBe('fanfare.party.demo.token');
     expect(storageKeys('other').grant).toBe('fanfare.party.other.grant');
+  });
+});
+
+describe('Apple login without MusicKit: the music user token handed back in the query is taken and removed', () => {
+  it('takes music_user_token and keeps the route', () => {
+    const { token, cleanedHref } = takeMusicUserToken('http://h/p/demo/?music_user_token=abc.def#/register');
+    expect(token).toBe('abc.def');
+    expect(cleanedHref).toBe('http://h/p/demo/#/register');
+  });
+  it('leaves an address without one untouched', () => {
+    expect(takeMusicUserToken('http://h/#/x')).toEqual({ token: null, cleanedHref: 'http://h/#/x' });
   });
 });

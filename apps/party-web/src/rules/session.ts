@@ -32,6 +32,18 @@ export function takeLoginParams(href: string): { params: LoginParams | null; cle
   return { params, cleanedHref: url.toString() };
 }
 
+/**
+ * Takes a music user token handed back in the query by an authorize page that stands in for
+ * MusicKit (the Apple emulator), and returns the URL without it.
+ */
+export function takeMusicUserToken(href: string): { token: string | null; cleanedHref: string } {
+  const url = new URL(href);
+  const token = url.searchParams.get('music_user_token');
+  if (token === null) return { token: null, cleanedHref: href };
+  url.searchParams.delete('music_user_token');
+  return { token: token || null, cleanedHref: url.toString() };
+}
+
 /** A login failure is tracked when `error` and `auth_service` are both present (spec 4 step 2). */
 export function isLoginFailure(p: LoginParams | null): p is LoginParams & { error: string; authService: LoginService } {
   return !!p && p.error !== null && p.authService !== null;

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate } from 'react-router';
 import { useParty, useServices } from '../app/context.tsx';
+import { appleAuthorizeUrl } from '../env/environment.ts';
 import { appleLogin, OFFERED_LOGIN_SERVICES, spotifyLoginUrl } from '../session/loginFlow.ts';
 
 interface MusicKitGlobal {
@@ -31,7 +32,15 @@ export function Service() {
     }
     const musicKit = (window as unknown as { MusicKit?: MusicKitGlobal }).MusicKit;
     if (!musicKit) {
-      setError(t('service.appleUnavailable'));
+      // No MusicKit on the page: the server's authorize page (the Apple emulator) stands in and
+      // sends the fan back to Register with a music user token in the query.
+      const authorize = appleAuthorizeUrl(document);
+      if (!authorize) {
+        setError(t('service.appleUnavailable'));
+        return;
+      }
+      const back = `${window.location.origin}${window.location.pathname}#/register`;
+      window.location.assign(`${authorize}?redirect_uri=${encodeURIComponent(back)}`);
       return;
     }
     setBusy(true);

@@ -1,7 +1,7 @@
 import { ApiError, type PartyClient } from '@fanfare/client';
 import { LOGIN_SERVICES, type LoginService } from '@fanfare/protocol';
 import { buildSignupBody, signupFailures, type SignupFailure, type SignupForm } from '../rules/signup.ts';
-import { isLoginFailure, needsServiceTokenRefresh, takeLoginParams } from '../rules/session.ts';
+import { isLoginFailure, needsServiceTokenRefresh, takeLoginParams, takeMusicUserToken } from '../rules/session.ts';
 import type { PartyStore } from '../state/store.ts';
 import type { Analytics } from './analytics.ts';
 import type { SessionStorage } from './sessionStore.ts';
@@ -32,10 +32,11 @@ export function authed(deps: SessionDeps): PartyClient {
 export async function initialise(deps: SessionDeps): Promise<void> {
   const { store, storage, analytics } = deps;
   const href = deps.location.href();
-  const { params, cleanedHref } = takeLoginParams(href);
+  const apple = takeMusicUserToken(href);
+  const { params, cleanedHref } = takeLoginParams(apple.cleanedHref);
+  if (cleanedHref !== href) deps.location.replace(cleanedHref);
   let fresh = false;
   if (params) {
-    if (cleanedHref !== href) deps.location.replace(cleanedHref);
     if (isLoginFailure(params)) analytics.loginFailure(params.authService, params.error);
     else if (params.accessToken) {
       storage.storeLogin(params);
@@ -63,7 +64,9 @@ export async function initialise(deps: SessionDeps): Promise<void> {
     return;
   }
 
-  if (store.getState().token) await loadProfile(deps);
+  // An Apple login without MusicKit came back with its music user token: exchange it now.
+  if (apple.token) await appleLogin(deps, apple.token);
+  else if (store.getState().token) await loadProfile(deps);
   if (fresh && store.getState().token) analytics.loginSuccess(store.getState().service);
   store.getState().set({ initialised: true });
 }

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerContext } from '../context.ts';
+import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { createHttpApp, type App } from '../platform/http.ts';
 import { registerPartyWebApp } from './webApp.ts';
@@ -12,7 +13,7 @@ const INDEX = '<!doctype html><html><head><meta name="fanfare-party-id" content=
 async function appWith(distDir: string): Promise<App> {
   const logger = createLogger('silent');
   const app = await createHttpApp({ name: 'party', title: 't', logger, isReady: async () => true });
-  await registerPartyWebApp(app, { logger } as unknown as ServerContext, distDir);
+  await registerPartyWebApp(app, { logger, config: loadConfig({}) } as unknown as ServerContext, distDir);
   await app.ready();
   return app;
 }

@@ -50,18 +50,23 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     if (html === null) return null;
     // The id passed the PartyIdPath pattern, so it holds no HTML-significant characters.
     const withId = html.replace(/<meta name="fanfare-party-id" content="[^"]*"\s*\/?>/, `<meta name="fanfare-party-id" content="${partyId}" />`);
+    // Without real Apple credentials, the emulator's authorize page stands in for MusicKit.
+    const appleMeta = ctx.config.emulators.apple
+      ? `<meta name="fanfare-apple-authorize-url" content="${escapeHtml(`${ctx.config.publicUrl}/emulator/apple/authorize`)}" /></head>`
+      : '</head>';
+    const withApple = withId.replace('</head>', appleMeta);
     // A campaign that names this party offers its newsletter on the party page (spec 1).
     const campaign = await campaignForParty(ctx, partyId).catch((err: unknown) => {
       // The page must render even when the campaign lookup fails: the form is then left out.
       ctx.logger.warn({ err, partyId }, 'campaign lookup for the party page failed');
       return null;
     });
-    if (!campaign || campaign.newsletterIds.length === 0) return withId;
+    if (!campaign || campaign.newsletterIds.length === 0) return withApple;
     const url = `${ctx.config.cmsPublicUrl}/api/campaigns/${encodeURIComponent(campaign.id)}/newsletter/signup`;
     const metas =
       `<meta name="fanfare-newsletter-url" content="${escapeHtml(url)}" />` +
       `<meta name="fanfare-newsletter-ids" content="${escapeHtml(campaign.newsletterIds.join(','))}" />`;
-    return withId.replace('</head>', `${metas}</head>`);
+    return withApple.replace('</head>', `${metas}</head>`);
   };
 
   const send = async (reply: FastifyReply, partyId: string) => {

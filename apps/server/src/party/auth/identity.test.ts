@@ -75,6 +75,19 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
       expect(meA.country).toBe('gb');
     });
 
+    it('hands the music user token back to an allowed redirect_uri when MusicKit is not on the page (emulator)', async () => {
+      const back = `${t.partyUrl}/p/demo/#/register`;
+      const res = await fetch(`${t.partyUrl}/emulator/apple/authorize?login_hint=lena&redirect_uri=${encodeURIComponent(back)}`, { redirect: 'manual' });
+      expect(res.status).toBe(302);
+      const to = new URL(res.headers.get('location')!);
+      expect(to.origin + to.pathname + to.hash).toBe(back);
+      const token = await anon.call('appleLogin', { body: { music_user_token: to.searchParams.get('music_user_token')! } });
+      expect(token.access_token).toBeTruthy();
+      const foreign = await fetch(`${t.partyUrl}/emulator/apple/authorize?login_hint=lena&redirect_uri=${encodeURIComponent('https://evil.example/')}`, { redirect: 'manual' });
+      expect(foreign.status).toBe(400);
+      expect(foreign.headers.get('location')).toBeNull();
+    });
+
     it('answers 401 to a music user token Apple refuses (client logs out, spec 8)', async () => {
       await expectApiError(anon.call('appleLogin', { body: { music_user_token: 'not-a-token' } }), 401);
     });

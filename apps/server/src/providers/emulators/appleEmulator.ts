@@ -6,6 +6,7 @@ import type * as A from '../apple/musicApi.ts';
 import type { CatalogTrack } from '../catalog/catalog.ts';
 import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint } from './demoFans.ts';
 import { consentPage } from './page.ts';
+import { isAllowedRedirect } from '../../party/auth/loginService.ts';
 
 type MusicUserToken = { kind: 'music_user'; fan: string };
 
@@ -45,20 +46,36 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
 
   await app.register(
     async (emu) => {
-      // MusicKit's authorize() stand-in: JSON for scripts (login_hint), a consent page for people.
+      // MusicKit's authorize() stand-in. Scripts ask with login_hint and get JSON; a page without
+      // MusicKit sends the fan here with redirect_uri (an allowed origin only, never an open
+      // redirect) and gets the music user token back in that address's query.
       emu.get('/authorize', { schema: { hide: true } }, async (req, reply) => {
         const q = req.query as { login_hint?: string; redirect_uri?: string };
+        if (q.redirect_uri !== undefined && !isAllowedRedirect(ctx, q.redirect_uri)) {
+          return reply.status(400).send({ detail: 'redirect_uri is not an allowed origin' });
+        }
+        const back = (params: Record<string, string>) => {
+          const url = new URL(q.redirect_uri!);
+          for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);
+          return url.toString();
+        };
         if (q.login_hint) {
           const fan = demoFanByHint(q.login_hint);
-          if (!fan) return reply.status(403).send({ error: 'access_denied' });
-          return { music_user_token: emulatorMusicUserToken(fan.hint) };
+          if (!fan) return q.redirect_uri ? reply.redirect(back({ error: 'access_denied', auth_service: 'apple' })) : reply.status(403).send({ error: 'access_denied' });
+          const token = emulatorMusicUserToken(fan.hint);
+          return q.redirect_uri ? reply.redirect(back({ music_user_token: token })) : { music_user_token: token };
         }
+        const choice = (hint: string) => {
+          const params = new URLSearchParams({ login_hint: hint });
+          if (q.redirect_uri) params.set('redirect_uri', q.redirect_uri);
+          return `?${params.toString()}`;
+        };
         return reply.type('text/html; charset=utf-8').send(
           consentPage(
             'Apple Music (emulator): allow access',
-            'Choose the demo account. Its music user token is shown as JSON for the app to use.',
-            DEMO_FANS.map((f) => ({ label: `Allow as ${f.displayName}`, href: `?login_hint=${encodeURIComponent(f.hint)}` })),
-            '?login_hint=',
+            'Choose the demo account whose Apple Music the party may use.',
+            DEMO_FANS.map((f) => ({ label: `Allow as ${f.displayName}`, href: choice(f.hint) })),
+            q.redirect_uri ? back({ error: 'access_denied', auth_service: 'apple' }) : '?login_hint=',
           ),
         );
       });
