@@ -24,7 +24,7 @@ describe.each(DB_TARGETS)('chat moderation and permissions on %s', (db) => {
     await w?.close();
   });
 
-  it('spec 6/7: a host blocks and unblocks a fan; each change is broadcast as user_can_chat; GET users?can_chat=False lists the blocked', async () => {
+  it('spec 6/7: a host blocks and unblocks a fan; each change is broadcast as user_can_chat; GET users?can_chat=False lists the blocked; the list carries votes', async () => {
     const blocked = await w.host.client.call('blockUser', { params: { id: PARTY, userId: w.lena.id } });
     expect(blocked).toEqual({ user_id: w.lena.id, can_chat: false });
     const event = await watch.waitFor((e) => e.type === 'user_can_chat' && e.user_id === w.lena.id && !e.can_chat);
@@ -36,7 +36,10 @@ describe.each(DB_TARGETS)('chat moderation and permissions on %s', (db) => {
     expect((await w.lena.client.call('getPartyMe', { params })).can_chat).toBe(false);
     await expectStatus(w.lena.client.call('postChatMessage', { params, body: { text: 'hello?' } }), 403);
 
+    const [track] = (await w.fan.client.call('getTracks', { params })).items;
+    await w.fan.client.call('voteTrack', { params: { id: PARTY, trackId: track!.id } });
     const all = await w.host.client.call('listUsers', { params });
+    expect(all.items.find((u) => u.id === w.fan.id)?.track_votes).toEqual([track!.id]);
     const roles = Object.fromEntries(all.items.map((u) => [u.id, u.role]));
     expect(roles).toMatchObject({ [w.host.id]: 'host', [w.admin.id]: 'admin', [w.fan.id]: 'listener', [w.lena.id]: 'listener' });
     const allowed = await w.host.client.call('listUsers', { params, query: { can_chat: 'True' } });

@@ -39,6 +39,14 @@ export async function trackVoteCount(db: Db, partyId: string, trackId: string): 
   return Number(row?.votes ?? 0);
 }
 
+/** Ids of the tracks each fan voted for in a party, by fan id (for the users list). */
+export async function trackVotesByFan(db: Db, partyId: string): Promise<Map<string, string[]>> {
+  const rows = await db.selectFrom('track_votes').select(['fan_id', 'track_id']).where('party_id', '=', partyId).orderBy('created_at').execute();
+  const byFan = new Map<string, string[]>();
+  for (const r of rows) byFan.set(r.fan_id, [...(byFan.get(r.fan_id) ?? []), r.track_id]);
+  return byFan;
+}
+
 /** Ids of the tracks a fan voted for in a party. */
 export async function fanTrackVotes(db: Db, partyId: string, fanId: string): Promise<string[]> {
   const rows = await db

@@ -3,6 +3,7 @@ import type { ServerContext } from '../../../context.ts';
 import { fromBool } from '../../../platform/db/columns.ts';
 import { forbidden, notFound } from '../../../platform/errors.ts';
 import { requireParty } from '../../parties/queries.ts';
+import { trackVotesByFan } from '../../live/queries.ts';
 import { toPartyUser } from '../../users/service.ts';
 import { isStaff } from '../access.ts';
 import { quizScores } from '../polls/queries.ts';
@@ -48,10 +49,11 @@ export async function listPartyUsers(ctx: ServerContext, partyId: string, canCha
   if (canChat !== undefined) q = q.where('party_users.can_chat', '=', fromBool(canChat));
   const rows = await q.orderBy('party_users.created_at').orderBy('party_users.fan_id').execute();
   if (rows.length === 0) return [];
-  const [roles, scores, answers] = await Promise.all([
+  const [roles, scores, answers, votes] = await Promise.all([
     rolesInParty(ctx.db, partyId, rows.map((r) => ({ id: r.fan_id, service: r.service, service_user_id: r.service_user_id }))),
     quizScores(ctx.db, partyId),
     ctx.db.selectFrom('chat_answers').select(['fan_id', 'question_id', 'kind', 'answer_id']).where('party_id', '=', partyId).orderBy('created_at').execute(),
+    trackVotesByFan(ctx.db, partyId),
   ]);
   const polls = new Map<string, PollAnswer[]>();
   const quizzes = new Map<string, QuizAnswer[]>();
@@ -61,6 +63,7 @@ export async function listPartyUsers(ctx: ServerContext, partyId: string, canCha
   }
   return rows.map((r) =>
     toPartyUser(r, r, roles.get(r.fan_id) ?? 'listener', {
+      track_votes: votes.get(r.fan_id) ?? [],
       poll_answers: polls.get(r.fan_id) ?? [],
       quiz_answers: quizzes.get(r.fan_id) ?? [],
       quiz_score: scores.get(r.fan_id) ?? 0,
