@@ -168,7 +168,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
-  const dataDir = path.resolve(e.DATA_DIR);
+  // npm runs workspace scripts inside the workspace; a relative DATA_DIR means the directory the
+  // user started from (npm's INIT_CWD), so `npm start` at the root keeps its data in ./data there.
+  const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
   const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://${displayHost(e.HOST)}:${e.PORT}`);
   const cmsPublicUrl = trimSlash(e.CMS_PUBLIC_URL ?? `http://${displayHost(e.HOST)}:${e.CMS_PORT}`);
   const spotifyEmulated = !(e.SPOTIFY_CLIENT_ID && e.SPOTIFY_CLIENT_SECRET);

@@ -50,6 +50,10 @@ describe('configuration', () => {
     expect(c.cmsAdminToken).toBeNull();
   });
 
+  it('resolves a relative DATA_DIR against the directory npm start ran in (INIT_CWD)', () => {
+    expect(loadConfig({ DATA_DIR: './data', INIT_CWD: '/srv/fanfare' }).dataDir).toBe('/srv/fanfare/data');
+  });
+
   it('names every bad variable', () => {
     expect(() => loadConfig({ PORT: 'abc', CMS_ADMIN_TOKEN: 'short' })).toThrow(/PORT[\s\S]*CMS_ADMIN_TOKEN/);
   });
