@@ -55,8 +55,7 @@ export async function createCampaign(ctx: ServerContext, body: CreateCampaignBod
   const endsAt = msOrNull(body.ends_at);
   checkTimes(startsAt, endsAt);
   const now = ctx.now();
-  const row: CmsCampaignRow = {
-    id: newId(),
+  return insertCampaign(ctx, now, {
     app_id: app.id,
     name: body.name,
     slug: body.slug,
@@ -64,12 +63,16 @@ export async function createCampaign(ctx: ServerContext, body: CreateCampaignBod
     ends_at: endsAt,
     parent_id: null,
     doc: JSON.stringify(mergeDoc(EMPTY_DOC, body)),
-    lock_user_id: null,
-    lock_at: null,
-    lock_expires_at: null,
-    created_at: now,
-    updated_at: now,
-  };
+  });
+}
+
+/** Stores a new campaign (unlocked); a slug taken in the app answers 409. */
+async function insertCampaign(
+  ctx: ServerContext,
+  now: number,
+  fields: Pick<CmsCampaignRow, 'app_id' | 'name' | 'slug' | 'starts_at' | 'ends_at' | 'parent_id' | 'doc'>,
+): Promise<Campaign> {
+  const row: CmsCampaignRow = { id: newId(), ...fields, lock_user_id: null, lock_at: null, lock_expires_at: null, created_at: now, updated_at: now };
   try {
     await ctx.db.insertInto('cms_campaigns').values(row).execute();
   } catch (e) {
@@ -148,8 +151,7 @@ export async function cloneCampaign(ctx: ServerContext, id: string, body: CloneC
   const source = await requireCampaign(ctx.db, id);
   const slug = body?.slug ?? (await freeSlug(ctx.db, source.app_id, `${source.slug}-copy`.slice(0, 95)));
   const now = ctx.now();
-  const row: CmsCampaignRow = {
-    id: newId(),
+  return insertCampaign(ctx, now, {
     app_id: source.app_id,
     name: body?.name ?? `${source.name} (copy)`.slice(0, 200),
     slug,
@@ -157,19 +159,7 @@ export async function cloneCampaign(ctx: ServerContext, id: string, body: CloneC
     ends_at: source.ends_at,
     parent_id: source.id,
     doc: source.doc,
-    lock_user_id: null,
-    lock_at: null,
-    lock_expires_at: null,
-    created_at: now,
-    updated_at: now,
-  };
-  try {
-    await ctx.db.insertInto('cms_campaigns').values(row).execute();
-  } catch (e) {
-    if (isUniqueViolation(e)) throw duplicateSlug();
-    throw e;
-  }
-  return getCampaign(ctx, row.id);
+  });
 }
 
 /** Deletes a campaign; refused while another user holds its lock. */
