@@ -9,14 +9,24 @@ export const DEMO_PARTY_ID = 'demo';
 /**
  * The demo party of a fresh install: login required, the first demo album, auto start a few
  * minutes after start-up so the waiting room is open at once. Re-seeded on every start while it
- * has not been edited, so the countdown always begins from now.
+ * has not been edited or started, so the countdown always begins from now; once it has ended it
+ * starts over (its signups, votes and chat go with it), so a later `npm start` is not stuck on End.
  */
 export async function seedDemo(ctx: ServerContext): Promise<void> {
   await seedDemoCampaign(ctx, DEMO_PARTY_ID);
   const now = ctx.now();
   const album = ctx.catalog.albums[0];
   if (!album) throw new Error('The demo catalog has no album');
-  const existing = await ctx.db.selectFrom('parties').select(['created_at', 'updated_at', 'started_at']).where('id', '=', DEMO_PARTY_ID).executeTakeFirst();
+  let existing = await ctx.db
+    .selectFrom('parties')
+    .select(['created_at', 'updated_at', 'started_at', 'ends_at'])
+    .where('id', '=', DEMO_PARTY_ID)
+    .executeTakeFirst();
+  if (existing && existing.ends_at !== null && existing.ends_at <= now) {
+    // Every party-owned row references the party with ON DELETE CASCADE.
+    await ctx.db.deleteFrom('parties').where('id', '=', DEMO_PARTY_ID).execute();
+    existing = undefined;
+  }
   if (existing && (existing.updated_at !== existing.created_at || existing.started_at !== null)) return;
 
   const startsAt = now + ctx.config.demo.startDelayMs;
