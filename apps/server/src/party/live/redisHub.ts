@@ -17,40 +17,38 @@ import { Sequencer } from './sequencer.ts';
 // One Redis message per event: the audience JSON (or nothing), a newline, then the event JSON.
 // KEYS: seq counter, log (sorted set scored by seq_id), trimmed-through marker.
 
-/** Numbers, logs and publishes an event in one atomic step, so publish order is seq_id order. */
-const EMIT_LUA = `
-local seq = redis.call('INCR', KEYS[1])
-local msg = ARGV[4] .. '\\n{"seq_id":' .. seq .. ',"server_time_ms":' .. ARGV[2] .. ',' .. ARGV[3]
-redis.call('ZADD', KEYS[2], seq, msg)
+/**
+ * Lua shared by both scripts: logs `msg` at score `seq`, trims the log to its cap (remembering
+ * the last trimmed seq_id, so resume knows what it can no longer replay), refreshes the expiry,
+ * and publishes. `cap`, `ttl` and `channel` are Lua expressions.
+ */
+const logAndPublish = (seq: string, msg: string, cap: string, ttl: string, channel: string) => `
+redis.call('ZADD', KEYS[2], ${seq}, ${msg})
 local n = redis.call('ZCARD', KEYS[2])
-local cap = tonumber(ARGV[5])
+local cap = tonumber(${cap})
 if n > cap then
   local cut = redis.call('ZRANGE', KEYS[2], n - cap - 1, n - cap - 1, 'WITHSCORES')
   redis.call('SET', KEYS[3], cut[2])
   redis.call('ZREMRANGEBYRANK', KEYS[2], 0, n - cap - 1)
 end
-redis.call('PEXPIRE', KEYS[2], ARGV[6])
-redis.call('PEXPIRE', KEYS[3], ARGV[6])
-redis.call('PUBLISH', ARGV[1], msg)
+redis.call('PEXPIRE', KEYS[2], ${ttl})
+redis.call('PEXPIRE', KEYS[3], ${ttl})
+redis.call('PUBLISH', ${channel}, ${msg})
+`;
+
+/** Numbers, logs and publishes an event in one atomic step, so publish order is seq_id order. */
+const EMIT_LUA = `
+local seq = redis.call('INCR', KEYS[1])
+local msg = ARGV[4] .. '\\n{"seq_id":' .. seq .. ',"server_time_ms":' .. ARGV[2] .. ',' .. ARGV[3]
+${logAndPublish('seq', 'msg', 'ARGV[5]', 'ARGV[6]', 'ARGV[1]')}
 return seq
 `;
 
 /** Logs and publishes an event numbered earlier with `nextSeq`. */
 const PUBLISH_LUA = `
-redis.call('ZADD', KEYS[2], ARGV[2], ARGV[3])
-local n = redis.call('ZCARD', KEYS[2])
-local cap = tonumber(ARGV[4])
-if n > cap then
-  local cut = redis.call('ZRANGE', KEYS[2], n - cap - 1, n - cap - 1, 'WITHSCORES')
-  redis.call('SET', KEYS[3], cut[2])
-  redis.call('ZREMRANGEBYRANK', KEYS[2], 0, n - cap - 1)
-end
-redis.call('PEXPIRE', KEYS[2], ARGV[5])
-redis.call('PEXPIRE', KEYS[3], ARGV[5])
-redis.call('PUBLISH', ARGV[1], ARGV[3])
+${logAndPublish('ARGV[2]', 'ARGV[3]', 'ARGV[4]', 'ARGV[5]', 'ARGV[1]')}
 return 1
 `;
-
 /** The retained log of an idle party expires after this. */
 const LOG_TTL_MS = 6 * 3600_000;
 
