@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
 import { newsletterEndpoint, newsletterIds } from '../env/environment.ts';
-import { COUNTRIES } from '../screens/countries.ts';
+import { CountrySelect } from '../ui/CountrySelect.tsx';
 import { newsletterPayload } from './newsletterPayload.ts';
 
 /**
@@ -51,14 +51,7 @@ export function NewsletterForm() {
       </div>
       <div className="field">
         <label htmlFor={ids.country}>{t('newsletter.country')}</label>
-        <select id={ids.country} value={form.country} onChange={(e) => setForm({ ...form, country: e.target.value })}>
-          <option value="">{t('register.countryNone')}</option>
-          {COUNTRIES.map((c) => (
-            <option key={c} value={c}>
-              {t(`country.${c}`)}
-            </option>
-          ))}
-        </select>
+        <CountrySelect id={ids.country} value={form.country} onChange={(country) => setForm({ ...form, country })} />
       </div>
       <div className="field field--check">
         <input id={ids.consent} type="checkbox" required checked={form.consent} onChange={(e) => setForm({ ...form, consent: e.target.checked })} />

@@ -7,7 +7,7 @@ import type { SignupFailure } from '../rules/signup.ts';
 import { allowedStickers } from '../rules/theme.ts';
 import { signUp } from '../session/loginFlow.ts';
 import { stickerGlyph } from '../ui/stickers.ts';
-import { COUNTRIES } from './countries.ts';
+import { CountrySelect } from '../ui/CountrySelect.tsx';
 
 /** Register (spec 2): the party signup, also where a provider login returns. */
 export function Register() {
@@ -95,14 +95,7 @@ export function Register() {
         </div>
         <div className="field">
           <label htmlFor={ids.country}>{t('register.country')}</label>
-          <select id={ids.country} name="country" value={form.country} onChange={(e) => update({ country: e.target.value })}>
-            <option value="">{t('register.countryNone')}</option>
-            {COUNTRIES.map((c) => (
-              <option key={c} value={c}>
-                {t(`country.${c}`)}
-              </option>
-            ))}
-          </select>
+          <CountrySelect id={ids.country} name="country" value={form.country} onChange={(country) => update({ country })} />
         </div>
         {stickers.length > 0 && (
           <fieldset className="field sticker-picker">
