@@ -13,6 +13,10 @@ import type { App } from '../platform/http.ts';
 /** Where `npm run build -w @fanfare/party-web` writes the app. */
 export const PARTY_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../party-web/dist');
 
+/** How long a party page reuses its campaign lookup (a campaign edit shows within this time). */
+const CAMPAIGN_LOOKUP_TTL_MS = 30_000;
+const CAMPAIGN_LOOKUP_MAX_PARTIES = 1_000;
+
 /** A party id as it may appear in `/p/{partyId}/`: also what is written into the page. */
 const PartyIdPath = z.object({ partyId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
 
@@ -45,6 +49,21 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     }
   };
 
+  // Every page view needs the party's campaign, and a party start brings thousands of page views
+  // at once: the lookup scans all campaigns, so its answer is kept for a short while per party.
+  const campaigns = new Map<string, { at: number; value: Promise<Awaited<ReturnType<typeof campaignForParty>>> }>();
+  const newsletterCampaign = (partyId: string) => {
+    const now = Date.now();
+    const hit = campaigns.get(partyId);
+    if (hit && now - hit.at < CAMPAIGN_LOOKUP_TTL_MS) return hit.value;
+    const value = campaignForParty(ctx, partyId);
+    // Party ids come from the address: bound the memo so made-up ids cannot grow it.
+    if (campaigns.size >= CAMPAIGN_LOOKUP_MAX_PARTIES) campaigns.clear();
+    campaigns.set(partyId, { at: now, value });
+    value.catch(() => campaigns.delete(partyId));
+    return value;
+  };
+
   const page = async (partyId: string) => {
     const html = readIndex();
     if (html === null) return null;
@@ -56,7 +75,7 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
       : '</head>';
     const withApple = withId.replace('</head>', appleMeta);
     // A campaign that names this party offers its newsletter on the party page (spec 1).
-    const campaign = await campaignForParty(ctx, partyId).catch((err: unknown) => {
+    const campaign = await newsletterCampaign(partyId).catch((err: unknown) => {
       // The page must render even when the campaign lookup fails: the form is then left out.
       ctx.logger.warn({ err, partyId }, 'campaign lookup for the party page failed');
       return null;
