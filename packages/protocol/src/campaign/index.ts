@@ -3,3 +3,4 @@ export * from './constants.ts';
 export * from './entities.ts';
 export * from './calls.ts';
 export * from './lookups.ts';
+export * from './bridge.ts';
