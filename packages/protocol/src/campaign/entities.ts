@@ -3,6 +3,7 @@
  */
 import { z } from 'zod';
 import { Id, IsoDateTime } from '../common.ts';
+import { CampaignPage } from './page.ts';
 import {
   CAMPAIGN_SERVICES,
   CMS_ROLES,
@@ -143,6 +144,8 @@ export type TokenGateSettings = z.infer<typeof TokenGateSettings>;
 /** Free-form campaign data; `participating_countries` is known (spec 3). */
 export const CampaignData = z.looseObject({
   participating_countries: z.array(z.string().regex(/^[A-Za-z]{2}$/)).optional(),
+  /** What the campaign page shows: look, modules, legal links (`page.ts`). */
+  page: CampaignPage.optional(),
 });
 export type CampaignData = z.infer<typeof CampaignData>;
 

@@ -4,3 +4,4 @@ export * from './entities.ts';
 export * from './calls.ts';
 export * from './lookups.ts';
 export * from './bridge.ts';
+export * from './page.ts';
