@@ -1,24 +1,54 @@
 import type { ErrorBody } from '@fanfare/protocol';
 
-/** A REST call failed: carries the HTTP status and the parsed body (spec 8: status and body). */
+/** What went wrong: an HTTP error answer, no answer at all, or an answer that breaks the contract. */
+export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid_response';
+
+/**
+ * A failed call (campaign spec section 8 "Service error"): carries the HTTP status (0 when there
+ * was no answer), the url and the parsed body. The message comes from the body's `detail` (a list
+ * of `{loc, msg}`, an object with `message`, or a string), else the status text, else
+ * `Request failed with status code N`; without an answer it is `Network Error`, `Request aborted`
+ * or `timeout of Nms exceeded`.
+ */
 export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly statusText: string;
+
   constructor(
     readonly status: number,
     readonly body: ErrorBody | string | null,
     readonly url: string,
+    opts: { statusText?: string; kind?: ApiErrorKind; message?: string } = {},
   ) {
-    super(`Request failed with status code ${status}: ${describe(body)}`);
+    super(opts.message ?? errorMessage(status, body, opts.statusText ?? ''));
     this.name = 'ApiError';
+    this.kind = opts.kind ?? 'http';
+    this.statusText = opts.statusText ?? '';
   }
 }
 
-function describe(body: ErrorBody | string | null): string {
-  if (body == null) return '';
-  if (typeof body === 'string') return body.slice(0, 200);
-  const d = body.detail;
-  if (typeof d === 'string') return d;
-  if (Array.isArray(d)) return d.map((i) => `${i.loc.join('.')}: ${i.msg}`).join('; ');
-  return d.message;
+/** The message of an error answer, by the rule of campaign spec section 8. */
+export function errorMessage(status: number, body: unknown, statusText: string): string {
+  const fromDetail = detailMessage(body);
+  if (fromDetail) return fromDetail;
+  if (statusText) return statusText;
+  return `Request failed with status code ${status}`;
+}
+
+function detailMessage(body: unknown): string | null {
+  if (body === null || typeof body !== 'object' || !('detail' in body)) return null;
+  const detail: unknown = body.detail;
+  if (typeof detail === 'string') return detail || null;
+  if (Array.isArray(detail)) {
+    const parts = detail
+      .filter((i): i is { loc?: unknown; msg: string } => typeof i === 'object' && i !== null && typeof (i as { msg?: unknown }).msg === 'string')
+      .map((i) => (Array.isArray(i.loc) && i.loc.length > 0 ? `${i.loc.join('.')}: ${i.msg}` : i.msg));
+    return parts.length > 0 ? parts.join('; ') : null;
+  }
+  if (detail !== null && typeof detail === 'object' && typeof (detail as { message?: unknown }).message === 'string') {
+    return (detail as { message: string }).message || null;
+  }
+  return null;
 }
 
 export type FetchLike = (input: string, init?: RequestInit) => Promise<Response>;

@@ -3,6 +3,7 @@
  * constants) shared by the server, the web apps, the tests and the benchmarks.
  */
 export * from './common.ts';
+export * from './routeDef.ts';
 export * from './party/constants.ts';
 export * from './party/entities.ts';
 export * from './party/chat.ts';
@@ -10,3 +11,5 @@ export * from './party/calls.ts';
 export * from './party/socket.ts';
 export * from './party/routes.ts';
 export * from './campaign/index.ts';
+export * from './campaign/permissions.ts';
+export * from './campaign/routes.ts';

@@ -2,7 +2,7 @@
  * Every call of spec `listening-party.md`, section 7, as data: the typed client, the server's
  * route registration and the OpenAPI document are built on this table.
  */
-import type { z } from 'zod';
+import type { RouteDef } from '../routeDef.ts';
 import {
   AccessTokenResponse,
   AnswerBody,
@@ -63,44 +63,6 @@ import {
   UsersResponse,
   VoteResponse,
 } from './calls.ts';
-
-/** HTTP methods the API uses. */
-export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
-export type HttpMethod = (typeof HTTP_METHODS)[number];
-
-/**
- * How a call is authenticated:
- * - `none`: public.
- * - `bearer`: a fan's `Authorization: Bearer <access_token>`.
- * - `bearer_optional`: a bearer token is read when present (signup to a party without
- *   `login_required` needs none).
- * - `bearer_host`: bearer of a user whose party role is `host` or `admin` (start additionally
- *   follows `partyStartAllowed`).
- * - `cms`: a back-office user's CMS token header (the admin tool).
- */
-export const ROUTE_AUTH = ['none', 'bearer', 'bearer_optional', 'bearer_host', 'cms'] as const;
-export type RouteAuth = (typeof ROUTE_AUTH)[number];
-
-/** One call of the API. */
-export interface RouteDef {
-  method: HttpMethod;
-  /** Fastify-style path with `:params`. */
-  path: string;
-  auth: RouteAuth;
-  /** One line for the OpenAPI document. */
-  summary: string;
-  /** Path parameters; its keys are exactly the path's `:params`. */
-  params?: z.ZodObject;
-  query?: z.ZodType;
-  /** JSON body. Absent for calls without a body and for multipart uploads. */
-  body?: z.ZodType;
-  /** JSON response of a 2xx answer. Absent means `204 No Content` (or a redirect). */
-  response?: z.ZodType;
-  /** The body is `multipart/form-data` with one file field `file`. */
-  multipart?: true;
-  /** The answer is a browser redirect (302), not JSON. */
-  redirect?: true;
-}
 
 /** Every call of the listening-party API, keyed by call name. */
 export const PARTY_ROUTES = {

@@ -1,0 +1,62 @@
+/**
+ * The shape of one entry of a route table (`PARTY_ROUTES`, `CMS_ROUTES`). The server registers
+ * each route from its entry (validation, auth guard, OpenAPI operation), and the typed client in
+ * `@fanfare/client` calls it; a call that is not in a table does not exist.
+ */
+import type { z } from 'zod';
+import type { CmsPermission } from './campaign/permissions.ts';
+
+/** HTTP methods the APIs use. */
+export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
+export type HttpMethod = (typeof HTTP_METHODS)[number];
+
+/**
+ * Who may call a route:
+ * - `none`: public.
+ * - `bearer`: a fan's `Authorization: Bearer <access_token>` (party API).
+ * - `bearer_optional`: a fan's bearer is read when present (signup to a party without
+ *   `login_required` needs none).
+ * - `bearer_host`: a fan bearer whose party role is `host` or `admin` (start additionally follows
+ *   `partyStartAllowed`; some calls also accept the CMS token).
+ * - `cms`: a back-office user's token (`Authorization: Bearer` or `X-Cms-Token`) of an active user;
+ *   with `permission`, one of the user's roles must grant it (`CMS_PERMISSIONS`).
+ * - `cms_optional`: no token, or a valid back-office token (`POST /api/users`: register or create).
+ * - `account`: a campaign account's token in `Authorization` (access token, or the refresh token
+ *   for the refresh call).
+ */
+export const ROUTE_AUTH = ['none', 'bearer', 'bearer_optional', 'bearer_host', 'cms', 'cms_optional', 'account'] as const;
+export type RouteAuth = (typeof ROUTE_AUTH)[number];
+
+/** One call of an API. */
+export interface RouteDef {
+  method: HttpMethod;
+  /** Fastify-style path with `:params` (and a trailing `*` for a wildcard, param `'*'`). */
+  path: string;
+  auth: RouteAuth;
+  /** With `auth: 'cms'`: the permission the caller's roles must grant. */
+  permission?: CmsPermission;
+  /** One line for the OpenAPI document. */
+  summary: string;
+  /** OpenAPI tag (group). */
+  tag?: string;
+  /** Path parameters; its keys are exactly the path's `:params`. */
+  params?: z.ZodObject;
+  query?: z.ZodType;
+  /** Request body: JSON, or with `textBody` a string of that content type. Absent for multipart uploads. */
+  body?: z.ZodType;
+  /** The body is text of this content type (validated by `body`), not JSON. */
+  textBody?: 'text/csv';
+  /** JSON response of a 2xx answer. Absent means `204 No Content` (or a redirect, or text). */
+  response?: z.ZodType;
+  /** Status of a successful JSON answer (default 200). */
+  status?: 200 | 201 | 202;
+  /** The answer is text of this content type (a CSV export, an HTML page), not JSON. */
+  textResponse?: 'text/csv' | 'text/html';
+  /** The body is `multipart/form-data` with one file field `file`. */
+  multipart?: true;
+  /** The answer is a browser redirect (302/303), not JSON. */
+  redirect?: true;
+}
+
+/** A route table: call name to entry. */
+export type RouteTable = Record<string, RouteDef>;
