@@ -14,8 +14,14 @@ export type IsoDateTime = z.infer<typeof IsoDateTime>;
 export const EpochMs = z.number().nonnegative();
 export type EpochMs = z.infer<typeof EpochMs>;
 
-/** An opaque, non-empty identifier (party, user, message, track, poll, ...). */
-export const Id = z.string().min(1);
+/** Longest identifier we accept anywhere (ours are UUIDs; providers' ids are far shorter). */
+export const ID_MAX_LENGTH = 200;
+
+/** Longest URL we accept and store (profile pictures, images, redirect targets). */
+export const URL_MAX_LENGTH = 2048;
+
+/** An opaque, non-empty identifier (party, user, message, track, poll, ...), bounded in length. */
+export const Id = z.string().min(1).max(ID_MAX_LENGTH);
 export type Id = z.infer<typeof Id>;
 
 /** A non-negative integer (counts, indexes, durations). */
@@ -26,10 +32,27 @@ export type NonNegativeInt = z.infer<typeof NonNegativeInt>;
  * A URL the browser can load: absolute `http(s)://...` or a path on our own host (`/uploads/...`),
  * which is what the upload calls return.
  */
-export const WebUrl = z.string().refine((value) => /^https?:\/\/\S+$/i.test(value) || /^\/(?!\/)\S*$/.test(value), {
+export const WebUrl = z.string().max(URL_MAX_LENGTH).refine((value) => /^https?:\/\/\S+$/i.test(value) || /^\/(?!\/)\S*$/.test(value), {
   message: 'Expected an http(s) URL or a path starting with /',
 });
 export type WebUrl = z.infer<typeof WebUrl>;
+
+/** A string of at most `max` characters: every stored string has a bound (issue 10). */
+export function boundedText(max: number) {
+  return z.string().max(max);
+}
+
+/**
+ * A token as an HTTP header carries it: printable ASCII only (a header cannot carry anything else,
+ * so a non-Latin-1 token is refused here and never reaches a provider call), at most `max` long.
+ */
+export function headerToken(max: number) {
+  return z
+    .string()
+    .min(1)
+    .max(max)
+    .regex(/^[\x21-\x7e]+$/, 'Expected printable ASCII characters only');
+}
 
 /** One field-level problem of a refused request (FastAPI-compatible shape). */
 export const ValidationIssue = z.object({

@@ -13,6 +13,7 @@ import {
 import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
 import { HttpError } from './errors.ts';
+import { answerClientError, frameworkRefusal, refuseUnsafeInput } from './input.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -41,6 +42,13 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: opts.trustProxy ?? false,
     forceCloseConnections: true,
+    // Fastify's own refusals (malformed URL, over-long path segment, parser errors on the
+    // socket) answer in our `{ detail }` shape, and never echo the URL back.
+    frameworkErrors: (error, _req, reply) => {
+      const { status, body } = frameworkRefusal(error.code);
+      void reply.status(status).send(body);
+    },
+    clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
@@ -48,6 +56,9 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
 
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
+  });
+  app.addHook('preValidation', async (req) => {
+    refuseUnsafeInput({ path: req.params, query: req.query, body: req.body });
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {

@@ -3,7 +3,7 @@
  * plus the calls the spec leaves implicit (login, lock, token-gate codes, exports).
  */
 import { z } from 'zod';
-import { Id, IsoDateTime, listOf } from '../common.ts';
+import { Id, IsoDateTime, headerToken, listOf } from '../common.ts';
 import { CMS_PASSWORD_MAX_LENGTH, CMS_PASSWORD_MIN_LENGTH } from './constants.ts';
 import {
   AppConfig,
@@ -147,8 +147,26 @@ export const CreateCampaignBody = z.strictObject({
 });
 export type CreateCampaignBody = z.infer<typeof CreateCampaignBody>;
 
+/**
+ * Fields of a campaign the server owns. An editor saves the campaign exactly as `GET` returned it,
+ * so a patch accepts these and ignores them; unknown fields are still refused.
+ */
+export const CAMPAIGN_READ_ONLY_FIELDS = ['id', 'created_at', 'updated_at', 'app', 'app_id', 'url', 'lock', 'parent_id'] as const;
+
+const ignoredReadOnly = Object.fromEntries(CAMPAIGN_READ_ONLY_FIELDS.map((field) => [field, z.unknown().optional()])) as Record<
+  (typeof CAMPAIGN_READ_ONLY_FIELDS)[number],
+  z.ZodOptional<z.ZodUnknown>
+>;
+
 /** `POST /api/campaigns/{id}/patch`: the fields to change; absent fields stay as they are. */
-export const PatchCampaignBody = CreateCampaignBody.omit({ app_id: true }).partial();
+export const PatchCampaignBody = CreateCampaignBody.omit({ app_id: true })
+  .partial()
+  .extend(ignoredReadOnly)
+  .transform((body) => {
+    const writable: Record<string, unknown> = { ...body };
+    for (const field of CAMPAIGN_READ_ONLY_FIELDS) delete writable[field];
+    return writable as Partial<Omit<CreateCampaignBody, 'app_id'>>;
+  });
 export type PatchCampaignBody = z.infer<typeof PatchCampaignBody>;
 
 /** `POST /api/campaigns/{id}/clone` (body optional): name and slug of the copy. */
@@ -287,7 +305,8 @@ export const CampaignLoginQuery = z.object({
 export type CampaignLoginQuery = z.infer<typeof CampaignLoginQuery>;
 
 /** `POST /api/campaigns/{id}/auth/apple/login`. */
-export const CampaignAppleLoginBody = z.strictObject({ music_user_token: z.string().min(1).max(4000) });
+/** A Music User Token travels in a header to Apple: printable ASCII only, bounded. */
+export const CampaignAppleLoginBody = z.strictObject({ music_user_token: headerToken(4000) });
 export type CampaignAppleLoginBody = z.infer<typeof CampaignAppleLoginBody>;
 
 // ---------------------------------------------------------------------------------------------

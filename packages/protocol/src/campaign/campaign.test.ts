@@ -46,6 +46,11 @@ describe('campaign protocol', () => {
   it('a campaign patch refuses unknown fields and services', () => {
     expect(PatchCampaignBody.safeParse({ enabled_services: ['spotify'] }).success).toBe(true);
     expect(PatchCampaignBody.safeParse({ enabled_services: ['napster'] }).success).toBe(false);
-    expect(PatchCampaignBody.safeParse({ app_id: 'x' }).success).toBe(false);
+    expect(PatchCampaignBody.safeParse({ bogus: 'x' }).success).toBe(false);
+  });
+
+  it('issue 10: a campaign patch accepts the read-only fields of GET and drops them', () => {
+    const parsed = PatchCampaignBody.parse({ id: 'c1', created_at: 'x', updated_at: 'y', app: 'a', app_id: 'x', url: '/c/a/b', lock: null, parent_id: null, name: 'New' });
+    expect(parsed).toEqual({ name: 'New' });
   });
 });

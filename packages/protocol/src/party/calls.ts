@@ -5,7 +5,7 @@
  * (cache busters and the like are ignored) and coerce their string values.
  */
 import { z } from 'zod';
-import { EpochMs, Id, IsoDateTime, NonNegativeInt, WebUrl, listOf } from '../common.ts';
+import { EpochMs, ID_MAX_LENGTH, Id, IsoDateTime, NonNegativeInt, URL_MAX_LENGTH, WebUrl, headerToken, listOf } from '../common.ts';
 import { ChatMessage } from './chat.ts';
 import {
   CHAT_FETCH_DEFAULT_LIMIT,
@@ -26,6 +26,9 @@ import {
   REAL_NAME_MAX_LENGTH,
   SCOREBOARD_DEFAULT_COUNT,
   SCOREBOARD_MAX_COUNT,
+  FOLLOW_ENTRIES_MAX,
+  PROVIDER_TOKEN_MAX_LENGTH,
+  EXCLUDED_TRACKS_MAX,
 } from './constants.ts';
 import {
   FollowEntry,
@@ -36,6 +39,7 @@ import {
   MusicOptions,
   MusicType,
   Party,
+  PartyId,
   PartyTrack,
   PartyUser,
   PlayerService,
@@ -44,6 +48,7 @@ import {
   QuizAnswer,
   ScheduledMessage,
   ScoreboardEntry,
+  StickerId,
   SystemUser,
   Track,
   UserChatRight,
@@ -93,7 +98,7 @@ const DurationSeconds = z.number().int().min(POLL_DURATION_MIN_SECONDS).max(POLL
 // ---------------------------------------------------------------------------------------------
 
 /** `{id}` of `/api/parties/{id}/...`. */
-export const PartyIdParam = z.object({ id: Id });
+export const PartyIdParam = z.object({ id: PartyId });
 export type PartyIdParam = z.infer<typeof PartyIdParam>;
 
 /** `/api/parties/{id}/tracks/{trackId}/votes`. */
@@ -150,7 +155,7 @@ export const GetPartyResponse = Party;
 export type GetPartyResponse = z.infer<typeof GetPartyResponse>;
 
 /** A follow entry as the admin tool sends it: an empty `id` is allowed, the server drops it. */
-export const FollowEntryInput = FollowEntry.extend({ id: z.string() });
+export const FollowEntryInput = FollowEntry.extend({ id: z.string().max(ID_MAX_LENGTH) });
 export type FollowEntryInput = z.infer<typeof FollowEntryInput>;
 
 /**
@@ -165,7 +170,7 @@ export const PutPartyBody = z
     wp_post_id: z.number().int().nullable().optional(),
     frontend: FrontendSettings.optional(),
     /** Entries with an empty `id` are dropped by the server (spec 3). */
-    follow: z.array(FollowEntryInput).optional(),
+    follow: z.array(FollowEntryInput).max(FOLLOW_ENTRIES_MAX).optional(),
     login_required: z.boolean().optional(),
     starts_at: IsoDateTime.optional(),
     /** Null makes the party open-ended. */
@@ -275,7 +280,7 @@ export const PutTracksBody = z.strictObject({
   service: PlayerService.default(MUSIC_SERVICE_DEFAULT),
   country: CountryCodeInput.default(DEFAULT_COUNTRY),
   /** Track ids to leave out. */
-  excluded: z.array(Id).optional(),
+  excluded: z.array(Id).max(EXCLUDED_TRACKS_MAX).optional(),
 });
 export type PutTracksBody = z.infer<typeof PutTracksBody>;
 
@@ -301,7 +306,12 @@ export type VoteResponse = z.infer<typeof VoteResponse>;
 export const ChatMessagesQuery = z.object({
   limit: z.coerce.number().int().min(1).max(CHAT_FETCH_MAX_LIMIT).default(CHAT_FETCH_DEFAULT_LIMIT),
   /** Cursor: only messages with `timestamp_ms` before this time (ms since epoch). */
-  before: z.coerce.number().nonnegative().optional(),
+  before: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * Tie-breaker of the cursor: with `before`, also returns messages of exactly `before` ms whose
+   * `seq_id` is below this one (messages can share a millisecond). Pass the oldest message's.
+   */
+  before_seq_id: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type ChatMessagesQuery = z.infer<typeof ChatMessagesQuery>;
 
@@ -315,7 +325,7 @@ export const PostChatMessageBody = z
     reply_to_message_id: Id.nullable().optional(),
     text: ChatText.optional(),
     /** Sticker id; allowed only when the party's sticker list is non-empty. */
-    sticker: z.string().min(1).nullable().optional(),
+    sticker: StickerId.nullable().optional(),
   })
   .refine((body) => body.text !== undefined || (body.sticker !== undefined && body.sticker !== null), {
     message: 'text or sticker is required',
@@ -425,7 +435,7 @@ export type ScheduledMessagesResponse = z.infer<typeof ScheduledMessagesResponse
 /** Body of `POST /api/parties/{id}/chat/schedule` (CMS). */
 export const PostScheduledMessageBody = z.strictObject({
   text: ChatText,
-  sticker: z.string().min(1).nullable().optional(),
+  sticker: StickerId.nullable().optional(),
   post_at: IsoDateTime,
   /** Repeat interval in seconds; 0, null or absent mean "once" and are normalised to null. */
   recurring_interval: z
@@ -463,9 +473,10 @@ export const SignupBody = z.strictObject({
   display_name: DisplayName,
   country: emptyAsAbsent(CountryCodeInput),
   email: emptyAsAbsent(z.email()),
+  /** One of our upload URLs (`uploads/profile`) or an https URL; the server checks which. */
   profile_picture: WebUrl.nullable().optional(),
-  /** Sticker id used as avatar. */
-  profile_sticker: z.string().min(1).nullable().optional(),
+  /** Sticker id used as avatar: one of the party's sticker list (checked by the server). */
+  profile_sticker: StickerId.nullable().optional(),
   /** Accepted the competition terms (when `competitionIsEnabled`). */
   competition_accepted: z.boolean().optional(),
 });
@@ -515,10 +526,10 @@ export type ServiceTokenResponse = z.infer<typeof ServiceTokenResponse>;
 /** Body of `POST /api/auth/apple/login`. */
 export const AppleLoginBody = z.strictObject({
   /** The Music User Token from MusicKit. */
-  music_user_token: z.string().min(1),
+  music_user_token: headerToken(PROVIDER_TOKEN_MAX_LENGTH),
   /** A grant token (from a `/grant/{grantToken}` link) to redeem with this login. */
-  grant_token: z.string().min(1).nullable().optional(),
-  party_id: Id.nullable().optional(),
+  grant_token: Id.nullable().optional(),
+  party_id: PartyId.nullable().optional(),
 });
 export type AppleLoginBody = z.infer<typeof AppleLoginBody>;
 
@@ -529,12 +540,12 @@ export type AccessTokenResponse = z.infer<typeof AccessTokenResponse>;
 /** Query of `GET /api/auth/spotify/login`: a browser redirect to Spotify's consent page. */
 export const SpotifyLoginQuery = z.object({
   /** Where the browser returns after login, with `LoginRedirectParams` added. */
-  redirect_uri: z.url({ protocol: /^https?$/ }),
-  party_id: Id.optional(),
+  redirect_uri: z.url({ protocol: /^https?$/ }).max(URL_MAX_LENGTH),
+  party_id: PartyId.optional(),
   /** A grant token to redeem with this login. */
-  grant: z.string().min(1).optional(),
+  grant: Id.optional(),
   /** Comma-separated Spotify artist ids to follow after login. */
-  artist_ids: z.string().optional(),
+  artist_ids: z.string().max(URL_MAX_LENGTH).optional(),
   /** 'true' appends the result to redirect_uri's hash fragment instead of its query; the app sends 'false'. */
   hash_output: z.enum(['true', 'false']).default('false'),
 });

@@ -202,3 +202,36 @@ export const FAKE_CHAT_MAX_MESSAGES_PER_SECOND = 1000;
 
 /** Ours: ceiling of `stop_after` (seconds) of fake chat traffic. */
 export const FAKE_CHAT_MAX_SECONDS = 3600;
+
+// ---------------------------------------------------------------------------------------------
+// Bounds of every stored string (issue 10: "Bound every stored string").
+// ---------------------------------------------------------------------------------------------
+
+/** Ours: a party id is 1..64 letters, digits, `-` or `_`, starting with a letter or digit. */
+export const PARTY_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
+export const PARTY_ID_RULE = 'A party id is 1 to 64 letters, digits, "-" or "_", starting with a letter or digit';
+
+/** Ours: length of a sticker id, and how many a party's sticker list may hold. */
+export const STICKER_ID_MAX_LENGTH = 64;
+export const STICKERS_MAX = 200;
+
+/** Ours: FAQ bounds (entries, question and HTML answer length). */
+export const FAQ_ENTRIES_MAX = 50;
+export const FAQ_QUESTION_MAX_LENGTH = 300;
+export const FAQ_ANSWER_MAX_LENGTH = 10_000;
+
+/** Ours: names in the frontend settings (module names, header elements, FAQ pages) and their lists. */
+export const SETTING_NAME_MAX_LENGTH = 64;
+export const SETTING_LIST_MAX = 50;
+
+/** Ours: a CSS value in the settings (sticker background). */
+export const CSS_VALUE_MAX_LENGTH = 200;
+
+/** Ours: how many tracks a party may leave out of its album or playlist. */
+export const EXCLUDED_TRACKS_MAX = 1000;
+
+/** Ours: how many follow entries a party may list. */
+export const FOLLOW_ENTRIES_MAX = 50;
+
+/** Ours: longest provider token we pass on (Apple's Music User Token, grant tokens). */
+export const PROVIDER_TOKEN_MAX_LENGTH = 4096;

@@ -16,6 +16,16 @@ import {
   ROLES,
   START_ALLOWED,
   WAITING_ROOM_MAX_MINUTES,
+  CSS_VALUE_MAX_LENGTH,
+  FAQ_ANSWER_MAX_LENGTH,
+  FAQ_ENTRIES_MAX,
+  FAQ_QUESTION_MAX_LENGTH,
+  PARTY_ID_PATTERN,
+  PARTY_ID_RULE,
+  SETTING_LIST_MAX,
+  SETTING_NAME_MAX_LENGTH,
+  STICKER_ID_MAX_LENGTH,
+  STICKERS_MAX,
 } from './constants.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -67,6 +77,17 @@ export const HexColor = z
   .string()
   .regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6}|[0-9a-fA-F]{8})$/, 'Expected a CSS hex colour (#rgb, #rrggbb or #rrggbbaa)');
 export type HexColor = z.infer<typeof HexColor>;
+
+/** A party id (path `{id}`, `party_id` fields): a clear rule, so CR/LF, markup or `../` never pass. */
+export const PartyId = z.string().regex(PARTY_ID_PATTERN, PARTY_ID_RULE);
+export type PartyId = z.infer<typeof PartyId>;
+
+/** A sticker id (chat stickers, avatars, a party's sticker list). */
+export const StickerId = z.string().min(1).max(STICKER_ID_MAX_LENGTH);
+export type StickerId = z.infer<typeof StickerId>;
+
+/** A name in the frontend settings (a module, a header element, a page). */
+const SettingName = z.string().max(SETTING_NAME_MAX_LENGTH);
 
 /** Position of an event in its party's event stream: per party, strictly increasing. */
 export const SeqId = NonNegativeInt;
@@ -147,20 +168,20 @@ export type FollowEntry = z.infer<typeof FollowEntry>;
 /** Where an FAQ entry is shown; `All` in either field matches everything. */
 export const FaqLocation = z.strictObject({
   /** Page name (e.g. `waiting`, `player`) or `All`. */
-  page: z.string(),
+  page: SettingName,
   /** Service (`spotify`, `apple`, `umg_hls`) or `All`. */
-  service: z.string(),
+  service: SettingName,
 });
 export type FaqLocation = z.infer<typeof FaqLocation>;
 
 /** One question/answer of the FAQ modal. */
 export const FaqEntry = z.strictObject({
-  question: z.string(),
+  question: z.string().max(FAQ_QUESTION_MAX_LENGTH),
   /** HTML text; the server sanitizes it before storing it. */
-  answer: z.string(),
+  answer: z.string().max(FAQ_ANSWER_MAX_LENGTH),
   /** Optional image URL shown with the answer. */
-  image: z.string().nullable().optional(),
-  locations: z.array(FaqLocation),
+  image: WebUrl.nullable().optional(),
+  locations: z.array(FaqLocation).max(SETTING_LIST_MAX),
 });
 export type FaqEntry = z.infer<typeof FaqEntry>;
 
@@ -191,12 +212,12 @@ export const VisualSettings = z.strictObject({
   logoImage: WebUrl.optional(),
   font: Font.optional(),
   /** CSS background of the sticker tiles. */
-  stickerBackground: z.string().optional(),
+  stickerBackground: z.string().max(CSS_VALUE_MAX_LENGTH).optional(),
   /** Selected sticker ids; stickers are allowed in the chat only if this list is non-empty. */
-  stickers: z.array(z.string()).optional(),
+  stickers: z.array(StickerId).max(STICKERS_MAX).optional(),
   hideStartPageGraphs: z.boolean().optional(),
   /** Names of the elements shown in the header, in order. */
-  headerElements: z.array(z.string()).optional(),
+  headerElements: z.array(SettingName).max(SETTING_LIST_MAX).optional(),
 });
 export type VisualSettings = z.infer<typeof VisualSettings>;
 
@@ -205,14 +226,14 @@ export const FrontendSettings = z.strictObject({
   /** Shows the terms link and the competition checkbox at signup. */
   competitionIsEnabled: z.boolean().optional(),
   /** Names of the modules shown on the Waiting screen, in order. */
-  pageModulesWaiting: z.array(z.string()).optional(),
+  pageModulesWaiting: z.array(SettingName).max(SETTING_LIST_MAX).optional(),
   /** Names of the modules shown on the End screen, in order. */
-  pageModulesEnd: z.array(z.string()).optional(),
+  pageModulesEnd: z.array(SettingName).max(SETTING_LIST_MAX).optional(),
   /** Waiting-room lead time before `starts_at`, in minutes (default 30). */
   partyIsWaitingRoomMinutes: z.number().int().min(0).max(WAITING_ROOM_MAX_MINUTES).optional(),
   /** Who may start the party (default `host`). */
   partyStartAllowed: StartAllowed.optional(),
-  faq: z.array(FaqEntry).optional(),
+  faq: z.array(FaqEntry).max(FAQ_ENTRIES_MAX).optional(),
   visual: VisualSettings.optional(),
 });
 export type FrontendSettings = z.infer<typeof FrontendSettings>;

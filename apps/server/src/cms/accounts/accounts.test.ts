@@ -59,7 +59,7 @@ describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
   });
 
   it('a denied consent comes back with error and state', async () => {
-    const back = await spotifyLogin(ts, campaign.id, campaign.url, 'nobody-known');
+    const back = await spotifyLogin(ts, campaign.id, campaign.url, '!no such fan');
     expect(back.searchParams.get('error')).toBe('access_denied');
     expect(back.searchParams.get('state')).toBe(CAMPAIGN_LOGIN_STATE);
     expect(back.searchParams.get('access_token')).toBeNull();

@@ -11,7 +11,8 @@ import { createFolder, deleteFolder, deleteUpload, folderOfFile, listFolder, lis
 const tags = ['cms uploads'];
 const SAFE_KEY = /^cms\/[\w-]+\.(png|jpg|gif|webp)$/;
 
-const folderParam = (req: FastifyRequest): string => normaliseFolder(decodeURIComponent((req.params as { '*'?: string })['*'] ?? ''), ['path']);
+// The router has decoded the path already: decoding again turned `%25` into a lone `%` and a 500.
+const folderParam = (req: FastifyRequest): string => normaliseFolder((req.params as { '*'?: string })['*'] ?? '', ['path']);
 
 export async function registerCmsUploadRoutes(app: App, ctx: ServerContext): Promise<void> {
   app.get('/api/uploads', { schema: { tags, querystring: UploadsQuery, response: { 200: UploadsResponse } } }, async (req) => {

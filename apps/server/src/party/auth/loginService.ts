@@ -16,13 +16,24 @@ export interface LoginState {
 }
 
 /**
- * True when `uri` points at an origin we may send a fan back to. Guards against an open redirect
+ * Paths on our origins that are not pages of an app: an API call, an emulator's authorize step
+ * (which redirects onward), stored files or docs. A login never returns there, so a token cannot
+ * be bounced on through one of our own redirects.
+ */
+const NOT_A_PAGE = /^\/(?:api|emulator|uploads|media|docs)(?:\/|$)/i;
+
+/**
+ * True when `uri` points at an origin we may send a fan back to, on a page of an app. Guards against an open redirect
  * that would hand a fresh access token to a foreign site.
  */
 export function isAllowedRedirect(ctx: ServerContext, uri: string): boolean {
   try {
     const url = new URL(uri);
-    return (url.protocol === 'http:' || url.protocol === 'https:') && ctx.config.allowedRedirectOrigins.includes(url.origin);
+    return (
+      (url.protocol === 'http:' || url.protocol === 'https:') &&
+      ctx.config.allowedRedirectOrigins.includes(url.origin) &&
+      !NOT_A_PAGE.test(url.pathname)
+    );
   } catch {
     return false;
   }

@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 /**
  * The streaming accounts the built-in emulators know. `hint` is what `login_hint` names to approve
  * as that fan without a click (scripted clients and tests).
@@ -18,8 +20,26 @@ export const DEMO_FANS: readonly DemoFan[] = [
   { hint: 'host-hanna', spotifyId: 'hanna0000000000000000004', displayName: 'Hanna (Host)', email: 'hanna@example.com', country: 'DE', premium: true },
 ];
 
+/** A `login_hint` the emulators approve as a generated fan: short, and safe in an id and a URL. */
+export const GENERATED_FAN_HINT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/**
+ * The fan a `login_hint` names: one of the four named demo fans, or, for any other well-formed
+ * hint, a fan derived from it deterministically (same hint, same account on every node and run),
+ * so scripted clients and load tests can log in as many fans as they need.
+ */
 export function demoFanByHint(hint: string): DemoFan | undefined {
-  return DEMO_FANS.find((f) => f.hint === hint);
+  const named = DEMO_FANS.find((f) => f.hint === hint);
+  if (named || !GENERATED_FAN_HINT.test(hint)) return named;
+  const digest = createHash('sha256').update(hint).digest('hex');
+  return {
+    hint,
+    spotifyId: `gen${digest.slice(0, 19)}`,
+    displayName: hint.slice(0, 40),
+    email: `${digest.slice(0, 16)}@fans.example.com`,
+    country: 'DE',
+    premium: true,
+  };
 }
 
 /** Emulator tokens are signed, not stored, so any server node can check them. Emulator-only key. */

@@ -51,6 +51,11 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
     };
   };
   const paging = <T>(items: T[]): W.Paging<T> => ({ items, next: null, total: items.length });
+  // The emulator client's registered redirect URIs: the party's and the CMS's login callbacks.
+  const registeredCallbacks = [
+    `${ctx.config.publicUrl}/api/auth/spotify/callback`,
+    `${ctx.config.cmsPublicUrl}/api/accounts/auth/spotify/callback`,
+  ];
 
   await app.register(
     async (emu) => {
@@ -62,6 +67,8 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
         const q = req.query as Record<string, string | undefined>;
         if (q.client_id !== EMULATOR_CLIENT.id) return reply.status(400).send({ error: 'invalid_client' });
         if (q.response_type !== 'code' || !q.redirect_uri) return reply.status(400).send({ error: 'invalid_request' });
+        // Like Spotify, only a registered callback may receive the code: never an open redirect.
+        if (!registeredCallbacks.includes(q.redirect_uri)) return reply.status(400).send({ error: 'invalid_request', detail: 'INVALID_CLIENT: Invalid redirect URI' });
         const back = (params: Record<string, string>) => {
           const url = new URL(q.redirect_uri!);
           for (const [k, v] of Object.entries(params)) url.searchParams.set(k, v);

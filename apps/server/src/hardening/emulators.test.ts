@@ -1,0 +1,102 @@
+/**
+ * Issue 10: the emulators approve any `login_hint` as a deterministic fan (keeping the four named
+ * demo fans), and check `redirect_uri` against the registered callbacks like the real providers;
+ * a login never returns to a non-page path of our origin.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PartyClient } from "@fanfare/client";
+import { DEMO_FANS } from "../providers/emulators/demoFans.ts";
+import {
+  DB_TARGETS,
+  startTestServer,
+  type TestServer,
+} from "../test/harness.ts";
+import { loginWithApple, loginWithSpotify } from "../test/logins.ts";
+
+describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
+  let t: TestServer;
+  beforeAll(async () => {
+    t = await startTestServer({ db });
+  });
+  afterAll(async () => t?.close());
+
+  const me = (token: string) =>
+    new PartyClient({ baseUrl: t.partyUrl, accessToken: token }).call(
+      "getSystemMe",
+      {},
+    );
+
+  it("issue 10: any login_hint logs in as a fan derived from that name, the same fan every time (Spotify)", async () => {
+    const first = await me(
+      (await loginWithSpotify(t.partyUrl, "load-fan-0017")).accessToken,
+    );
+    const again = await me(
+      (await loginWithSpotify(t.partyUrl, "load-fan-0017")).accessToken,
+    );
+    const other = await me(
+      (await loginWithSpotify(t.partyUrl, "load-fan-0018")).accessToken,
+    );
+    expect(first.display_name).toBe("load-fan-0017");
+    expect(again.id).toBe(first.id);
+    expect(again.service_user_id).toBe(first.service_user_id);
+    expect(other.id).not.toBe(first.id);
+  });
+
+  it("issue 10: any login_hint logs in as a derived fan at the Apple emulator too", async () => {
+    const a = await me(await loginWithApple(t.partyUrl, "apple-load-1"));
+    const b = await me(await loginWithApple(t.partyUrl, "apple-load-1"));
+    expect(a.service).toBe("apple");
+    expect(b.service_user_id).toBe(a.service_user_id);
+  });
+
+  it("issue 10: the four named demo fans keep their accounts", async () => {
+    for (const fan of DEMO_FANS) {
+      const profile = await me(
+        (await loginWithSpotify(t.partyUrl, fan.hint)).accessToken,
+      );
+      expect(profile.service_user_id).toBe(fan.spotifyId);
+      expect(profile.display_name).toBe(fan.displayName);
+    }
+  });
+
+  it("issue 10: the Spotify emulator refuses a redirect_uri that is not a registered callback", async () => {
+    const authorize = new URL(
+      `${t.partyUrl}/emulator/spotify/accounts/authorize`,
+    );
+    authorize.searchParams.set("client_id", "fanfare-emulator");
+    authorize.searchParams.set("response_type", "code");
+    authorize.searchParams.set("login_hint", "demo-fan");
+    authorize.searchParams.set("redirect_uri", "https://evil.example/steal");
+    const evil = await fetch(authorize, { redirect: "manual" });
+    expect(evil.status).toBe(400);
+    expect(evil.headers.get("location")).toBeNull();
+    authorize.searchParams.set("redirect_uri", `${t.partyUrl}/`);
+    expect((await fetch(authorize, { redirect: "manual" })).status).toBe(400);
+    authorize.searchParams.set(
+      "redirect_uri",
+      `${t.partyUrl}/api/auth/spotify/callback`,
+    );
+    expect((await fetch(authorize, { redirect: "manual" })).status).toBe(302);
+  });
+
+  it("issue 10: the Apple emulator and the party login refuse return paths that are not app pages", async () => {
+    const bounce = `${t.partyUrl}/emulator/spotify/accounts/authorize?redirect_uri=https://evil.example/`;
+    const login = await fetch(
+      `${t.partyUrl}/api/auth/spotify/login?redirect_uri=${encodeURIComponent(bounce)}&party_id=demo`,
+      { redirect: "manual" },
+    );
+    expect(login.status).toBe(400);
+    const apple = await fetch(
+      `${t.partyUrl}/emulator/apple/authorize?login_hint=lena&redirect_uri=${encodeURIComponent(`${t.partyUrl}/api/users/me`)}`,
+      {
+        redirect: "manual",
+      },
+    );
+    expect(apple.status).toBe(400);
+    const page = await fetch(
+      `${t.partyUrl}/api/auth/spotify/login?redirect_uri=${encodeURIComponent(`${t.partyUrl}/p/demo/`)}&party_id=demo`,
+      { redirect: "manual" },
+    );
+    expect(page.status).toBe(302);
+  });
+});
