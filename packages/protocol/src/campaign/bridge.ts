@@ -13,26 +13,8 @@
  */
 import { z } from 'zod';
 import { IsoDateTime } from '../common.ts';
+import { BRIDGE_CHANNEL, BRIDGE_VERSION } from './constants.ts';
 import { Campaign, CampaignService, LocaleCode } from './entities.ts';
-
-/** The tag every bridge frame carries. */
-export const BRIDGE_CHANNEL = 'fanfare-campaign';
-/** Version of the bridge a `ready:v2` page speaks. */
-export const BRIDGE_VERSION = 2;
-
-/** Every message type of spec 7 "Editor messaging". */
-export const BRIDGE_MESSAGE_TYPES = [
-  'ready',
-  'ready:v2',
-  'campaignInfo:v2',
-  'campaignSaved',
-  'token',
-  'campaignUrl',
-  'mediaPicked',
-  'openMediaLibrary:v2',
-  'theme',
-] as const;
-export type BridgeMessageType = (typeof BRIDGE_MESSAGE_TYPES)[number];
 
 /** Id of a request; its answer repeats it as `replyTo`. Opaque to the other side. */
 export const BridgeRequestId = z.string().min(1).max(100);
@@ -160,14 +142,3 @@ export const parseEditorToPageMessage = (data: unknown): BridgeParseResult<Edito
 
 /** Parse a frame the editor received from the page. Never throws. */
 export const parsePageToEditorMessage = (data: unknown): BridgeParseResult<PageToEditorMessage> => parseWith(PageToEditorMessage, data);
-
-/** Allow-list check of spec 5: `origin` is one of `allowed`, or any localhost origin when the receiver itself is on localhost. */
-export function isAllowedBridgeOrigin(origin: string, allowed: readonly string[], receiverOrigin: string): boolean {
-  if (allowed.includes(origin)) return true;
-  return isLocalhostOrigin(receiverOrigin) && isLocalhostOrigin(origin);
-}
-
-/** True for `http(s)://localhost[:port]` and `http(s)://127.0.0.1[:port]`. */
-export function isLocalhostOrigin(origin: string): boolean {
-  return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
-}

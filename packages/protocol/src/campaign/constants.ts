@@ -120,3 +120,39 @@ export const NEWSLETTER_BANNER_MESSAGES = {
     error: 'Leider ist bei der Newsletter-Anmeldung etwas schiefgelaufen. Bitte versuche es noch einmal.',
   },
 } as const;
+
+/** A numeric plural rule such as `nplurals=2; plural=(n != 1);` (spec 5). */
+export const PLURAL_FORM_PATTERN = /^\s*nplurals\s*=\s*\d+\s*;\s*plural\s*=\s*[\sn\d!=<>%&|?:()+-]+;?\s*$/;
+
+// Editor bridge names and the origin rule (spec 5 and 7). They live here, free of zod, so the
+// campaign page's core can use them without loading the schemas of `bridge.ts`.
+
+/** The tag every bridge frame carries. */
+export const BRIDGE_CHANNEL = 'fanfare-campaign';
+/** Version of the bridge a `ready:v2` page speaks. */
+export const BRIDGE_VERSION = 2;
+
+/** Every message type of spec 7 "Editor messaging". */
+export const BRIDGE_MESSAGE_TYPES = [
+  'ready',
+  'ready:v2',
+  'campaignInfo:v2',
+  'campaignSaved',
+  'token',
+  'campaignUrl',
+  'mediaPicked',
+  'openMediaLibrary:v2',
+  'theme',
+] as const;
+export type BridgeMessageType = (typeof BRIDGE_MESSAGE_TYPES)[number];
+
+/** Allow-list check of spec 5: `origin` is one of `allowed`, or any localhost origin when the receiver itself is on localhost. */
+export function isAllowedBridgeOrigin(origin: string, allowed: readonly string[], receiverOrigin: string): boolean {
+  if (allowed.includes(origin)) return true;
+  return isLocalhostOrigin(receiverOrigin) && isLocalhostOrigin(origin);
+}
+
+/** True for `http(s)://localhost[:port]` and `http(s)://127.0.0.1[:port]`. */
+export function isLocalhostOrigin(origin: string): boolean {
+  return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
+}

@@ -9,6 +9,7 @@ import {
   CMS_ROLES,
   CMS_USER_STATES,
   NEWSLETTER_SIGNUP_MODES,
+  PLURAL_FORM_PATTERN,
   REPEAT_MODES,
 } from './constants.ts';
 
@@ -44,7 +45,7 @@ export type LocaleCode = z.infer<typeof LocaleCode>;
 export const PluralForm = z
   .string()
   .max(200)
-  .regex(/^\s*nplurals\s*=\s*\d+\s*;\s*plural\s*=\s*[\sn\d!=<>%&|?:()+-]+;?\s*$/, 'Expected a numeric plural rule such as nplurals=2; plural=(n != 1);');
+  .regex(PLURAL_FORM_PATTERN, 'Expected a numeric plural rule such as nplurals=2; plural=(n != 1);');
 
 // ---------------------------------------------------------------------------------------------
 // Back-office users and apps
