@@ -1,0 +1,129 @@
+/**
+ * Every backend call of the page (spec §7), through the typed CMS client `@fanfare/client/cms`.
+ * The client (and with it zod and the route table) is imported on the first call, so the core
+ * bundle stays inside its size budget. Error messages (`detail`), the session header and the
+ * timeout (none) are the client's rules.
+ */
+import { ApiError } from '@fanfare/client';
+import { TOKEN_GATE_ACCESS_KEY_HEADER, TRACK_LOOKUP_BATCH } from '@fanfare/protocol';
+import type { CmsClient } from '@fanfare/client/cms';
+import type {
+  AccountTokenInfo,
+  CampaignAccount,
+  CampaignService,
+  NewsletterSignupBody,
+  SpotifyAlbum,
+  SpotifyPlaylist,
+  SpotifyTrack,
+  TokenGateResult,
+  TranslationsResponse,
+  UserGeo,
+} from '@fanfare/protocol';
+
+export { ApiError };
+
+export interface CampaignApiOptions {
+  /** Origin of the CMS (config `backendOrigin`). */
+  baseUrl: string;
+  fetch: typeof fetch;
+  /** The editor's CMS token (bridge `token`), sent as bearer on the calls that carry a token. */
+  editorToken?: () => string | null;
+  /** Replaces the lazy import of the typed client (tests). */
+  loadClient?: () => Promise<CmsClient>;
+}
+
+export class CampaignApi {
+  private client: Promise<CmsClient> | null = null;
+
+  constructor(private readonly options: CampaignApiOptions) {}
+
+  get baseUrl(): string {
+    return this.options.baseUrl;
+  }
+
+  /** The typed client, loaded on first use. */
+  cms(): Promise<CmsClient> {
+    this.client ??=
+      this.options.loadClient?.() ??
+      import('@fanfare/client/cms').then(({ createCmsClient }) =>
+        createCmsClient({ baseUrl: this.options.baseUrl, fetch: (url, init) => this.options.fetch(url, init), token: () => this.options.editorToken?.() ?? null }),
+      );
+    return this.client;
+  }
+
+  /** Spec §7 Newsletter: no token. */
+  async newsletterSignup(campaignId: string, body: NewsletterSignupBody): Promise<void> {
+    await (await this.cms()).call('newsletterSignup', { params: { id: campaignId }, body }, { includeToken: false });
+  }
+
+  /** Spec §7 Accounts: the browser redirect of a provider login. */
+  async loginUrl(campaignId: string, service: CampaignService, query: { redirect_uri: string; state: string; hash_output?: boolean }): Promise<string> {
+    return (await this.cms()).url('accountLogin', {
+      params: { id: campaignId, service },
+      query: { redirect_uri: query.redirect_uri, state: query.state, hash_output: query.hash_output ? 'true' : 'false' },
+    });
+  }
+
+  async appleLogin(campaignId: string, musicUserToken: string): Promise<AccountTokenInfo> {
+    return (await this.cms()).call('accountAppleLogin', { params: { id: campaignId }, body: { music_user_token: musicUserToken } }, { includeToken: false });
+  }
+
+  /** Spec §7: the authorization header carries the refresh token. */
+  async refreshSession(refreshToken: string): Promise<AccountTokenInfo> {
+    return (await this.cms()).with({ token: () => refreshToken }).call('refreshAccountSession');
+  }
+
+  async logout(refreshToken: string): Promise<void> {
+    await (await this.cms()).with({ token: () => refreshToken }).call('accountLogout');
+  }
+
+  async me(accessToken: string): Promise<CampaignAccount> {
+    return (await this.cms()).with({ token: () => accessToken }).call('getAccountMe');
+  }
+
+  /** Spec §7 Token gate: `verify_access` with the key in the `token-gate-access-key` header. */
+  async verifyTokenGate(campaignId: string, accessKey: string): Promise<TokenGateResult> {
+    return (await this.cms()).call('tokenGateVerify', { params: { id: campaignId } }, { includeToken: false, headers: { [TOKEN_GATE_ACCESS_KEY_HEADER]: accessKey } });
+  }
+
+  /** Spec §7 Token gate: `provider_check` with credentials (an access code for the built-in provider). */
+  async checkTokenGate(campaignId: string, code: string): Promise<TokenGateResult> {
+    return (await this.cms()).call('tokenGateCheck', { params: { id: campaignId }, body: { credentials: { code } } }, { includeToken: false });
+  }
+
+  /** Spec §7 i18n: with the (editor's) token. */
+  async campaignTranslations(campaignId: string): Promise<TranslationsResponse> {
+    return (await this.cms()).call('getCampaignTranslations', { params: { id: campaignId } });
+  }
+
+  async appTranslations(app: string): Promise<TranslationsResponse> {
+    return (await this.cms()).call('getAppTranslations', { params: { app } });
+  }
+
+  async geo(): Promise<UserGeo> {
+    return (await this.cms()).call('getGeo');
+  }
+
+  async spotifyAlbum(id: string): Promise<SpotifyAlbum> {
+    return (await this.cms()).call('spotifyAlbum', { params: { id } }, { includeToken: false });
+  }
+
+  async spotifyPlaylist(id: string): Promise<SpotifyPlaylist> {
+    return (await this.cms()).call('spotifyPlaylist', { params: { id } }, { includeToken: false });
+  }
+
+  async spotifyTrack(id: string): Promise<SpotifyTrack> {
+    return (await this.cms()).call('spotifyTrack', { params: { id } }, { includeToken: false });
+  }
+
+  /** Spec §7 and §9: several tracks, looked up in batches of 50; order kept, unknown ids dropped. */
+  async spotifyTracks(ids: readonly string[]): Promise<SpotifyTrack[]> {
+    const cms = await this.cms();
+    const out: SpotifyTrack[] = [];
+    for (let i = 0; i < ids.length; i += TRACK_LOOKUP_BATCH) {
+      const res = await cms.call('spotifyTracks', { query: { ids: ids.slice(i, i + TRACK_LOOKUP_BATCH).join(',') } }, { includeToken: false });
+      for (const t of res.tracks) if (t) out.push(t);
+    }
+    return out;
+  }
+}

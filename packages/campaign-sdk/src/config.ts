@@ -1,0 +1,103 @@
+/**
+ * Campaign configuration (spec §2, §5, §7): the campaign JSON and environment the CMS writes as
+ * page metadata, and the backend origin the page calls.
+ */
+import {
+  CAMPAIGN_ENVIRONMENT_ALIASES,
+  CAMPAIGN_META,
+  CMS_LOCAL_PORT,
+  isAllowedBridgeOrigin as isAllowedOrigin,
+  type Campaign,
+  type CampaignEnvironment,
+} from '@fanfare/protocol';
+import type { PageEnv } from './env.ts';
+import { SDK_ERRORS } from './errors.ts';
+
+/** Backend origins of the environments. Staging and production default to the page's own origin (the CMS serves its pages). */
+export interface BackendOrigins {
+  production?: string;
+  staging?: string;
+  local?: string;
+}
+
+export interface CampaignConfig {
+  campaign: Campaign;
+  environment: CampaignEnvironment;
+  /** Origin every backend call goes to. */
+  backendOrigin: string;
+  /** Origins the editor bridge accepts frames from (live, staging, local backends). */
+  allowedOrigins: string[];
+  /** True inside the editor frame or pop-up. */
+  isEmbedded: boolean;
+}
+
+/** Spec §5: staging, production (also live, prod) or local, else 'Invalid environment'. */
+export function parseEnvironment(value: string | null): CampaignEnvironment {
+  const env = value ? CAMPAIGN_ENVIRONMENT_ALIASES[value.trim().toLowerCase()] : undefined;
+  if (!env) throw new Error(SDK_ERRORS.invalidEnvironment);
+  return env;
+}
+
+/** The default backend origin of each environment (spec §7: local on port 1337). */
+export function defaultBackendOrigins(pageUrl: string, overrides: BackendOrigins = {}): Required<BackendOrigins> {
+  const page = new URL(pageUrl);
+  return {
+    production: overrides.production ?? page.origin,
+    staging: overrides.staging ?? page.origin,
+    local: overrides.local ?? `${page.protocol === 'https:' ? 'https' : 'http'}://localhost:${CMS_LOCAL_PORT}`,
+  };
+}
+
+/**
+ * The fields the runtime reads. The CMS wrote this JSON from a stored, schema-checked campaign;
+ * the page checks only its shape (the schemas, with zod, would triple the page's script).
+ */
+function isCampaignShape(v: unknown): v is Campaign {
+  if (typeof v !== 'object' || v === null) return false;
+  const c = v as Record<string, unknown>;
+  const gate = c.token_gate as Record<string, unknown> | null;
+  return (
+    typeof c.id === 'string' &&
+    typeof c.app === 'string' &&
+    Array.isArray(c.newsletters) &&
+    Array.isArray(c.enabled_services) &&
+    typeof gate === 'object' &&
+    gate !== null &&
+    typeof gate.enabled === 'boolean' &&
+    (c.starts_at === null || typeof c.starts_at === 'string') &&
+    (c.ends_at === null || typeof c.ends_at === 'string')
+  );
+}
+
+/** Reads and checks the page metadata. Throws the spec's messages on missing or bad metadata. */
+export function readCampaignConfig(env: PageEnv, overrides: BackendOrigins = {}): CampaignConfig {
+  const id = env.meta(CAMPAIGN_META.campaignId);
+  const json = env.meta(CAMPAIGN_META.campaign);
+  if (!id || !json) throw new Error(SDK_ERRORS.campaignIdMissing);
+  let raw: unknown;
+  try {
+    raw = JSON.parse(json);
+  } catch {
+    throw new Error(SDK_ERRORS.campaignIdMissing);
+  }
+  if (!isCampaignShape(raw) || raw.id !== id) throw new Error(SDK_ERRORS.campaignIdMissing);
+  const environment = parseEnvironment(env.meta(CAMPAIGN_META.environment));
+  return configFor(env, raw, environment, overrides);
+}
+
+/** Builds the config of a known campaign (also used when the editor sends an unsaved one). */
+export function configFor(env: PageEnv, campaign: Campaign, environment: CampaignEnvironment, overrides: BackendOrigins = {}): CampaignConfig {
+  const origins = defaultBackendOrigins(env.location.href, overrides);
+  const allowedOrigins = [...new Set([origins.production, origins.staging, origins.local])];
+  const isEmbedded = env.messaging.parent !== null;
+  const parentOrigin = env.messaging.parentOrigin;
+  // Inside the editor the parent is the backend, but only an allowed parent may choose where our calls (and tokens) go.
+  const parentIsBackend = isEmbedded && parentOrigin !== null && isAllowedOrigin(parentOrigin, allowedOrigins, new URL(env.location.href).origin);
+  return {
+    campaign,
+    environment,
+    backendOrigin: parentIsBackend ? parentOrigin : origins[environment],
+    allowedOrigins,
+    isEmbedded,
+  };
+}

@@ -1,0 +1,127 @@
+/**
+ * Playback of one campaign: one state store, the provider player (built once, only for the two
+ * providers and a logged-in account), the HLS preview and mock mode (spec §4, §5, §8).
+ */
+import type { AccountTokenInfo } from '@fanfare/protocol';
+import type { CampaignApi } from '../api.ts';
+import type { PageEnv } from '../env.ts';
+import { SDK_ERRORS } from '../errors.ts';
+import { DOCUMENT_EVENTS } from '../events.ts';
+import { ApplePlayer, type MusicKitPlayer } from './applePlayer.ts';
+import { HlsPreviewPlayer, type HlsModule, type MediaElementLike } from './hlsPlayer.ts';
+import { MOCK_FLAGS, MockPlayer } from './mockPlayer.ts';
+import { buildMockQueue } from './mockQueue.ts';
+import { SpotifyPlayerApi } from './spotifyApi.ts';
+import { SpotifyPlayer, type SpotifySdk } from './spotifyPlayer.ts';
+import { PlaybackStore } from './state.ts';
+import type { Player } from './types.ts';
+
+export interface PlaybackOptions {
+  env: PageEnv;
+  api: CampaignApi;
+  token: () => AccountTokenInfo | null;
+  /** Spec §9: the name the streaming provider shows for the in-page player. */
+  playerName: string;
+  /** Force the mock player (also on with the global flags of spec §4). */
+  mockPlayer?: boolean;
+  musicKit?: () => Promise<MusicKitPlayer | null>;
+  spotifySdk?: () => Promise<SpotifySdk>;
+  /** Spotify Web API base URL (the emulator's in tests and offline demos). */
+  spotifyApiUrl?: string;
+  /** Manifest URL of a track's preview (spec §7 "HLS preview"). */
+  previewManifestUrl?: (trackId: string) => string;
+  createMedia?: () => MediaElementLike;
+  loadHls?: () => Promise<HlsModule>;
+}
+
+/** Spec §7 "HLS preview": the stream manifest by track `id`, with the `callback` label the server attributes the play to. */
+export function previewManifestUrl(baseUrl: string, trackId: string, callback: string | null): string {
+  const q = new URLSearchParams({ id: trackId });
+  if (callback) q.set('callback', callback);
+  return `${baseUrl}/api/previews/manifest.m3u8?${q}`;
+}
+
+export class Playback {
+  readonly store: PlaybackStore;
+  private player: Player | null = null;
+  private building: Promise<Player> | null = null;
+  private previewPlayer: HlsPreviewPlayer | null = null;
+
+  constructor(private readonly o: PlaybackOptions) {
+    this.store = new PlaybackStore((state) => o.env.dispatch(DOCUMENT_EVENTS.playbackState, state));
+  }
+
+  /** Spec §4: mock mode from the global testing flag or the mock-player flag. */
+  get isMock(): boolean {
+    return this.o.mockPlayer === true || this.o.env.globalFlag(MOCK_FLAGS.testing) || this.o.env.globalFlag(MOCK_FLAGS.mockPlayer);
+  }
+
+  get current(): Player | null {
+    return this.player;
+  }
+
+  private initError = (service: string) => (message: string) => this.o.env.dispatch(DOCUMENT_EVENTS.playerInitError, { service, message });
+
+  /** The provider player for `service`, built once. */
+  loadPlayer(service: string): Promise<Player> {
+    if (this.building) return this.building;
+    this.building = this.build(service).catch((err: unknown) => {
+      this.building = null;
+      throw err;
+    });
+    return this.building;
+  }
+
+  private async build(service: string): Promise<Player> {
+    const { env } = this.o;
+    if (this.isMock) {
+      this.player = new MockPlayer(this.store, env.timers, (request) => buildMockQueue(this.o.api, request));
+      return this.player;
+    }
+    if (service !== 'apple' && service !== 'spotify') throw new Error(SDK_ERRORS.playerNotImplemented(service));
+    const token = this.o.token();
+    if (!token) throw new Error(SDK_ERRORS.playerRequiresLogin);
+    if (service === 'apple') {
+      const mk = await this.o.musicKit?.();
+      if (!mk) throw new Error('MusicKit is not available');
+      this.player = new ApplePlayer(mk, this.store, env.logger, this.initError('apple'));
+    } else {
+      const sdk = await this.o.spotifySdk?.();
+      if (!sdk) throw new Error('The Spotify Web Playback SDK is not available');
+      const serviceToken = () => this.o.token()?.service_token ?? '';
+      this.player = new SpotifyPlayer(this.store, {
+        sdk,
+        api: new SpotifyPlayerApi(env.fetch, serviceToken, this.o.spotifyApiUrl),
+        serviceToken,
+        name: this.o.playerName,
+        timers: env.timers,
+        logger: env.logger,
+        onInitError: this.initError('spotify'),
+      });
+    }
+    return this.player;
+  }
+
+  /** The HLS preview player (no login needed); hls.js loads on its first play. */
+  preview(): HlsPreviewPlayer {
+    if (!this.previewPlayer) {
+      const manifestUrl = this.o.previewManifestUrl ?? ((id: string) => previewManifestUrl(this.o.api.baseUrl, id, null));
+      this.previewPlayer = new HlsPreviewPlayer(this.store, {
+        createMedia: this.o.createMedia ?? (() => new Audio()),
+        manifestUrl,
+        loadHls: this.o.loadHls,
+        logger: this.o.env.logger,
+      });
+    }
+    return this.previewPlayer;
+  }
+
+  destroy(): void {
+    this.player?.destroy();
+    this.previewPlayer?.destroy();
+    this.player = null;
+    this.previewPlayer = null;
+    this.building = null;
+    this.store.destroy();
+  }
+}
