@@ -74,6 +74,10 @@ export const de = {
     voteError: 'Deine Stimme konnte nicht gezählt werden.',
   },
   player: {
+    finishedTitle: 'Das war das Album. Danke fürs Zuhören!',
+    finishedText: 'Alle Songs sind gelaufen. Bleib noch im Chat, wenn du magst.',
+    listeners_one: '{{count}} hört zu',
+    listeners_other: '{{count}} hören zu',
     nowPlaying: 'Läuft gerade',
     paused: 'Pausiert',
     notStarted: 'Die Party hat noch nicht begonnen.',
@@ -139,6 +143,8 @@ export const de = {
   },
   popup: { title: 'Hinweis', ok: 'OK', restart: 'Neu laden' },
   host: {
+    finishedCannotStart: 'Das Album ist durchgelaufen: Alle Songs wurden gespielt, darum kann die Party nicht neu starten. Ändere die Songs im Admin-Tool, um weiterzuspielen.',
+    conflict: 'Das geht gerade nicht: {{detail}}',
     title: 'Steuerung ({{role}})',
     start: 'Party starten',
     started: 'Die Party läuft.',
@@ -206,6 +212,9 @@ export const de = {
     copyright: '© {{year}} Fanfare',
   },
   connection: {
+    offline: 'Offline – warte auf das Netz …',
+    reconnectingNow: 'Verbinde neu …',
+    catchingUp: 'Hole auf …',
     live: 'Live verbunden',
     connecting: 'Verbinde …',
     reconnecting: 'Verbindung unterbrochen. Neuer Versuch in {{seconds}} s …',
@@ -228,6 +237,24 @@ export const de = {
     headphones: 'Kopfhörer', guitar: 'Gitarre', microphone: 'Mikrofon', drum: 'Trommel', dance: 'Tanzen', sunglasses: 'Sonnenbrille',
     laugh: 'Lachen', cry: 'Weinen', wow: 'Wow', love_eyes: 'Verliebt', thumbs_up: 'Daumen hoch', raised_hands: 'Hände hoch',
     sparkles: 'Glitzer', crown: 'Krone', lightning: 'Blitz', rainbow: 'Regenbogen',
+  },
+  sync: {
+    inSync: 'Synchron',
+    behind: '{{ms}} ms hinterher',
+    ahead: '{{ms}} ms voraus',
+    measuring: 'Messe …',
+    resync: 'Neu synchronisieren',
+    label: 'Dein Abstand zur Party: {{reading}}. Tippen zum Neu-Synchronisieren.',
+  },
+  reactions: {
+    label: 'Reagieren',
+    send: '{{name}} senden',
+    rateLimited: 'Nicht so schnell – in {{seconds}} s wieder.',
+    fire: 'Feuer',
+    heart: 'Herz',
+    clap: 'Applaus',
+    wow: 'Wow',
+    party: 'Party',
   },
 };
 

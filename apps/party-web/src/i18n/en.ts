@@ -76,6 +76,10 @@ export const en: Dictionary = {
     voteError: 'Your vote could not be counted.',
   },
   player: {
+    finishedTitle: 'That was the album. Thanks for listening!',
+    finishedText: 'Every song has played. Stay in the chat if you like.',
+    listeners_one: '{{count}} listening',
+    listeners_other: '{{count}} listening',
     nowPlaying: 'Now playing',
     paused: 'Paused',
     notStarted: 'The party has not started yet.',
@@ -141,6 +145,8 @@ export const en: Dictionary = {
   },
   popup: { title: 'Notice', ok: 'OK', restart: 'Reload' },
   host: {
+    finishedCannotStart: 'The album has finished: every song has been played, so the party cannot start again. Change the songs in the admin tool to play more.',
+    conflict: 'That is not possible right now: {{detail}}',
     title: 'Controls ({{role}})',
     start: 'Start the party',
     started: 'The party is running.',
@@ -208,6 +214,9 @@ export const en: Dictionary = {
     copyright: '© {{year}} Fanfare',
   },
   connection: {
+    offline: 'Offline – waiting for the network …',
+    reconnectingNow: 'Reconnecting …',
+    catchingUp: 'Catching up …',
     live: 'Connected live',
     connecting: 'Connecting …',
     reconnecting: 'Connection lost. Retrying in {{seconds}} s …',
@@ -230,5 +239,23 @@ export const en: Dictionary = {
     headphones: 'Headphones', guitar: 'Guitar', microphone: 'Microphone', drum: 'Drum', dance: 'Dance', sunglasses: 'Sunglasses',
     laugh: 'Laugh', cry: 'Cry', wow: 'Wow', love_eyes: 'In love', thumbs_up: 'Thumbs up', raised_hands: 'Raised hands',
     sparkles: 'Sparkles', crown: 'Crown', lightning: 'Lightning', rainbow: 'Rainbow',
+  },
+  sync: {
+    inSync: 'In sync',
+    behind: '{{ms}} ms behind',
+    ahead: '{{ms}} ms ahead',
+    measuring: 'Measuring …',
+    resync: 'Resync',
+    label: 'Your offset from the party: {{reading}}. Tap to resync.',
+  },
+  reactions: {
+    label: 'React',
+    send: 'Send {{name}}',
+    rateLimited: 'Not so fast – again in {{seconds}} s.',
+    fire: 'Fire',
+    heart: 'Heart',
+    clap: 'Applause',
+    wow: 'Wow',
+    party: 'Party',
   },
 };

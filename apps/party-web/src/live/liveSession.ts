@@ -1,26 +1,77 @@
 import { ApiError, PartySocket, type WebSocketCtor } from '@fanfare/client';
-import type { ChatMessage, SequencedEvent, Track } from '@fanfare/protocol';
+import type { ChatMessage, ControlEvent, SequencedEvent, Track } from '@fanfare/protocol';
 import { Batcher } from '../rules/batcher.ts';
 import { isHostOrAdmin } from '../rules/roles.ts';
-import { isChatEvent, roleOf } from '../state/store.ts';
+import { isChatEvent, roleOf, type NonChatEvent } from '../state/store.ts';
 import type { AppServices } from '../app/services.ts';
+import type { HealReason } from '../player/controller.ts';
 
-/** Interval of the drift check of the player against the party timeline. */
-const REALIGN_INTERVAL_MS = 4_000;
+/** How often the player's offset is measured and a stall or silence is looked for. */
+export const SYNC_TICK_MS = 1_000;
+/** Every this many ticks the player's drift is checked against the timeline. */
+const DRIFT_CHECK_TICKS = 4;
+/** A stall or an unexpected silence lasting this many ticks heals the player. */
+const STALL_TICKS = 2;
+/**
+ * Ours (issue 15): the socket is probed with a clock-sync frame this often. An open socket whose
+ * network is gone says nothing: an unanswered probe is how we notice.
+ */
+export const PROBE_INTERVAL_MS = 10_000;
+/** A probe unanswered for this long counts the socket as dead: it is replaced and resumes. */
+export const PROBE_TIMEOUT_MS = 4_000;
+
+/** What the session needs of the page: the network flag and its events, visibility. Injectable for tests. */
+export interface PageSignals {
+  isOnline(): boolean;
+  isVisible(): boolean;
+  on(event: 'online' | 'offline' | 'visible', listener: () => void): () => void;
+}
+
+/** The browser's signals: `online`/`offline` on window, `visibilitychange` on document. */
+export function browserSignals(win: Window = window): PageSignals {
+  return {
+    isOnline: () => win.navigator.onLine !== false,
+    isVisible: () => win.document.visibilityState !== 'hidden',
+    on: (event, listener) => {
+      if (event === 'visible') {
+        const handler = () => {
+          if (win.document.visibilityState === 'visible') listener();
+        };
+        win.document.addEventListener('visibilitychange', handler);
+        return () => win.document.removeEventListener('visibilitychange', handler);
+      }
+      win.addEventListener(event, listener);
+      return () => win.removeEventListener(event, listener);
+    },
+  };
+}
 
 /**
  * The fan's live connection to the party: the socket client feeds the store (chat in 150 ms
- * batches, everything else at once) and the player (track and queue changes). Owned by the app's
- * services; `stop()` tears down socket, batcher and timers.
+ * batches, everything else at once) and the player (track and queue changes). It also keeps the
+ * fan on the timeline by itself (issue 15): a dead socket is noticed by an unanswered probe and
+ * replaced (resuming from the last seq_id); the network coming back, the socket reconnecting, the
+ * stream stalling or the tab returning heal the player. `stop()` tears everything down.
  */
 export class LiveSession {
   private socket: PartySocket | null = null;
   private readonly batcher: Batcher<ChatMessage>;
-  private realignTimer: ReturnType<typeof setInterval> | null = null;
+  private tickTimer: ReturnType<typeof setInterval> | null = null;
+  private ticks = 0;
+  private stalledTicks = 0;
+  private helloCount = 0;
+  private lastHeardMs = 0;
+  private probeSentMs: number | null = null;
+  private lastProbeMs = 0;
+  /** The last seq_id applied by a socket closed while offline: the next one resumes from it. */
+  private resumeFrom: number | null = null;
+  private readonly unlisten: (() => void)[] = [];
 
   constructor(
     private readonly services: AppServices,
     private readonly WebSocket: WebSocketCtor,
+    private readonly signals: PageSignals = browserSignals(),
+    private readonly now: () => number = () => Date.now(),
   ) {
     this.batcher = new Batcher<ChatMessage>((batch) => services.store.getState().applyChat(batch));
   }
@@ -28,29 +79,15 @@ export class LiveSession {
   /** Loads the live state over REST, then connects. */
   async start(): Promise<void> {
     const { store } = this.services;
-    const token = store.getState().token;
-    if (!token || this.socket) return;
-    this.socket = new PartySocket({
-      baseUrl: this.services.baseUrl,
-      partyId: this.services.partyId,
-      accessToken: token,
-      WebSocket: this.WebSocket,
-      onState: (connection) => store.getState().set({ connection }),
-      onClockOffset: (clockOffsetMs) => store.getState().set({ clockOffsetMs }),
-      onEvent: (event) => this.onEvent(event),
-      onControl: (event) => {
-        if (event.type === 'resync') {
-          store.getState().set({ status: event.status });
-          void this.reload();
-        }
-        if (event.type === 'hello') {
-          const user = store.getState().user;
-          if (user && user.role !== event.role) store.getState().set({ user: { ...user, role: event.role } });
-        }
-      },
-    });
-    this.socket.connect();
-    this.realignTimer = setInterval(() => void this.services.player?.realign().catch(() => undefined), REALIGN_INTERVAL_MS);
+    if (!store.getState().token || this.socket || this.tickTimer) return;
+    store.getState().setOnline(this.signals.isOnline());
+    this.unlisten.push(
+      this.signals.on('offline', () => this.onOffline()),
+      this.signals.on('online', () => this.onOnline()),
+      this.signals.on('visible', () => this.onVisible()),
+    );
+    this.openSocket(null);
+    this.tickTimer = setInterval(() => this.tick(), SYNC_TICK_MS);
     await this.reload();
   }
 
@@ -60,14 +97,9 @@ export class LiveSession {
     const api = this.services.api();
     const id = this.services.partyId;
     const tasks: Promise<unknown>[] = [
-      api.call('getTracks', { params: { id } }).then((r) => store.getState().set({ tracks: r.items })),
+      api.call('getTracks', { params: { id } }).then((r) => store.getState().setTracks(r.items)),
       api.call('listRecentChatMessages', { params: { id } }).then((r) => store.getState().setInitialChat(r.items)),
-      api.call('getPlayerStatus', { params: { id } }).then((r) => {
-        const s = store.getState();
-        // Until the socket's time frames answer, the REST answer gives a first clock estimate.
-        if (this.socket && this.socket.clockOffsetMs === 0) s.set({ clockOffsetMs: r.server_time_ms - Date.now() });
-        s.set({ status: r.status });
-      }),
+      this.reloadStatus(),
     ];
     // Host or admin triggers loading of all blocked users (spec 6).
     if (isHostOrAdmin(roleOf(store.getState()))) tasks.push(this.loadBlocked());
@@ -75,9 +107,101 @@ export class LiveSession {
     for (const r of results) if (r.status === 'rejected' && !(r.reason instanceof ApiError)) console.warn(r.reason);
   }
 
+  /** The timeline over REST (also the first clock estimate until the socket's time frames answer). */
+  private async reloadStatus(): Promise<void> {
+    const r = await this.services.api().call('getPlayerStatus', { params: { id: this.services.partyId } });
+    const s = this.services.store.getState();
+    if (!this.socket || this.socket.clockOffsetMs === 0) s.setClockOffset(r.server_time_ms - this.now());
+    s.setStatus(r.status);
+  }
+
   async loadBlocked(): Promise<void> {
     const res = await this.services.api().call('listUsers', { params: { id: this.services.partyId }, query: { can_chat: 'False' } });
-    this.services.store.getState().set({ blockedUsers: res.items });
+    this.services.store.getState().setBlockedUsers(res.items);
+  }
+
+  /** A fan's tap on the offset indicator: resync now. */
+  resync(): Promise<boolean> {
+    return this.heal('fan');
+  }
+
+  // --- the socket -------------------------------------------------------------------------
+
+  private openSocket(lastSeqId: number | null): void {
+    const { store } = this.services;
+    const token = store.getState().token;
+    if (!token) return;
+    const socket: PartySocket = new PartySocket({
+      baseUrl: this.services.baseUrl,
+      partyId: this.services.partyId,
+      accessToken: token,
+      WebSocket: this.WebSocket,
+      lastSeqId,
+      // Callbacks of a replaced socket are ignored: only the current one speaks for the fan.
+      onState: (connection) => {
+        if (this.socket === socket) store.getState().setConnection(connection);
+      },
+      onClockOffset: (offset) => {
+        if (this.socket === socket) store.getState().setClockOffset(offset);
+      },
+      onEvent: (event) => {
+        if (this.socket !== socket) return;
+        this.heard();
+        this.onEvent(event);
+      },
+      onControl: (event) => {
+        if (this.socket !== socket) return;
+        this.heard();
+        this.onControl(event);
+      },
+    });
+    this.socket = socket;
+    this.lastHeardMs = this.now();
+    this.probeSentMs = null;
+    socket.connect();
+  }
+
+  /** Replaces the socket by a fresh one that resumes where the old one stopped. */
+  private replaceSocket(): void {
+    const old = this.socket;
+    const lastSeqId = old?.lastSeqId ?? this.resumeFrom;
+    this.socket = null;
+    old?.close();
+    this.services.store.getState().setConnection({ kind: 'connecting', attempt: 2 });
+    this.openSocket(lastSeqId);
+  }
+
+  private heard(): void {
+    this.lastHeardMs = this.now();
+    this.probeSentMs = null;
+  }
+
+  private onControl(event: ControlEvent): void {
+    const { store } = this.services;
+    switch (event.type) {
+      case 'hello':
+        store.getState().setRole(event.role);
+        this.helloCount += 1;
+        // Back after a drop: the missed events replay through `resume`; the timeline is read
+        // again as well (a replay may be gone), then the player realigns without a click.
+        if (this.helloCount > 1) void this.reloadStatus().catch(() => undefined).then(() => this.heal('reconnected'));
+        return;
+      case 'resync':
+        store.getState().setStatus(event.status);
+        void this.reload().then(() => this.heal('reconnected'));
+        return;
+      case 'presence':
+        store.getState().setListeners(event.listeners);
+        return;
+      case 'reactions':
+        store.getState().addReactions(event);
+        return;
+      case 'time':
+      case 'error':
+        return;
+      default:
+        return event satisfies never;
+    }
   }
 
   private onEvent(event: SequencedEvent): void {
@@ -86,36 +210,99 @@ export class LiveSession {
       this.batcher.push(event);
       return;
     }
-    store.getState().applyEvent(event);
+    const live: NonChatEvent = event;
+    store.getState().applyEvent(live);
     const player = this.services.player;
-    switch (event.type) {
+    switch (live.type) {
       case 'track_change':
       case 'party_started':
-        void player?.onTrackChange().catch(() => undefined);
-        break;
       case 'party_stopped':
         void player?.onTrackChange().catch(() => undefined);
-        break;
+        return;
       case 'queue_change': {
         const byId = new Map(store.getState().tracks.map((t) => [t.id, t as Track]));
-        const tracks = event.queue.map((id) => byId.get(id)).filter((t): t is Track => !!t);
+        const tracks = live.queue.map((id) => byId.get(id)).filter((t): t is Track => !!t);
         void player?.onQueueChange(tracks).catch(() => undefined);
-        break;
+        return;
       }
       case 'user_can_chat':
-        if (!event.can_chat && isHostOrAdmin(roleOf(store.getState()))) void this.loadBlocked().catch(() => undefined);
-        break;
+        if (!live.can_chat && isHostOrAdmin(roleOf(store.getState()))) void this.loadBlocked().catch(() => undefined);
+        return;
       default:
-        break;
+        // The other events only change state (applied above).
+        return;
     }
+  }
+
+  // --- the page's signals and the sync tick -----------------------------------------------
+
+  private onOffline(): void {
+    this.services.store.getState().setOnline(false);
+    // No reconnect attempts while the browser knows the network is gone: they would only count
+    // towards the retry cap and end in the global error. `online` reconnects.
+    const old = this.socket;
+    this.resumeFrom = old?.lastSeqId ?? this.resumeFrom;
+    this.socket = null;
+    old?.close();
+  }
+
+  private onOnline(): void {
+    this.services.store.getState().setOnline(true);
+    // The old socket may look open yet be dead: start afresh now rather than wait for a probe.
+    this.replaceSocket();
+    void this.heal('reconnected');
+  }
+
+  private onVisible(): void {
+    // Timers were throttled in the background: check the socket at once and realign.
+    this.probe();
+    void this.heal('visible');
+  }
+
+  private probe(): void {
+    if (!this.socket || this.socket.state.kind !== 'live') return;
+    this.lastProbeMs = this.now();
+    this.probeSentMs ??= this.lastProbeMs;
+    this.socket.syncClock();
+  }
+
+  private tick(): void {
+    this.ticks += 1;
+    const now = this.now();
+    const isOnline = this.signals.isOnline();
+    if (isOnline !== this.services.store.getState().isOnline) {
+      if (isOnline) this.onOnline();
+      else this.onOffline();
+    }
+    if (isOnline && this.socket?.state.kind === 'live') {
+      if (this.probeSentMs !== null && now - this.probeSentMs > PROBE_TIMEOUT_MS && this.lastHeardMs < this.probeSentMs) this.replaceSocket();
+      else if (now - Math.max(this.lastHeardMs, this.lastProbeMs) >= PROBE_INTERVAL_MS) this.probe();
+    }
+    const player = this.services.player;
+    if (!player) return;
+    player.reportOffset();
+    this.stalledTicks = player.isStalled || player.isSilentWhileLive ? this.stalledTicks + 1 : 0;
+    if (this.stalledTicks >= STALL_TICKS) {
+      this.stalledTicks = 0;
+      void this.heal('stalled');
+    } else if (this.ticks % DRIFT_CHECK_TICKS === 0) {
+      void this.heal('drift');
+    }
+  }
+
+  private heal(reason: HealReason): Promise<boolean> {
+    return this.services.player?.heal(reason).catch(() => false) ?? Promise.resolve(false);
   }
 
   stop(): void {
     this.batcher.flushNow();
     this.batcher.dispose();
-    this.socket?.close();
+    const socket = this.socket;
     this.socket = null;
-    if (this.realignTimer) clearInterval(this.realignTimer);
-    this.realignTimer = null;
+    socket?.close();
+    this.services.store.getState().setConnection({ kind: 'ended', reason: 'closed_by_client' });
+    if (this.tickTimer) clearInterval(this.tickTimer);
+    this.tickTimer = null;
+    for (const off of this.unlisten.splice(0)) off();
   }
 }

@@ -4,29 +4,42 @@ import { ApiError } from '@fanfare/client';
 import { PLAYER_SERVICES, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN, SCOREBOARD_DEFAULT_COUNT } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
 import { canStart, isHostOrAdmin } from '../rules/roles.ts';
+import { isAlbumFinished } from '../rules/sync.ts';
 import { roleOf } from '../state/store.ts';
 
-/** Runs a host action and reports its outcome in words. */
-function useAction() {
+/** The words for a failed host action: not allowed, the server's reason for a conflict, or a failure. */
+function failureText(err: unknown, t: (key: string, o?: Record<string, unknown>) => string): string {
+  if (!(err instanceof ApiError)) return t('host.failed');
+  if (err.status === 401 || err.status === 403) return t('host.notAllowed');
+  const detail = typeof err.body === 'object' && err.body && typeof err.body.detail === 'string' ? err.body.detail : null;
+  if (err.status === 409 && detail) return t('host.conflict', { detail });
+  return t('host.failed');
+}
+
+/**
+ * Runs a host action and reports its outcome in words. `context` names the state the outcome
+ * belongs to (e.g. running or stopped): once the state moved on, the old message is not shown, so
+ * "The party is stopped." never sits next to a Stop button after a later start.
+ */
+function useAction(context = '') {
   const { t } = useTranslation();
-  const [message, setMessage] = useState<{ ok: boolean; text: string } | null>(null);
+  const [message, setMessage] = useState<{ ok: boolean; text: string; context: string } | null>(null);
   const [busy, setBusy] = useState(false);
-  const run = async (action: () => Promise<unknown>, done: string) => {
+  const run = async (action: () => Promise<unknown>, done: string, doneContext = context) => {
     setBusy(true);
     setMessage(null);
     try {
       await action();
-      setMessage({ ok: true, text: done });
+      setMessage({ ok: true, text: done, context: doneContext });
       return true;
     } catch (err) {
-      const status = err instanceof ApiError ? err.status : 0;
-      setMessage({ ok: false, text: status === 401 || status === 403 ? t('host.notAllowed') : t('host.failed') });
+      setMessage({ ok: false, text: failureText(err, t), context });
       return false;
     } finally {
       setBusy(false);
     }
   };
-  const feedback = message && (
+  const feedback = message && message.context === context && (
     <p className={message.ok ? 'form-ok' : 'form-error'} role={message.ok ? 'status' : 'alert'}>
       {message.text}
     </p>
@@ -40,14 +53,26 @@ export function HostStartButton() {
   const services = useServices();
   const allowed = useParty((s) => canStart(roleOf(s), s.party?.frontend.partyStartAllowed));
   const running = useParty((s) => !!s.status && !s.status.is_paused);
-  const { run, busy, feedback } = useAction();
+  const isFinished = useParty((s) => isAlbumFinished(s.status, s.tracks));
+  const { run, busy, feedback } = useAction(running ? 'running' : 'stopped');
   if (!allowed || running) return null;
+  // A finished album cannot start again (the server answers 409): say why instead of offering it.
+  if (isFinished) {
+    return (
+      <p className="hint host-start" role="note" data-testid="host-finished">
+        {t('host.finishedCannotStart')}
+      </p>
+    );
+  }
   const start = () =>
-    run(async () => {
-      const res = await services.api().call('startParty', { params: { id: services.partyId } });
-      const s = services.store.getState();
-      s.set({ status: res.status, party: s.party && { ...s.party, status: res.status, started_at: res.started_at } });
-    }, t('host.started'));
+    run(
+      async () => {
+        const res = await services.api().call('startParty', { params: { id: services.partyId } });
+        services.store.getState().applyRunState(res);
+      },
+      t('host.started'),
+      'running',
+    );
   return (
     <div className="host-start">
       <button type="button" className="button button--large" disabled={busy} onClick={() => void start()}>
@@ -111,7 +136,7 @@ export function HostPanel() {
   const blocked = useParty((s) => s.blockedUsers);
   const running = useParty((s) => !!s.status && !s.status.is_paused);
   const ids = { popup: useId(), service: useId(), question: useId(), duration: useId(), qquestion: useId(), qduration: useId(), count: useId(), sduration: useId() };
-  const control = useAction();
+  const control = useAction(running ? 'running' : 'stopped');
   const popupAction = useAction();
   const pollAction = useAction();
   const quizAction = useAction();
@@ -125,16 +150,19 @@ export function HostPanel() {
   const api = () => services.api();
 
   const stop = () =>
-    control.run(async () => {
-      const res = await api().call('stopParty', { params: { id } });
-      services.store.getState().set({ status: res.status });
-    }, t('host.stopped'));
+    control.run(
+      async () => {
+        const res = await api().call('stopParty', { params: { id } });
+        services.store.getState().applyRunState(res);
+      },
+      t('host.stopped'),
+      'stopped',
+    );
   const end = () =>
     control.run(async () => {
       if (!window.confirm(t('host.endConfirm'))) return;
       const res = await api().call('endParty', { params: { id } });
-      const s = services.store.getState();
-      s.set({ party: s.party && { ...s.party, ends_at: res.ends_at }, partyVersion: s.partyVersion + 1 });
+      services.store.getState().applyPartyEnded(res.ends_at);
     }, t('host.ended'));
   const sendPopup = async (e: FormEvent) => {
     e.preventDefault();
@@ -177,8 +205,7 @@ export function HostPanel() {
   const unblock = (userId: string) =>
     control.run(async () => {
       await api().call('unblockUser', { params: { id, userId } });
-      const s = services.store.getState();
-      s.set({ blockedUsers: s.blockedUsers.filter((u) => u.id !== userId) });
+      services.store.getState().removeBlockedUser(userId);
     }, t('host.unblocked'));
 
   return (

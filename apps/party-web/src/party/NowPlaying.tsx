@@ -3,6 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
 import type { PlaybackState, PlayerKind } from '../player/types.ts';
 import { formatClock, positionNowMs } from '../rules/playback.ts';
+import { isAlbumFinished } from '../rules/sync.ts';
+import { Reactions } from './Reactions.tsx';
+import { ListenerCount, SyncIndicator } from './SyncIndicator.tsx';
 
 /** The current track on the party timeline, with play/pause and volume for the fan. */
 export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | null }) {
@@ -12,6 +15,7 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
   const offset = useParty((s) => s.clockOffsetMs);
   const manualPause = useParty((s) => s.manualPause);
   const mediaError = useParty((s) => s.mediaError);
+  const isFinished = useParty((s) => isAlbumFinished(s.status, s.tracks));
   const volumeId = useId();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -25,6 +29,22 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
         <p className="lead" role="status">
           {t('player.notStarted')}
         </p>
+      </section>
+    );
+  }
+  if (isFinished) {
+    return (
+      <section className="now-playing now-playing--finished card" aria-labelledby="finished-title" data-testid="album-finished">
+        <div className="now-playing__main">
+          {status.track.image ? <img className="now-playing__cover" src={status.track.image} alt="" /> : null}
+          <div className="now-playing__text">
+            <h1 id="finished-title" className="now-playing__title">
+              {t('player.finishedTitle')}
+            </h1>
+            <p className="now-playing__artist">{t('player.finishedText')}</p>
+          </div>
+        </div>
+        <ListenerCount />
       </section>
     );
   }
@@ -82,6 +102,11 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
           )}
         </div>
       )}
+      <div className="now-playing__live">
+        <ListenerCount />
+        {listening && <SyncIndicator />}
+      </div>
+      {!status.is_paused && <Reactions />}
       {props.kind === 'mock' && <p className="hint">{t('player.mockHint')}</p>}
     </section>
   );

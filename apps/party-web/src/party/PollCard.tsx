@@ -33,10 +33,10 @@ export function PollCard(props: { message: ChatMessage }) {
       const s = services.store.getState();
       if (isQuiz) {
         const res = await api.call('answerQuizQuestion', { params: { id: services.partyId, questionId: id }, body: { answer_id: answerId } });
-        s.set({ user: s.user && { ...s.user, quiz_answers: [...s.user.quiz_answers, res] } });
+        s.recordQuizAnswer(res);
       } else {
         const res = await api.call('answerPoll', { params: { id: services.partyId, pollId: id }, body: { answer_id: answerId } });
-        s.set({ user: s.user && { ...s.user, poll_answers: [...s.user.poll_answers, res] } });
+        s.recordPollAnswer(res);
       }
     } catch {
       setError(true);

@@ -22,14 +22,7 @@ export function TrackList(props: { compact?: boolean }) {
     const isVoted = voted.has(trackId);
     try {
       const res = await services.api().call(isVoted ? 'unvoteTrack' : 'voteTrack', { params: { id: services.partyId, trackId } });
-      const s = services.store.getState();
-      const votes = new Set(s.user?.track_votes ?? []);
-      if (res.voted) votes.add(trackId);
-      else votes.delete(trackId);
-      s.set({
-        tracks: s.tracks.map((tr) => (tr.id === res.track_id ? { ...tr, votes: res.votes } : tr)),
-        user: s.user && { ...s.user, track_votes: [...votes] },
-      });
+      services.store.getState().applyVote(res);
     } catch {
       setError(true);
     }

@@ -53,14 +53,19 @@ export function usePlayer(audio: React.RefObject<HTMLAudioElement | null>, enabl
       adapter,
       status: () => store.getState().status,
       clockOffsetMs: () => store.getState().clockOffsetMs,
-      onMediaError: () => store.getState().set({ mediaError: true }),
-      onManualPause: (manualPause) => store.getState().set({ manualPause }),
+      onMediaError: () => store.getState().setMediaError(),
+      onManualPause: (manualPause) => store.getState().setManualPause(manualPause),
+      onCatchingUp: (isCatchingUp) => store.getState().setCatchingUp(isCatchingUp),
+      onOffset: (offsetMs) => {
+        if (store.getState().offsetMs !== offsetMs) store.getState().setOffset(offsetMs);
+      },
     });
     services.player = controller;
     void controller.play().catch(() => undefined);
     return () => {
       unsubscribe();
       controller.destroy();
+      store.getState().setOffset(null);
       services.player = null;
       created.current = false;
     };

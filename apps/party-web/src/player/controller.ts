@@ -1,6 +1,6 @@
 import type { PlayerDevice, PlayerStatus, Track } from '@fanfare/protocol';
 import { positionNowMs } from '../rules/playback.ts';
-import { MediaSupportError, type PlayerAdapter } from './types.ts';
+import { MediaSupportError, StreamInterruptedError, type PlaybackState, type PlayerAdapter } from './types.ts';
 
 /** Drift beyond which a playing track is re-aligned with the party timeline (players without seek). */
 export const DRIFT_TOLERANCE_MS = 1_500;
@@ -10,6 +10,8 @@ export const SEEKABLE_DRIFT_TOLERANCE_MS = 250;
 export const FINE_SYNC_TOLERANCE_MS = 8;
 /** Fine alignment attempts after a start or a drift. */
 export const FINE_SYNC_ATTEMPTS = 5;
+/** How long a heal lets a waiting stream catch up by itself before it restarts it. */
+export const STALL_WAIT_MS = 1_000;
 
 export interface PlayerControllerDeps {
   adapter: PlayerAdapter;
@@ -20,7 +22,14 @@ export interface PlayerControllerDeps {
   onMediaError: (err: unknown) => void;
   onDevices?: (devices: PlayerDevice[]) => void;
   onManualPause?: (paused: boolean) => void;
+  /** The player started or finished realigning with the timeline (the status shows "catching up"). */
+  onCatchingUp?: (isCatchingUp: boolean) => void;
+  /** The measured offset: timeline position minus player position (positive: behind), null while silent. */
+  onOffset?: (offsetMs: number | null) => void;
 }
+
+/** Why a heal runs: each is a moment the player may have lost the timeline (issue 15). */
+export type HealReason = 'reconnected' | 'stalled' | 'visible' | 'drift' | 'fan';
 
 /**
  * The player rules of spec 4: initialised once; play starts the current track at progress_ms
@@ -34,9 +43,16 @@ export class PlayerController {
   private readonly now: () => number;
   /** How far behind its target the player lands after a seek (learned): seeks aim that far ahead. */
   private seekLagMs = 0;
+  /** The adapter's last reported state (playing, loading, needs a click). */
+  private playback: PlaybackState | null = null;
+  private healing: Promise<boolean> | null = null;
+  private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: PlayerControllerDeps) {
     this.now = deps.now ?? (() => Date.now());
+    this.unsubscribe = deps.adapter.onState((state) => {
+      this.playback = state;
+    });
   }
 
   /** The player service this controller drives. */
@@ -74,7 +90,8 @@ export class PlayerController {
       await this.alignFinely();
     } catch (err) {
       if (err instanceof MediaSupportError) this.deps.onMediaError(err);
-      else throw err;
+      // A stream cut by the network is retried by the next heal (socket back, tab back, drift).
+      else if (!(err instanceof StreamInterruptedError)) throw err;
       return;
     }
     const devices = await this.deps.adapter.devices().catch(() => []);
@@ -107,15 +124,86 @@ export class PlayerController {
 
   /** Re-aligns with the timeline when the position drifted (e.g. after a stall). */
   async realign(): Promise<boolean> {
+    return this.heal('drift');
+  }
+
+  /**
+   * Brings the player back onto the timeline by itself (issue 15): after the socket reconnects,
+   * the stream stalls, the tab returns, or drift. A player that should play but does not (stream
+   * cut, wrong track after a missed track change) starts again at the timeline's position; one
+   * that plays but drifted seeks. Never overrides the fan's own pause or the browser's need for a
+   * click. Concurrent calls share one run. True when something was corrected.
+   */
+  heal(reason: HealReason): Promise<boolean> {
+    this.healing ??= this.runHeal(reason).finally(() => {
+      this.healing = null;
+      this.deps.onCatchingUp?.(false);
+      this.reportOffset();
+    });
+    return this.healing;
+  }
+
+  private async runHeal(reason: HealReason): Promise<boolean> {
     const status = this.deps.status();
-    if (this.manualPause || !status || status.is_paused) return false;
+    if (this.manualPause || !status || status.is_paused || this.playback?.needsGesture) return false;
+    if (!(await this.init())) return false;
+    const { adapter } = this.deps;
+    // The network is back or the fan returned: retry a waiting stream now rather than at the end
+    // of the stream library's own backoff.
+    if (reason !== 'drift') adapter.recover?.();
+    if (this.playback?.isLoading) await this.waitWhileLoading(STALL_WAIT_MS);
+    const heldTrack = adapter.currentTrackId?.() ?? status.track.id;
+    const isSilent = !this.playback || this.playback.isPaused || this.playback.isLoading;
+    if (isSilent || heldTrack !== status.track.id) {
+      this.deps.onCatchingUp?.(true);
+      await this.play();
+      return true;
+    }
     const expected = positionNowMs(status, this.now(), this.deps.clockOffsetMs());
-    const canSeek = typeof this.deps.adapter.seek === 'function';
+    const canSeek = typeof adapter.seek === 'function';
     const tolerance = canSeek ? SEEKABLE_DRIFT_TOLERANCE_MS : DRIFT_TOLERANCE_MS;
-    if (Math.abs(this.deps.adapter.positionMs() - expected) <= tolerance) return false;
+    // A fan's tap resyncs whatever the drift; the automatic heals leave a small drift alone.
+    if (reason !== 'fan' && Math.abs(adapter.positionMs() - expected) <= tolerance) return false;
+    this.deps.onCatchingUp?.(true);
     if (canSeek) await this.alignFinely();
     else await this.play();
     return true;
+  }
+
+  /** Waits (bounded) for a loading stream to play again. */
+  private async waitWhileLoading(maxMs: number): Promise<void> {
+    const steps = Math.ceil(maxMs / 100);
+    for (let i = 0; i < steps && this.playback?.isLoading; i++) await new Promise((r) => setTimeout(r, 100));
+  }
+
+  /**
+   * The fan's offset from the party, from the same clock sync the timeline uses: timeline position
+   * minus player position (positive: behind). Null while the player is silent or the party paused.
+   */
+  measureOffsetMs(): number | null {
+    const status = this.deps.status();
+    if (!status || status.is_paused || !this.playback || this.playback.isPaused || this.playback.isLoading) return null;
+    if ((this.deps.adapter.currentTrackId?.() ?? status.track.id) !== status.track.id) return null;
+    return positionNowMs(status, this.now(), this.deps.clockOffsetMs()) - this.deps.adapter.positionMs();
+  }
+
+  /** Measures the offset and reports it to the UI. */
+  reportOffset(): number | null {
+    const offset = this.measureOffsetMs();
+    this.deps.onOffset?.(offset);
+    return offset;
+  }
+
+  /** True while the adapter should be playing but waits for data (a stalled stream). */
+  get isStalled(): boolean {
+    const status = this.deps.status();
+    return !!status && !status.is_paused && !this.manualPause && !!this.playback && !this.playback.isPaused && this.playback.isLoading;
+  }
+
+  /** True when the timeline runs and the fan did not pause, but the player is silent. */
+  get isSilentWhileLive(): boolean {
+    const status = this.deps.status();
+    return !!status && !status.is_paused && !this.manualPause && !!this.playback && this.playback.isPaused && !this.playback.needsGesture && !this.playback.isLoading;
   }
 
   /**
@@ -140,6 +228,7 @@ export class PlayerController {
   }
 
   destroy(): void {
+    this.unsubscribe();
     this.deps.adapter.destroy();
   }
 

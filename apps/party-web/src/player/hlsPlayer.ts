@@ -1,5 +1,5 @@
 import type { PlayerDevice, Track } from '@fanfare/protocol';
-import { MediaSupportError, StateEmitter, type PlayerAdapter, type PlaybackState } from './types.ts';
+import { MediaSupportError, StateEmitter, StreamInterruptedError, type PlayerAdapter, type PlaybackState } from './types.ts';
 
 import type Hls from 'hls.js';
 import { loadWithTimeout } from '../rules/loadTimeout.ts';
@@ -18,6 +18,9 @@ export class HlsPlayer implements PlayerAdapter {
   private hls: HlsInstance | null = null;
   private native = false;
   private currentUrl: string | null = null;
+  private currentTrack: string | null = null;
+  /** The stream failed for good (hls.js gave up, e.g. a long network drop): the next play reloads it. */
+  private failed = false;
 
   constructor(
     readonly audio: HTMLAudioElement,
@@ -42,9 +45,18 @@ export class HlsPlayer implements PlayerAdapter {
     if (!track.hls_url) throw new MediaSupportError(`Track ${track.id} has no HLS stream`);
     const url = new URL(track.hls_url, document.baseURI).toString();
     this.emitter.update({ isLoading: true });
-    if (url !== this.currentUrl) {
+    this.currentTrack = track.id;
+    if (url !== this.currentUrl || this.failed) {
       this.currentUrl = url;
-      await this.load(url, positionMs);
+      this.failed = false;
+      try {
+        await this.load(url, positionMs);
+      } catch (err) {
+        // Loaded again by the next play: a heal once the network is back.
+        this.currentUrl = null;
+        this.emitter.update({ isLoading: false, isPaused: true });
+        throw err;
+      }
     } else {
       this.audio.currentTime = positionMs / 1000;
     }
@@ -63,9 +75,25 @@ export class HlsPlayer implements PlayerAdapter {
     const hls = new Hls({ startPosition: positionMs / 1000, enableWorker: true });
     this.hls = hls;
     await new Promise<void>((resolve, reject) => {
-      hls.on(Hls.Events.MANIFEST_PARSED, () => resolve());
+      let isParsed = false;
+      hls.on(Hls.Events.MANIFEST_PARSED, () => {
+        isParsed = true;
+        resolve();
+      });
       hls.on(Hls.Events.ERROR, (_e, data) => {
-        if (data.fatal) reject(new MediaSupportError(`HLS error: ${data.details}`));
+        if (!data.fatal || this.hls !== hls) return;
+        const isNetwork = data.type === Hls.ErrorTypes.NETWORK_ERROR;
+        if (!isParsed) {
+          reject(isNetwork ? new StreamInterruptedError(`HLS stream unreachable: ${data.details}`) : new MediaSupportError(`HLS error: ${data.details}`));
+          return;
+        }
+        if (data.type === Hls.ErrorTypes.MEDIA_ERROR) {
+          hls.recoverMediaError();
+          return;
+        }
+        // The stream broke mid-track: silent until the next heal reloads it.
+        this.failed = true;
+        this.emitter.update({ isLoading: false, isPaused: true });
       });
       hls.loadSource(url);
       hls.attachMedia(this.audio);
@@ -111,6 +139,18 @@ export class HlsPlayer implements PlayerAdapter {
 
   positionMs(): number {
     return this.audio.currentTime * 1000;
+  }
+
+  currentTrackId(): string | null {
+    return this.currentTrack;
+  }
+
+  recover(): void {
+    // Restart fragment loading now instead of after hls.js's retry backoff (up to 8 s).
+    if (this.hls && !this.failed) {
+      this.hls.stopLoad();
+      this.hls.startLoad(this.audio.currentTime);
+    }
   }
 
   async devices(): Promise<PlayerDevice[]> {

@@ -39,6 +39,10 @@ export class MockPlayer implements PlayerAdapter {
     return this.startPos + (this.now() - this.startedAt);
   }
 
+  currentTrackId(): string | null {
+    return this.track?.id ?? null;
+  }
+
   async devices(): Promise<PlayerDevice[]> {
     return [{ id: 'mock', is_active: true }];
   }

@@ -231,9 +231,13 @@ class LaggingSeekablePlayer extends MockPlayer {
     this.clock.now += this.loadCostMs; // the position was computed before the stream loaded
     await super.play(track, positionMs);
   }
+  /** The stream falls behind by `ms` (a short stall that resumed). */
+  async slip(ms: number): Promise<void> {
+    await super.play(this.track!, this.positionMs() - ms);
+  }
   async seek(positionMs: number): Promise<void> {
     this.seeks.push(positionMs);
-    const track = trackFixture('t');
+    const track = this.track ?? trackFixture('t');
     await super.play(track, positionMs);
     this.clock.now += this.seekCostMs; // playback resumes at positionMs only after the seek cost
     await super.play(track, positionMs);
@@ -257,13 +261,71 @@ describe('fine sync rule: a seekable player is aligned to the timeline once its 
     const player = new LaggingSeekablePlayer(clock, 0, 0);
     const c = new PlayerController({ adapter: player, status: () => statusAt(0, 0), clockOffsetMs: () => 0, now: () => clock.now, onMediaError: vi.fn() });
     await c.play();
-    await player.pause();
-    clock.now = 200;
+    clock.now = 1_000;
+    await player.slip(200);
     expect(await c.realign()).toBe(false);
-    clock.now = 400;
+    await player.slip(200);
     const playSpy = vi.spyOn(player, 'play');
     expect(await c.realign()).toBe(true);
-    expect(player.seeks.at(-1)).toBe(400);
+    expect(player.seeks.at(-1)).toBe(1_000);
     expect(playSpy).not.toHaveBeenCalled(); // aligned by a seek, not a fresh start of the stream
+  });
+});
+
+describe('issue 15 heal: the player realigns by itself after a drop, a stall or a return to the tab', () => {
+  const make = (status: () => PlayerStatus | null, clock: { now: number }) => {
+    const player = new LaggingSeekablePlayer(clock, 0, 0);
+    const onCatchingUp = vi.fn();
+    const onOffset = vi.fn();
+    const c = new PlayerController({ adapter: player, status, clockOffsetMs: () => 0, now: () => clock.now, onMediaError: vi.fn(), onCatchingUp, onOffset });
+    return { player, c, onCatchingUp, onOffset };
+  };
+
+  it('a player gone silent while the party runs (stream cut) plays again at the timeline position, reporting catching up', async () => {
+    const clock = { now: 0 };
+    const t = make(() => statusAt(0, 0), clock);
+    await t.c.play();
+    await MockPlayer.prototype.pause.call(t.player); // the stream stopped, not the fan
+    clock.now = 12_000;
+    const playSpy = vi.spyOn(t.player, 'play');
+    expect(await t.c.heal('reconnected')).toBe(true);
+    expect(playSpy).toHaveBeenCalledWith(track, 12_000);
+    expect(t.onCatchingUp.mock.calls).toEqual([[true], [false]]);
+    expect(t.c.measureOffsetMs()).toBe(0);
+  });
+
+  it('a track change missed while offline: the player switches to the timeline track', async () => {
+    const clock = { now: 0 };
+    let status = statusAt(0, 0);
+    const t = make(() => status, clock);
+    await t.c.play();
+    status = { track: trackFixture('t2'), progress_ms: 0, is_paused: false, timestamp_ms: 5_000 };
+    clock.now = 7_000;
+    expect(await t.c.heal('visible')).toBe(true);
+    expect(t.player.currentTrackId()).toBe('t2');
+    expect(t.player.positionMs()).toBe(2_000);
+  });
+
+  it("never overrides the fan's own pause", async () => {
+    const clock = { now: 0 };
+    const t = make(() => statusAt(0, 0), clock);
+    await t.c.play();
+    await t.c.pause();
+    clock.now = 5_000;
+    expect(await t.c.heal('reconnected')).toBe(false);
+    expect(t.c.measureOffsetMs()).toBeNull();
+  });
+
+  it('an in-sync player is left alone by automatic heals; a tap resyncs it anyway', async () => {
+    const clock = { now: 0 };
+    const t = make(() => statusAt(0, 0), clock);
+    await t.c.play();
+    clock.now = 3_000;
+    await t.player.slip(30);
+    expect(t.c.measureOffsetMs()).toBe(30);
+    expect(await t.c.heal('drift')).toBe(false);
+    expect(await t.c.heal('fan')).toBe(true);
+    expect(t.c.reportOffset()).toBe(0);
+    expect(t.onOffset).toHaveBeenLastCalledWith(0);
   });
 });

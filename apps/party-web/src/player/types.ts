@@ -23,6 +23,17 @@ export class MediaSupportError extends Error {
   }
 }
 
+/**
+ * The stream could not be loaded for now (network down, server unreachable): unlike a
+ * MediaSupportError this heals, and the controller retries when the network returns.
+ */
+export class StreamInterruptedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'StreamInterruptedError';
+  }
+}
+
 /** One interface over every player service (spec 4 "Player"). */
 export interface PlayerAdapter {
   readonly kind: PlayerKind;
@@ -36,6 +47,10 @@ export interface PlayerAdapter {
   setVolume(volume: number): Promise<void>;
   /** The current position in the current track. */
   positionMs(): number;
+  /** Id of the track the service holds now (null before the first play); lets a heal notice a missed track change. */
+  currentTrackId?(): string | null;
+  /** Retries a waiting or failed stream at once (the network is back); players without one recover by themselves. */
+  recover?(): void;
   /**
    * Moves within the current track, resolving once playback runs there. Only players that can
    * seek cheaply in buffered media offer it (HLS, mock); the controller then aligns finely.

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { useParty } from '../app/context.tsx';
 import { HostStartButton } from '../party/HostPanel.tsx';
+import { ListenerCount } from '../party/SyncIndicator.tsx';
 import { NewsletterForm } from '../party/NewsletterForm.tsx';
 import { TrackList } from '../party/TrackList.tsx';
 import { Countdown } from '../ui/Countdown.tsx';
@@ -29,6 +30,7 @@ export function Waiting() {
     <div className="screen screen--waiting">
       <PartyHero />
       <h1>{t('waiting.title', { name: user.display_name })}</h1>
+      <ListenerCount />
       <HostStartButton />
       {modules.map((m) => {
         if (m === 'countdown')

@@ -7,9 +7,16 @@ import type {
   PartyTrack,
   PartyUser,
   PlayerStatus,
+  PollAnswer,
   Popup,
+  QuizAnswer,
+  Reaction,
+  ReactionsEvent,
+  Role,
   SequencedEvent,
+  StartPartyResponse,
   SystemUser,
+  VoteResponse,
 } from '@fanfare/protocol';
 import { applyQuizScores, isPopupFresh, mergeMessages, mergeOlderPage, initialMessages, type PollState } from '../rules/chat.ts';
 
@@ -55,7 +62,27 @@ export interface PartyState {
   pageLoadClientMs: number;
   /** Incremented on every party_changed so the redirect rule re-runs (spec 4). */
   partyVersion: number;
+  /** The browser says the network is up (`navigator.onLine`); the status shows "offline" otherwise. */
+  isOnline: boolean;
+  /** The player is realigning with the timeline (after a drop, a stall, a return to the tab). */
+  isCatchingUp: boolean;
+  /** Measured offset from the party: timeline minus player position (positive: behind); null while silent. */
+  offsetMs: number | null;
+  /** Live listener count from the server's `presence` event; null until the first one. */
+  listeners: number | null;
+  /** Recent reaction bursts to animate, newest last (bounded). */
+  reactionBursts: ReactionBurst[];
 }
+
+/** One reaction shown flying up: an aggregated count of one reaction in one server window. */
+export interface ReactionBurst {
+  id: number;
+  reaction: Reaction;
+  count: number;
+}
+
+/** Bursts kept for the animation; older ones have flown off. */
+export const REACTION_BURSTS_KEPT = 12;
 
 export interface PartyActions {
   set(partial: Partial<PartyState>): void;
@@ -65,13 +92,40 @@ export interface PartyActions {
   setInitialChat(messages: ChatMessage[]): void;
   mergeOlder(page: ChatMessage[]): void;
   /** Applies a non-chat sequenced event. */
-  applyEvent(event: Exclude<SequencedEvent, ChatMessage & { server_time_ms: number }>): void;
+  applyEvent(event: NonChatEvent): void;
   closePopup(id: string): void;
+  setStatus(status: PlayerStatus | null): void;
+  setTracks(tracks: PartyTrack[]): void;
+  setBlockedUsers(users: PartyUser[]): void;
+  setConnection(connection: SocketState): void;
+  setClockOffset(clockOffsetMs: number): void;
+  /** The socket's `hello` names the fan's role in this party (a grant may have changed it). */
+  setRole(role: Role): void;
+  setOnline(isOnline: boolean): void;
+  setCatchingUp(isCatchingUp: boolean): void;
+  setOffset(offsetMs: number | null): void;
+  setManualPause(manualPause: boolean): void;
+  setMediaError(): void;
+  setListeners(listeners: number): void;
+  /** Queues the reactions of one server window as bursts. */
+  addReactions(event: ReactionsEvent): void;
+  /** The answer of start or stop: the timeline as it is now. */
+  applyRunState(run: Pick<StartPartyResponse, 'status'> & { started_at?: string | null }): void;
+  /** The host ended the party: store ends_at and re-run the redirect rule. */
+  applyPartyEnded(endsAt: string): void;
+  /** The fan's vote changed (the answer of vote or unvote). */
+  applyVote(res: VoteResponse): void;
+  recordPollAnswer(answer: PollAnswer): void;
+  recordQuizAnswer(answer: QuizAnswer): void;
+  removeBlockedUser(userId: string): void;
   /** Clears what belongs to the logged-in fan. */
   clearSession(): void;
 }
 
 export type PartyStore = StoreApi<PartyState & PartyActions>;
+
+/** The sequenced events that are not chat messages: what `applyEvent` handles, each one by name. */
+export type NonChatEvent = Exclude<SequencedEvent, { timestamp_ms: number }>;
 
 /**
  * Ours: most chat entries kept in memory during a long party (the spec fixes only the 80 shown
@@ -114,6 +168,11 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
     mediaError: false,
     pageLoadClientMs: nowMs(),
     partyVersion: 0,
+    isOnline: true,
+    isCatchingUp: false,
+    offsetMs: null,
+    listeners: null,
+    reactionBursts: [],
 
     set: (partial) => set(partial),
     setParty: (party) => set({ party, status: party.status }),
@@ -196,11 +255,65 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
         case 'users_cleared':
           return;
         default:
-          return;
+          // Exhaustive over the protocol's events: a new event type fails the type check here.
+          return event satisfies never;
       }
     },
 
     closePopup: (id) => set({ popups: get().popups.filter((p) => p.id !== id) }),
+    setStatus: (status) => set({ status }),
+    setTracks: (tracks) => set({ tracks }),
+    setBlockedUsers: (blockedUsers) => set({ blockedUsers }),
+    setConnection: (connection) => set({ connection }),
+    setClockOffset: (clockOffsetMs) => set({ clockOffsetMs }),
+    setRole: (role) => {
+      const user = get().user;
+      if (user && user.role !== role) set({ user: { ...user, role } });
+    },
+    setOnline: (isOnline) => set({ isOnline }),
+    setCatchingUp: (isCatchingUp) => set({ isCatchingUp }),
+    setOffset: (offsetMs) => set({ offsetMs }),
+    setManualPause: (manualPause) => set({ manualPause }),
+    setMediaError: () => set({ mediaError: true }),
+    setListeners: (listeners) => set({ listeners }),
+    addReactions: (event) => {
+      let next = get().reactionBursts;
+      let id = next.at(-1)?.id ?? 0;
+      for (const [reaction, count] of Object.entries(event.counts) as [Reaction, number][]) {
+        next = [...next, { id: ++id, reaction, count }];
+      }
+      set({ reactionBursts: next.slice(-REACTION_BURSTS_KEPT) });
+    },
+    applyRunState: (run) => {
+      const party = get().party;
+      set({
+        status: run.status,
+        party: party && { ...party, status: run.status, started_at: run.started_at === undefined ? party.started_at : run.started_at },
+      });
+    },
+    applyPartyEnded: (endsAt) => {
+      const state = get();
+      set({ party: state.party && { ...state.party, ends_at: endsAt }, partyVersion: state.partyVersion + 1 });
+    },
+    applyVote: (res) => {
+      const state = get();
+      const votes = new Set(state.user?.track_votes ?? []);
+      if (res.voted) votes.add(res.track_id);
+      else votes.delete(res.track_id);
+      set({
+        tracks: state.tracks.map((tr) => (tr.id === res.track_id ? { ...tr, votes: res.votes } : tr)),
+        user: state.user && { ...state.user, track_votes: [...votes] },
+      });
+    },
+    recordPollAnswer: (answer) => {
+      const user = get().user;
+      set({ user: user && { ...user, poll_answers: [...user.poll_answers, answer] } });
+    },
+    recordQuizAnswer: (answer) => {
+      const user = get().user;
+      set({ user: user && { ...user, quiz_answers: [...user.quiz_answers, answer] } });
+    },
+    removeBlockedUser: (userId) => set({ blockedUsers: get().blockedUsers.filter((u) => u.id !== userId) }),
 
     clearSession: () =>
       set({ token: null, service: null, serviceToken: null, serviceExpiresAt: null, user: null, systemUser: null, blockedUsers: [] }),

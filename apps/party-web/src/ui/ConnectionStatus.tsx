@@ -1,19 +1,32 @@
 import { useTranslation } from 'react-i18next';
 import { useParty } from '../app/context.tsx';
+import { syncPhase } from '../rules/sync.ts';
 
-/** The socket's state, visible to the fan (spec 4), read from the connection state machine. */
+/**
+ * The live state, visible to the fan (spec 4, issue 15): offline, (re)connecting, catching up or
+ * live, from the connection state machine, the browser's network flag and the player's realignment.
+ */
 export function ConnectionStatus() {
   const { t } = useTranslation();
   const connection = useParty((s) => s.connection);
-  if (connection.kind === 'idle' || connection.kind === 'ended' || connection.kind === 'error') return null;
+  const isOnline = useParty((s) => s.isOnline);
+  const isCatchingUp = useParty((s) => s.isCatchingUp);
+  const phase = syncPhase({ connection, isOnline, isCatchingUp });
+  if (!phase) return null;
   const label =
-    connection.kind === 'live'
+    phase === 'live'
       ? t('connection.live')
-      : connection.kind === 'connecting'
+      : phase === 'connecting'
         ? t('connection.connecting')
-        : t('connection.reconnecting', { seconds: Math.ceil(connection.delayMs / 1000) });
+        : phase === 'offline'
+          ? t('connection.offline')
+          : phase === 'catching_up'
+            ? t('connection.catchingUp')
+            : connection.kind === 'reconnecting' && connection.delayMs >= 1000
+              ? t('connection.reconnecting', { seconds: Math.ceil(connection.delayMs / 1000) })
+              : t('connection.reconnectingNow');
   return (
-    <p className={`connection connection--${connection.kind}`} role="status" aria-live="polite" data-testid="connection-status">
+    <p className={`connection connection--${phase}`} role="status" aria-live="polite" data-testid="connection-status" data-phase={phase}>
       <span className="connection__dot" aria-hidden="true" />
       {label}
     </p>

@@ -3,6 +3,7 @@
  * route registration and the OpenAPI document are built on this table.
  */
 import type { RouteDef } from '../routeDef.ts';
+import { ReactionAccepted, ReactionBody } from './socket.ts';
 import {
   AccessTokenResponse,
   AnswerBody,
@@ -492,6 +493,16 @@ export const PARTY_ROUTES = {
     params: PartyIdParam,
     multipart: true,
     response: UploadResponse,
+  },
+  sendReaction: {
+    method: 'POST',
+    path: '/api/parties/:id/reactions',
+    auth: 'bearer',
+    summary: 'Send a quick reaction on the current track (summed per second for everyone; at most one per second per fan)',
+    params: PartyIdParam,
+    body: ReactionBody,
+    status: 202,
+    response: ReactionAccepted,
   },
   uploadMedia: {
     method: 'POST',

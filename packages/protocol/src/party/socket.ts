@@ -224,8 +224,52 @@ export const SocketErrorEvent = z.object({
 });
 export type SocketErrorEvent = z.infer<typeof SocketErrorEvent>;
 
+/**
+ * Ours (issue 15): the party's live listener count. Aggregated by the server and sent at most once
+ * per `PRESENCE_WINDOW_MS` when it changed, never one event per join or leave.
+ */
+export const PresenceEvent = z.object({
+  type: z.literal('presence'),
+  /** Fans with an open socket to the party (distinct fans). */
+  listeners: NonNegativeInt,
+});
+export type PresenceEvent = z.infer<typeof PresenceEvent>;
+
+/** Ours (issue 15): the quick reactions a fan can send on the current track (a small fixed set). */
+export const REACTIONS = ['fire', 'heart', 'clap', 'wow', 'party'] as const;
+export const Reaction = z.enum(REACTIONS);
+export type Reaction = z.infer<typeof Reaction>;
+
+/** Reactions of a party are counted per window of this length and sent as one `reactions` event. */
+export const REACTIONS_WINDOW_MS = 1_000;
+/** A listener count that changed is sent at most once per this window. */
+export const PRESENCE_WINDOW_MS = 2_000;
+/** A fan may react at most this often (more answer 429 with the wait). */
+export const REACTION_MIN_INTERVAL_MS = 1_000;
+
+/** Ours (issue 15): the reactions of the last window, summed by the server; the client shows a burst. */
+export const ReactionsEvent = z.object({
+  type: z.literal('reactions'),
+  /** The track the reactions were sent on (null between tracks). */
+  track_id: Id.nullable(),
+  /** How many fans sent each reaction in the window (absent: none). */
+  counts: z.partialRecord(Reaction, z.number().int().positive()),
+});
+export type ReactionsEvent = z.infer<typeof ReactionsEvent>;
+
+/** Body of `POST /api/parties/{id}/reactions`. */
+export const ReactionBody = z.strictObject({ reaction: Reaction });
+export type ReactionBody = z.infer<typeof ReactionBody>;
+
+/** Answer to a reaction: counted into the current window. */
+export const ReactionAccepted = z.object({ reaction: Reaction, track_id: Id.nullable() });
+export type ReactionAccepted = z.infer<typeof ReactionAccepted>;
+
+/** `detail.type` of a 429 answer to a reaction sent too soon (`detail.retry_after_ms` says when). */
+export const REACTION_RATE_LIMITED_ERROR = 'ReactionRateLimited';
+
 /** Any control event. */
-export const ControlEvent = z.discriminatedUnion('type', [HelloEvent, ResyncEvent, TimeEvent, SocketErrorEvent]);
+export const ControlEvent = z.discriminatedUnion('type', [HelloEvent, ResyncEvent, TimeEvent, SocketErrorEvent, PresenceEvent, ReactionsEvent]);
 export type ControlEvent = z.infer<typeof ControlEvent>;
 
 /** Any server → client event. */
@@ -240,9 +284,9 @@ export const ServerFrame = z.array(ServerEvent);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 
 /** Types of the control events, which carry no sequence position of their own. */
-export const CONTROL_EVENT_TYPES = ['hello', 'resync', 'time', 'error'] as const satisfies readonly ControlEvent['type'][];
+export const CONTROL_EVENT_TYPES = ['hello', 'resync', 'time', 'error', 'presence', 'reactions'] as const satisfies readonly ControlEvent['type'][];
 
-/** True when the event is a sequenced party event (not `hello`, `resync`, `time`, `error`). */
+/** True when the event is a sequenced party event (not one of `CONTROL_EVENT_TYPES`). */
 export function isSequencedEvent(event: ServerEvent): event is SequencedEvent {
   return !(CONTROL_EVENT_TYPES as readonly string[]).includes(event.type);
 }

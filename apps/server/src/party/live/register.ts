@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import type { Closer } from '../surface.ts';
+import { registerReactionRoutes } from '../presence/routes.ts';
 import { registerLiveRoutes } from './routes.ts';
 import { startTimelineScheduler } from './scheduler.ts';
 import { PartySocketServer } from './socket.ts';
@@ -30,6 +31,7 @@ export async function registerLive(app: App, ctx: ServerContext): Promise<Closer
     },
   });
   await registerLiveRoutes(app, ctx, sockets);
+  const stopReactions = await registerReactionRoutes(app, ctx, sockets);
   const stopScheduler = startTimelineScheduler(ctx, live.timelineTickMs);
-  return [stopScheduler, () => sockets.close()];
+  return [stopScheduler, stopReactions, () => sockets.close()];
 }

@@ -1,6 +1,7 @@
 import {
   CloseCode,
   PING_TEXT,
+  PRESENCE_WINDOW_MS,
   PONG_TEXT,
   parseClientMessage,
   type ControlEvent,
@@ -30,6 +31,8 @@ export interface SocketOptions {
   slowGraceMs: number;
   /** Inbound frames per second a socket may send (burst: twice that). */
   inboundPerSecond: number;
+  /** Listener counts are sent at most this often (default PRESENCE_WINDOW_MS). */
+  presenceWindowMs?: number;
 }
 
 /** Events per frame when replaying history after a `resume`. */
@@ -88,6 +91,15 @@ class PartyChannel {
   private readonly unsubscribe: () => void;
   readonly ready: Promise<void>;
   idleTimer: NodeJS.Timeout | null = null;
+  /** The listener count last sent (issue 15: sent per window when it changed, never per join). */
+  sentListeners = -1;
+
+  /** Distinct fans with a live socket here (a fan with two tabs counts once). */
+  listenerCount(): number {
+    const fans = new Set<string>();
+    for (const s of this.sockets) if (s.fan && s.state !== 'closed') fans.add(s.fan.id);
+    return fans.size;
+  }
 
   constructor(
     private readonly server: PartySocketServer,
@@ -173,6 +185,7 @@ function controlFrame(events: ControlEvent[]): WireFrame {
 export class PartySocketServer {
   private readonly channels = new Map<string, PartyChannel>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
 
   constructor(
@@ -181,6 +194,30 @@ export class PartySocketServer {
   ) {
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
     this.heartbeat.unref();
+    this.presenceTimer = setInterval(() => this.sendPresence(), options.presenceWindowMs ?? PRESENCE_WINDOW_MS);
+    this.presenceTimer.unref();
+  }
+
+  /**
+   * Sends each party's listener count when it changed since the last window (issue 15): one
+   * frame per fan per window however many fans joined or left.
+   */
+  sendPresence(): void {
+    for (const c of this.channels.values()) {
+      const listeners = c.listenerCount();
+      if (listeners === c.sentListeners) continue;
+      c.sentListeners = listeners;
+      const frame = controlFrame([{ type: 'presence', listeners }]);
+      for (const s of c.sockets) if (s.state === 'live') this.sendFrame(s, frame);
+    }
+  }
+
+  /** Sends a control event (reactions) to every live socket of a party on this node. */
+  broadcastControl(partyId: string, event: ControlEvent): void {
+    const channel = this.channels.get(partyId);
+    if (!channel) return;
+    const frame = controlFrame([event]);
+    for (const s of channel.sockets) if (s.state === 'live') this.sendFrame(s, frame);
   }
 
   /** Number of open fan sockets on this node (for tests and metrics). */
@@ -243,8 +280,10 @@ export class PartySocketServer {
     s.state = 'live';
     // Events up to here may still sit in the channel's unsent batch: this fan starts after them.
     s.skipThrough = channel.lastDelivered;
+    // The newcomer hears the count at once; everyone else with the next presence window.
     this.sendFrame(s, controlFrame([
       { type: 'hello', seq_id: channel.lastDelivered, server_time_ms: this.ctx.now(), user_id: fan.id, role: s.role },
+      { type: 'presence', listeners: channel.listenerCount() },
     ]));
     const early = s.early;
     s.early = [];
@@ -423,6 +462,7 @@ export class PartySocketServer {
   async close(): Promise<void> {
     this.closing = true;
     clearInterval(this.heartbeat);
+    clearInterval(this.presenceTimer);
     for (const c of this.channels.values()) {
       c.flush();
       for (const s of c.sockets) this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');

@@ -1,0 +1,87 @@
+import { REACTION_MIN_INTERVAL_MS, REACTION_RATE_LIMITED_ERROR, type ReactionsEvent } from '@fanfare/protocol';
+import { ApiError } from '@fanfare/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DB_TARGETS } from '../../test/harness.ts';
+import { TestSocket, startLiveWorld, type LiveWorld } from '../live/testkit.ts';
+import { ReactionAggregator } from './reactions.ts';
+
+const P = 'presence';
+
+describe('issue 15 reactions: aggregated by the server, rate-limited per fan', () => {
+  it('sums a window into one event per party and track, and refuses a second reaction within REACTION_MIN_INTERVAL_MS', () => {
+    const sent: [string, ReactionsEvent][] = [];
+    let now = 1_000_000;
+    const agg = new ReactionAggregator((partyId, event) => sent.push([partyId, event]), () => now, 60_000);
+    try {
+      for (let i = 0; i < 500; i++) agg.record('p', `fan${i}`, i % 2 ? 'fire' : 'heart', 't1');
+      agg.record('q', 'fan0', 'clap', 't9');
+      expect(() => agg.record('p', 'fan0', 'fire', 't1')).toThrow(expect.objectContaining({ statusCode: 429 }));
+      agg.flush();
+      expect(sent).toEqual([
+        ['p', { type: 'reactions', track_id: 't1', counts: { heart: 250, fire: 250 } }],
+        ['q', { type: 'reactions', track_id: 't9', counts: { clap: 1 } }],
+      ]);
+      now += REACTION_MIN_INTERVAL_MS;
+      agg.record('p', 'fan0', 'wow', 't2');
+      agg.flush();
+      agg.flush();
+      expect(sent.slice(2)).toEqual([['p', { type: 'reactions', track_id: 't2', counts: { wow: 1 } }]]);
+    } finally {
+      agg.close();
+    }
+  });
+});
+
+describe.each(DB_TARGETS)('issue 15 presence and reactions over the socket on %s', (db) => {
+  let w: LiveWorld;
+  beforeAll(async () => {
+    w = await startLiveWorld(db, P);
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('a newcomer hears the listener count with hello; the others get one aggregated presence event per window', async () => {
+    const a = await TestSocket.connect(w.t, P, w.fan.token);
+    const first = await a.next('presence');
+    expect(first.listeners).toBe(1);
+    const joiners = await Promise.all([w.lena, w.host, w.admin].map((f) => TestSocket.connect(w.t, P, f.token)));
+    const b = joiners[0]!;
+    expect((await b.next('presence')).listeners).toBeGreaterThanOrEqual(2);
+    // Three joins make one presence event for the first fan, with the total.
+    const update = await a.next('presence', (e) => e.listeners === 4, a.events.indexOf(first) + 1);
+    expect(update.listeners).toBe(4);
+    expect(a.events.filter((e) => e.type === 'presence').length).toBeLessThanOrEqual(3);
+    // A second tab of the same fan counts once.
+    const secondTab = await TestSocket.connect(w.t, P, w.fan.token);
+    expect((await secondTab.next('presence')).listeners).toBe(4);
+    for (const s of [a, secondTab, ...joiners]) s.close();
+  });
+
+  it('reactions need a playing track, reach every fan summed, and a second one within the interval answers 429 with the wait', async () => {
+    const listener = await TestSocket.connect(w.t, P, w.lena.token);
+    const idle = await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } }).catch((e: unknown) => e);
+    expect(idle).toBeInstanceOf(ApiError);
+    expect((idle as ApiError).status).toBe(409);
+    await w.host.client.call('startParty', { params: { id: P } });
+    const ok = await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } });
+    expect(ok.reaction).toBe('fire');
+    await w.lena.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } });
+    await w.host.client.call('sendReaction', { params: { id: P }, body: { reaction: 'heart' } });
+    const tooSoon = (await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'clap' } }).catch((e: unknown) => e)) as ApiError;
+    expect(tooSoon.status).toBe(429);
+    expect(tooSoon.body).toMatchObject({ detail: { type: REACTION_RATE_LIMITED_ERROR } });
+    expect((tooSoon.body as { detail: { retry_after_ms: number } }).detail.retry_after_ms).toBeGreaterThan(0);
+    const burst = await listener.next('reactions', (e) => (e.counts.fire ?? 0) + (e.counts.heart ?? 0) >= 3);
+    expect(burst.counts).toEqual({ fire: 2, heart: 1 });
+    expect(burst.track_id).toBe(ok.track_id);
+    const bad = (await fetch(`${w.t.partyUrl}/api/parties/${P}/reactions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${w.admin.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reaction: 'rocket' }),
+    }));
+    expect(bad.status).toBe(422);
+    expect(await bad.json()).toHaveProperty('detail');
+    listener.close();
+  });
+});
