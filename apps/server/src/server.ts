@@ -8,6 +8,8 @@ import { LocalDiskStorage } from './platform/storage.ts';
 import { loadDemoCatalog } from './providers/catalog/catalog.ts';
 import { createProviders } from './providers/providers.ts';
 import { createPartyHub } from './party/live/hubFactory.ts';
+import { databaseSeqBlocks } from './party/live/seqBlocks.ts';
+import { checkReadiness } from './platform/readiness.ts';
 import { registerPartySurface } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
 import { seedDemo } from './demo/seed.ts';
@@ -33,7 +35,9 @@ export interface StartOptions {
 /** Opens the database, applies migrations, and starts the party and CMS listeners. */
 export async function startServer(config: Config, opts: StartOptions): Promise<RunningServer> {
   const { logger } = opts;
-  const database = openDatabase(config.databaseUrl);
+  const database = openDatabase(config.databaseUrl, {
+    onConnectionError: (err) => logger.warn({ err }, 'database connection lost; the pool reconnects on the next query'),
+  });
   await migrateToLatest(database.db);
   const ctx: ServerContext = {
     config,
@@ -43,7 +47,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     storage: new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
     catalog: loadDemoCatalog(),
     providers: createProviders(config),
-    hub: createPartyHub(config, () => ctx.now(), logger),
+    hub: createPartyHub(config, () => ctx.now(), logger, databaseSeqBlocks(database.db)),
     cmsTokenResolvers: [],
     now: () => Date.now(),
   };
@@ -51,7 +55,9 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   await ensureFirstAdmin(ctx);
   if (config.demo.seed) await seedDemo(ctx);
 
-  const base = { logger, isReady: database.isReachable, bodyLimit: config.uploadMaxBytes + 64 * 1024 };
+  const dependencies = [{ name: 'database', probe: database.probe }, ...ctx.hub.dependencies()];
+  const isReady = () => checkReadiness(dependencies);
+  const base = { logger, isReady, bodyLimit: config.uploadMaxBytes + 64 * 1024 };
   const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API' });
   const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API' });
   const closers: (() => Promise<void>)[] = [];

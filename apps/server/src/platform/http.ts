@@ -13,6 +13,9 @@ import {
 import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
 import { HttpError } from './errors.ts';
+import { isDatabaseUnavailable } from './db/database.ts';
+import { isRedisUnavailable } from './pubsub/redis.ts';
+import type { Readiness } from './readiness.ts';
 import { answerClientError, frameworkRefusal, refuseUnsafeInput } from './input.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
@@ -21,8 +24,8 @@ export interface HttpAppOptions {
   name: string;
   title: string;
   logger: Logger;
-  /** Answers /readyz: true when the dependencies (database) are reachable. */
-  isReady: () => Promise<boolean>;
+  /** Answers /readyz: ready when every dependency (database, Redis when configured) answered in time. */
+  isReady: () => Promise<boolean | Readiness>;
   bodyLimit?: number;
   trustProxy?: boolean;
 }
@@ -88,8 +91,12 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {
-    const ready = await opts.isReady();
-    return reply.status(ready ? 200 : 503).send(ready ? { status: 'ready' } : { detail: 'Database unreachable' });
+    const answer = await opts.isReady();
+    const { ready, checks } = typeof answer === 'boolean' ? { ready: answer, checks: {} } : answer;
+    const down = Object.keys(checks).filter((name) => checks[name] !== 'ok');
+    return reply
+      .status(ready ? 200 : 503)
+      .send(ready ? { status: 'ready', checks } : { detail: `Not ready: ${down.join(', ') || 'dependencies'} unreachable`, checks });
   });
   return app;
 }
@@ -106,6 +113,9 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
     }));
     return { status: 422, body: { detail } };
   }
+  // The database is away (restart, failover): the client may retry; the process carries on.
+  if (isDatabaseUnavailable(error)) return { status: 503, body: { detail: 'Service temporarily unavailable: the database is not reachable. Try again shortly.' } };
+  if (isRedisUnavailable(error)) return { status: 503, body: { detail: 'Service temporarily unavailable: the message hub is not reachable. Try again shortly.' } };
   const e = error as Partial<FastifyError>;
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {
     // Fastify's own client errors (bad JSON, body too large, wrong content type).

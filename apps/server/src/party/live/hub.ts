@@ -1,5 +1,7 @@
 import type { SequencedEvent } from '@fanfare/protocol';
+import type { DependencyCheck } from '../../platform/readiness.ts';
 import { EventLog } from './eventLog.ts';
+import { memorySeqBlocks, type SeqBlocks } from './seqBlocks.ts';
 import { Sequencer } from './sequencer.ts';
 
 type DistributiveOmit<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> : never;
@@ -67,6 +69,8 @@ export interface PartyHub {
    * last `seq_id` delivered in order: listeners get every event after it.
    */
   ready(partyId: string): Promise<number>;
+  /** What `/readyz` must check for this hub to work (Redis when it is used). */
+  dependencies(): DependencyCheck[];
   close(): Promise<void>;
 }
 
@@ -86,12 +90,21 @@ export function serializeEvent(event: SequencedEvent): string {
   return `{"seq_id":${seq_id},"server_time_ms":${server_time_ms},${JSON.stringify(rest).slice(1)}`;
 }
 
+/** Where a party's numbering stands in this process: the rest of the current block. */
+interface Numbering {
+  next: number;
+  to: number;
+  refill: Promise<void> | null;
+}
+
 /**
- * The single-process hub: sequence numbers and the retained log in memory, delivery to this
- * node's listeners. With `REDIS_URL` set the server uses `RedisPartyHub` instead.
+ * The single-process hub: the retained log in memory, delivery to this node's listeners. Sequence
+ * numbers come from blocks reserved in the database (`SeqBlocks`), so a restarted process numbers
+ * above everything the previous one handed out; what it retained before is gone, so a `resume`
+ * from before the restart gets `resync`. With `REDIS_URL` set the server uses `RedisPartyHub`.
  */
 export class LocalPartyHub implements PartyHub {
-  private readonly seqs = new Map<string, number>();
+  private readonly numbering = new Map<string, Promise<Numbering>>();
   private readonly listeners = new Map<string, Set<PartyListener>>();
   // The log keeps the serialized form only (about a third of the parsed object's memory).
   private readonly logs = new Map<string, EventLog<StoredEvent>>();
@@ -101,22 +114,57 @@ export class LocalPartyHub implements PartyHub {
   constructor(
     private readonly now: () => number,
     options: Partial<HubOptions> = {},
+    private readonly blocks: SeqBlocks = memorySeqBlocks(),
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
   }
 
   async nextSeq(partyId: string): Promise<number> {
-    const next = (this.seqs.get(partyId) ?? 0) + 1;
-    this.seqs.set(partyId, next);
-    return next;
+    const n = await this.numberingOf(partyId);
+    while (n.next > n.to) {
+      n.refill ??= this.blocks
+        .reserve(partyId)
+        .then((b) => {
+          if (n.next > n.to) Object.assign(n, { next: b.from, to: b.to });
+        })
+        .finally(() => {
+          n.refill = null;
+        });
+      await n.refill;
+    }
+    return n.next++;
   }
 
   async head(partyId: string): Promise<number> {
-    return this.seqs.get(partyId) ?? 0;
+    return (await this.numberingOf(partyId)).next - 1;
   }
 
   async ready(partyId: string): Promise<number> {
+    await this.numberingOf(partyId);
     return this.sequencerFor(partyId).delivered ?? 0;
+  }
+
+  dependencies(): DependencyCheck[] {
+    return [];
+  }
+
+  /**
+   * The party's numbering, from its first block in this process: events up to the block's start
+   * belong to an earlier process, so they count as trimmed from the log (a resume gets `resync`).
+   */
+  private numberingOf(partyId: string): Promise<Numbering> {
+    let n = this.numbering.get(partyId);
+    if (!n) {
+      n = this.blocks.reserve(partyId).then((b) => {
+        this.logFor(partyId).trimmedThrough = b.from - 1;
+        this.sequencerFor(partyId, b.from - 1);
+        return { next: b.from, to: b.to, refill: null };
+      });
+      // A failed reservation (database away) is retried by the next caller.
+      n.catch(() => this.numbering.delete(partyId));
+      this.numbering.set(partyId, n);
+    }
+    return n;
   }
 
   async emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent> {
@@ -142,8 +190,7 @@ export class LocalPartyHub implements PartyHub {
 
   async history(partyId: string, afterSeq: number): Promise<HubHistory> {
     const head = await this.head(partyId);
-    const log = this.logs.get(partyId);
-    if (!log) return { events: [], complete: afterSeq >= head, head };
+    const log = this.logFor(partyId);
     const events = log.after(afterSeq).map(({ json, audience }) => ({ event: JSON.parse(json) as SequencedEvent, audience, json }));
     return { events, complete: afterSeq >= log.trimmedThrough && afterSeq <= head, head };
   }
@@ -162,14 +209,15 @@ export class LocalPartyHub implements PartyHub {
     return log;
   }
 
-  private sequencerFor(partyId: string): Sequencer<LoggedEvent> {
+  /** The party's delivery order; `base` (the seq_id before this process's first) starts it. */
+  private sequencerFor(partyId: string, base = 0): Sequencer<LoggedEvent> {
     let s = this.sequencers.get(partyId);
     if (!s) {
       s = new Sequencer<LoggedEvent>(this.options.gapTimeoutMs, (item) => {
         for (const listener of this.listeners.get(partyId) ?? []) listener(item.event, item.audience, item.json);
       });
-      // Every seq_id of this process starts at 1, so delivery waits for 1 first.
-      s.start(0);
+      // Delivery waits for the first seq_id of this process's first block.
+      s.start(base);
       this.sequencers.set(partyId, s);
     }
     return s;

@@ -12,10 +12,15 @@ import {
   type PartyListener,
   type SequencedEventInput,
 } from './hub.ts';
+import type { DependencyCheck } from '../../platform/readiness.ts';
+import type { SeqBlocks } from './seqBlocks.ts';
 import { Sequencer } from './sequencer.ts';
 
 // One Redis message per event: the audience JSON (or nothing), a newline, then the event JSON.
-// KEYS: seq counter, log (sorted set scored by seq_id), trimmed-through marker.
+// KEYS: seq counter, log (sorted set scored by seq_id), trimmed-through marker, and the limit: the
+// end of the highest block of seq_ids reserved in the database. The counter only counts up to
+// the limit, so after Redis loses both (a restart), numbering resumes at a new block, above every
+// seq_id handed out before.
 
 /**
  * Lua shared by both scripts: logs `msg` at score `seq`, trims the log to its cap (remembering
@@ -36,12 +41,45 @@ redis.call('PEXPIRE', KEYS[3], ${ttl})
 redis.call('PUBLISH', ${channel}, ${msg})
 `;
 
+/** Returns -1 (the caller reserves a block, then retries) unless the counter is below its limit. */
+const TAKE_SEQ = `
+local current = redis.call('GET', KEYS[1])
+local limit = redis.call('GET', KEYS[4])
+if not current or not limit or tonumber(current) >= tonumber(limit) then return -1 end
+local seq = redis.call('INCR', KEYS[1])
+`;
+
 /** Numbers, logs and publishes an event in one atomic step, so publish order is seq_id order. */
 const EMIT_LUA = `
-local seq = redis.call('INCR', KEYS[1])
+${TAKE_SEQ}
 local msg = ARGV[4] .. '\\n{"seq_id":' .. seq .. ',"server_time_ms":' .. ARGV[2] .. ',' .. ARGV[3]
 ${logAndPublish('seq', 'msg', 'ARGV[5]', 'ARGV[6]', 'ARGV[1]')}
 return seq
+`;
+
+/** Takes the next seq_id (for `nextSeq`). */
+const NEXT_LUA = `
+${TAKE_SEQ}
+return seq
+`;
+
+/**
+ * Applies a block reserved in the database (ARGV: its first seq_id, its last, the log's TTL). A
+ * missing counter (new party, or Redis lost its data) starts just below the block, and the events
+ * before it count as trimmed, so a `resume` from before gets `resync` instead of silence. An
+ * existing counter keeps counting; the limit only grows.
+ */
+const SEED_LUA = `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  local base = tonumber(ARGV[1]) - 1
+  redis.call('SET', KEYS[1], base)
+  redis.call('SET', KEYS[4], ARGV[2])
+  redis.call('SET', KEYS[3], base, 'PX', ARGV[3])
+  return 1
+end
+local limit = redis.call('GET', KEYS[4])
+if not limit or tonumber(limit) < tonumber(ARGV[2]) then redis.call('SET', KEYS[4], ARGV[2]) end
+return 0
 `;
 
 /** Logs and publishes an event numbered earlier with `nextSeq`. */
@@ -72,23 +110,88 @@ export class RedisPartyHub implements PartyHub {
   private readonly options: HubOptions;
   private readonly emitScript: ScriptRunner;
   private readonly publishScript: ScriptRunner;
+  private readonly nextScript: ScriptRunner;
+  private readonly seedScript: ScriptRunner;
+  /** Block reservations in flight, one per party. */
+  private readonly seeding = new Map<string, Promise<void>>();
 
   constructor(
     private readonly redis: RedisPair,
     private readonly now: () => number,
     private readonly logger: Logger,
     options: Partial<HubOptions> = {},
+    private readonly blocks: SeqBlocks,
   ) {
     this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
-    redis.commands.defineCommand('fanfarePartyEmit', { numberOfKeys: 3, lua: EMIT_LUA });
-    redis.commands.defineCommand('fanfarePartyPublish', { numberOfKeys: 3, lua: PUBLISH_LUA });
+    const scripts = { fanfarePartyEmit: EMIT_LUA, fanfarePartyPublish: PUBLISH_LUA, fanfarePartyNext: NEXT_LUA, fanfarePartySeed: SEED_LUA };
+    for (const [name, lua] of Object.entries(scripts)) redis.commands.defineCommand(name, { numberOfKeys: 4, lua });
     const commands = redis.commands as unknown as Record<string, ScriptRunner>;
-    this.emitScript = (...args) => commands.fanfarePartyEmit!.apply(redis.commands, args);
-    this.publishScript = (...args) => commands.fanfarePartyPublish!.apply(redis.commands, args);
+    const runner =
+      (name: string): ScriptRunner =>
+      (...args) =>
+        commands[name]!.apply(redis.commands, args);
+    this.emitScript = runner('fanfarePartyEmit');
+    this.publishScript = runner('fanfarePartyPublish');
+    this.nextScript = runner('fanfarePartyNext');
+    this.seedScript = runner('fanfarePartySeed');
     redis.subscriber.on('message', (channel: string, message: string) => this.onMessage(channel, message));
+    // After a reconnect, fetch from the log what was published while this node was not subscribed.
+    redis.subscriber.on('ready', () => this.catchUpAll());
   }
 
-  private key(partyId: string, what: 'seq' | 'log' | 'trimmed'): string {
+  dependencies(): DependencyCheck[] {
+    const ping = (conn: 'commands' | 'subscriber') => async (timeoutMs: number) => {
+      let timer: NodeJS.Timeout | undefined;
+      try {
+        await Promise.race([
+          this.redis[conn].ping(),
+          new Promise((_, reject) => {
+            timer = setTimeout(() => reject(new Error('redis timed out')), timeoutMs);
+          }),
+        ]);
+      } finally {
+        clearTimeout(timer);
+      }
+    };
+    // The subscriber connection is checked by its state: PING is not allowed in subscribe mode on
+    // older servers, and it is the connection that must be up for fans to get events.
+    return [
+      { name: 'redis', probe: ping('commands') },
+      {
+        name: 'redis_subscriber',
+        probe: async () => {
+          if (this.redis.subscriber.status !== 'ready') throw new Error(`redis subscriber ${this.redis.subscriber.status}`);
+        },
+      },
+    ];
+  }
+
+  /**
+   * Runs a script that takes a seq_id; while the party's counter is missing or at its limit,
+   * reserves the next block in the database first.
+   */
+  private async withSeq(run: () => Promise<number>, partyId: string): Promise<number> {
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const seq = Number(await run());
+      if (seq >= 0) return seq;
+      await this.reserveBlock(partyId);
+    }
+    throw new Error(`Could not number an event of party ${partyId}: the seq_id counter keeps running out`);
+  }
+
+  private reserveBlock(partyId: string): Promise<void> {
+    let pending = this.seeding.get(partyId);
+    if (!pending) {
+      pending = (async () => {
+        const block = await this.blocks.reserve(partyId);
+        await this.seedScript(...this.keys(partyId), block.from, block.to, LOG_TTL_MS);
+      })().finally(() => this.seeding.delete(partyId));
+      this.seeding.set(partyId, pending);
+    }
+    return pending;
+  }
+
+  private key(partyId: string, what: 'seq' | 'log' | 'trimmed' | 'limit'): string {
     return `${this.redis.prefix}party:{${partyId}}:${what}`;
   }
 
@@ -97,30 +200,36 @@ export class RedisPartyHub implements PartyHub {
   }
 
   private keys(partyId: string): string[] {
-    return [this.key(partyId, 'seq'), this.key(partyId, 'log'), this.key(partyId, 'trimmed')];
+    return [this.key(partyId, 'seq'), this.key(partyId, 'log'), this.key(partyId, 'trimmed'), this.key(partyId, 'limit')];
   }
 
   async nextSeq(partyId: string): Promise<number> {
-    return Number(await this.redis.commands.incr(this.key(partyId, 'seq')));
+    return this.withSeq(() => this.nextScript(...this.keys(partyId)), partyId);
   }
 
   async head(partyId: string): Promise<number> {
+    const seq = await this.redis.commands.get(this.key(partyId, 'seq'));
+    if (seq !== null) return Number(seq);
+    // No counter (a new party, or Redis lost it): start one above every seq_id handed out before.
+    await this.reserveBlock(partyId);
     return Number((await this.redis.commands.get(this.key(partyId, 'seq'))) ?? 0);
   }
 
   async emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent> {
     const serverTime = this.now();
     const body = JSON.stringify(event).slice(1);
-    const seq = Number(
-      await this.emitScript(
-        ...this.keys(partyId),
-        this.channel(partyId),
-        String(serverTime),
-        body,
-        audience ? JSON.stringify(audience) : '',
-        this.options.retainEvents,
-        LOG_TTL_MS,
-      ),
+    const seq = await this.withSeq(
+      () =>
+        this.emitScript(
+          ...this.keys(partyId),
+          this.channel(partyId),
+          String(serverTime),
+          body,
+          audience ? JSON.stringify(audience) : '',
+          this.options.retainEvents,
+          LOG_TTL_MS,
+        ),
+      partyId,
     );
     return { seq_id: seq, server_time_ms: serverTime, ...event } as SequencedEvent;
   }
@@ -177,6 +286,8 @@ export class RedisPartyHub implements PartyHub {
   }
 
   async history(partyId: string, afterSeq: number): Promise<HubHistory> {
+    // A missing counter is started first (above every earlier seq_id, the rest counted as trimmed).
+    if ((await this.redis.commands.exists(this.key(partyId, 'seq'))) === 0) await this.reserveBlock(partyId);
     const [log, trimmed, head, exists] = (await this.redis.commands
       .multi()
       .zrangebyscore(this.key(partyId, 'log'), `(${afterSeq}`, '+inf')
@@ -197,6 +308,19 @@ export class RedisPartyHub implements PartyHub {
     for (const sub of this.subs.values()) sub.sequencer.close();
     this.subs.clear();
     await this.redis.close();
+  }
+
+  /** After the subscriber reconnected: each party's events published meanwhile come from the log. */
+  private catchUpAll(): void {
+    for (const [partyId, sub] of this.subs) {
+      void (async () => {
+        // Subscribing again resolves once this connection is subscribed (ioredis resubscribed
+        // already): from then on messages arrive, and the log holds everything before.
+        await this.redis.subscriber.subscribe(this.channel(partyId));
+        await sub.ready;
+        sub.sequencer.catchUp(await this.head(partyId));
+      })().catch((err: unknown) => this.logger.warn({ err, partyId }, 'catching up after a redis reconnect failed'));
+    }
   }
 
   private onMessage(channel: string, message: string): void {

@@ -14,6 +14,8 @@ export class Sequencer<T> {
   private gapTimer: NodeJS.Timeout | null = null;
   private closed = false;
   private filling = false;
+  /** The highest `seq_id` known to exist (from `catchUp`), delivered or not. */
+  private knownHead = 0;
 
   constructor(
     private readonly gapTimeoutMs: number,
@@ -57,6 +59,20 @@ export class Sequencer<T> {
     this.drain();
   }
 
+  /**
+   * Events up to `head` exist in the shared log (this node may have missed their messages, e.g.
+   * while resubscribing after a reconnect): after the gap timeout, fetch what is still missing,
+   * then go on after `head`, as for any gap.
+   */
+  catchUp(head: number): void {
+    if (this.closed || this.expected === null || head < this.expected) return;
+    this.knownHead = Math.max(this.knownHead, head);
+    if (!this.gapTimer) {
+      this.gapTimer = setTimeout(() => this.skipGap(), this.gapTimeoutMs);
+      this.gapTimer.unref();
+    }
+  }
+
   close(): void {
     this.closed = true;
     if (this.gapTimer) clearTimeout(this.gapTimer);
@@ -73,7 +89,7 @@ export class Sequencer<T> {
       this.deliver(item, this.expected);
       this.expected++;
     }
-    if (this.pending.size === 0) {
+    if (this.pending.size === 0 && this.knownHead < this.expected) {
       if (this.gapTimer) clearTimeout(this.gapTimer);
       this.gapTimer = null;
     } else if (!this.gapTimer) {
@@ -84,19 +100,34 @@ export class Sequencer<T> {
 
   private skipGap(): void {
     this.gapTimer = null;
-    if (this.pending.size === 0 || this.expected === null || this.closed) return;
+    if (this.expected === null || this.closed) return;
+    if (this.pending.size === 0 && this.knownHead < this.expected) return;
     const from = this.expected;
-    const to = Math.min(...this.pending.keys()) - 1;
-    if (!this.fill || this.filling) return this.skipTo(to + 1);
+    const to = this.pending.size > 0 ? Math.min(...this.pending.keys()) - 1 : this.knownHead;
+    if (!this.fill) return this.skipTo(to + 1);
+    if (this.filling) {
+      this.gapTimer = setTimeout(() => this.skipGap(), this.gapTimeoutMs);
+      this.gapTimer.unref();
+      return;
+    }
     this.filling = true;
+    let fetched = false;
     this.fill(from, to)
       .then((found) => {
+        fetched = true;
         for (const [seq, item] of found) if (this.expected !== null && seq >= this.expected) this.pending.set(seq, item);
       })
       .catch(() => undefined)
       .finally(() => {
         this.filling = false;
         if (this.closed) return;
+        if (!fetched) {
+          // The shared log is unreachable (Redis away): hold on and ask again, rather than skip
+          // events that may well be in it.
+          this.gapTimer ??= setTimeout(() => this.skipGap(), this.gapTimeoutMs);
+          this.gapTimer.unref();
+          return;
+        }
         this.drain();
         if (this.expected !== null && this.expected <= to) this.skipTo(to + 1);
       });

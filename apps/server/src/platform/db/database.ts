@@ -12,21 +12,41 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
-  /** True when the database answers a trivial query. */
-  isReachable(): Promise<boolean>;
+  /**
+   * Resolves when the database answers a trivial query within `timeoutMs`; rejects otherwise. On
+   * PostgreSQL the probe uses its own connection, so a hung server cannot hold pool connections.
+   */
+  probe(timeoutMs: number): Promise<void>;
   close(): Promise<void>;
 }
+
+export interface OpenOptions {
+  /** Told about connection errors the pool survives (a restart or failover of PostgreSQL). */
+  onConnectionError?: (err: Error) => void;
+}
+
+/** A new pool connection gives up after this, so requests fail fast while the database is away. */
+const CONNECT_TIMEOUT_MS = 5_000;
 
 // PostgreSQL returns int8 as string; every bigint we store is a millisecond time or a count that
 // fits a JS number, so read them as numbers on both dialects.
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Opens the database named by `url` (`sqlite:<file>`, `sqlite::memory:` or `postgres://...`). */
-export function openDatabase(url: string): DatabaseHandle {
+export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({ connectionString: url, max: 10 });
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+    // An idle client whose server went away (restart, failover) emits 'error' on the pool; without
+    // a listener that is an uncaught exception that ends the process. The pool drops that client and
+    // opens a new one on the next query, so logging is all there is to do.
+    pool.on('error', (err) => options.onConnectionError?.(err));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return handle(db, 'postgres');
+    return {
+      db,
+      dialect: 'postgres',
+      probe: (timeoutMs) => probePostgres(url, timeoutMs),
+      close: () => db.destroy(),
+    };
   }
   if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url}`);
   const file = url.slice('sqlite:'.length);
@@ -37,23 +57,54 @@ export function openDatabase(url: string): DatabaseHandle {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return handle(db, 'sqlite');
-}
-
-function handle(db: Db, dialect: Dialect): DatabaseHandle {
   return {
     db,
-    dialect,
-    async isReachable() {
-      try {
-        await sql`select 1`.execute(db);
-        return true;
-      } catch {
-        return false;
-      }
+    dialect: 'sqlite',
+    probe: async (timeoutMs) => {
+      await withTimeout(sql`select 1`.execute(db), timeoutMs, 'database');
     },
     close: () => db.destroy(),
   };
+}
+
+/** One short-lived connection and `select 1`, both bounded by `timeoutMs`. */
+async function probePostgres(url: string, timeoutMs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: timeoutMs, query_timeout: timeoutMs });
+  client.on('error', () => undefined);
+  try {
+    await withTimeout(
+      client.connect().then(() => client.query('select 1')),
+      timeoutMs,
+      'database',
+    );
+  } finally {
+    void client.end().catch(() => undefined);
+  }
+}
+
+/** Rejects with `<what> timed out` when `work` takes longer than `ms`. */
+export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+// SQLSTATE classes and socket errors that mean "the database is not there right now" (a restart,
+// a failover, a network cut), as opposed to a fault in the query: 08 connection exception,
+// 57P01-57P03 admin/crash shutdown and "cannot connect now", 53300 too many connections.
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY']);
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
+
+/** True when `err` says the database is unreachable (answer 503 and let the client retry). */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.test(code) || UNAVAILABLE_CODES.has(code))) return true;
+  if (UNAVAILABLE_MESSAGES.test(err.message)) return true;
+  return err.cause !== undefined && err.cause !== err && isDatabaseUnavailable(err.cause);
 }
 
 /** Applies every pending migration; throws with the failing migration's name. */

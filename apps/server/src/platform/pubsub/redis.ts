@@ -31,3 +31,9 @@ export function connectRedis(url: string, prefix: string, logger: Logger): Redis
     },
   };
 }
+
+/** True when `err` says Redis is unreachable (ioredis gave up on a command while reconnecting). */
+export function isRedisUnavailable(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  return err.name === 'MaxRetriesPerRequestError' || /^Connection is closed|Stream isn't writeable|ECONNREFUSED|ECONNRESET/.test(err.message);
+}

@@ -3,6 +3,7 @@ import * as m001 from './001_foundation.ts';
 import * as m002 from './002_live.ts';
 import * as m003 from './003_chat.ts';
 import * as m004 from './004_cms.ts';
+import * as m005 from './005_party_seq.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '002_live': m002,
   '003_chat': m003,
   '004_cms': m004,
+  '005_party_seq': m005,
 };

@@ -3,6 +3,13 @@ export interface LiveTables {
   party_tracks: PartyTrackTable;
   track_votes: TrackVoteTable;
   party_playback: PartyPlaybackTable;
+  party_seq_blocks: PartySeqBlockTable;
+}
+
+/** The highest `seq_id` handed out to a party's hub (migration 005): numbering resumes above it. */
+export interface PartySeqBlockTable {
+  party_id: string;
+  reserved_through: number;
 }
 
 /** One track of a party's album or playlist, as loaded through the provider adapter. */
