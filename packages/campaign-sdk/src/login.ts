@@ -30,7 +30,8 @@ export function parseLoginCallback(href: string): { result: CallbackResult; clea
   const fromHash = new URLSearchParams(url.hash.replace(/^#/, ''));
   const params = fromHash.get('state') === CAMPAIGN_LOGIN_STATE ? fromHash : url.searchParams;
   if (params.get('state') !== CAMPAIGN_LOGIN_STATE) return { result: { kind: 'none' }, cleanUrl: href };
-  const get = (k: string) => params.get(k);
+  const values = new URLSearchParams(params); // read before the parameters are cleared below
+  const get = (k: string) => values.get(k);
   for (const p of LOGIN_CALLBACK_PARAMS) params.delete(p);
   if (params === fromHash) url.hash = fromHash.toString();
   const cleanUrl = url.toString().replace(/#$/, '');

@@ -1,0 +1,163 @@
+import { ApiError } from '@fanfare/client';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Login, parseLoginCallback } from './login.ts';
+import { storageKeys } from './storage.ts';
+import { campaignFixture, fakeApi, fakeEnv, fakeMusicKit, tokenFixture } from './test/fakes.ts';
+import { Tracker, type TrackingEvent } from './tracking.ts';
+
+const PAGE = 'https://cms.fanfare.example/c/fan-pages/demo';
+const keys = storageKeys('c1');
+const unauthorized = () => new ApiError(401, { detail: 'Invalid refresh token' }, `${PAGE}/api/accounts/session/refresh`);
+
+function setup(o: { href?: string; stored?: object; api?: Parameters<typeof fakeApi>[0]; mk?: ReturnType<typeof fakeMusicKit> | null; campaignId?: string | null } = {}) {
+  const f = fakeEnv({ href: o.href ?? PAGE });
+  if (o.stored) f.local.setItem(keys.accountToken, JSON.stringify(o.stored));
+  const events: TrackingEvent[] = [];
+  const tracker = new Tracker(f.env, (e) => events.push(e), campaignFixture(), keys);
+  const campaignId = o.campaignId === undefined ? 'c1' : o.campaignId;
+  const login = new Login(f.env, fakeApi(o.api), tracker, campaignId, keys, async () => o.mk ?? null);
+  return { ...f, events, login };
+}
+
+describe('login', () => {
+  beforeEach(() => vi.useFakeTimers());
+  afterEach(() => vi.useRealTimers());
+
+  it('campaign spec §2: the callback (state must equal cms_account_auth) is parsed, stored and cleared from the address', async () => {
+    const q = new URLSearchParams({ ...tokenFixture(), service_expires_at: '1900000000000', auth_service: 'spotify', state: 'cms_account_auth', utm_source: 'ig' } as Record<string, string>);
+    q.delete('service');
+    const { login, local, href } = setup({ href: `${PAGE}?${q}` });
+    await login.init();
+    expect(login.token).toEqual(tokenFixture());
+    expect(JSON.parse(local.getItem(keys.accountToken)!)).toEqual(tokenFixture());
+    expect(href()).toBe(`${PAGE}?utm_source=ig`);
+    login.destroy();
+  });
+
+  it('campaign spec §2: the callback also arrives in the fragment (hash_output); other states are not ours', () => {
+    const hash = new URLSearchParams({ state: 'cms_account_auth', error: 'access_denied', auth_service: 'spotify' });
+    expect(parseLoginCallback(`${PAGE}#${hash}`)).toEqual({ result: { kind: 'error', service: 'spotify', message: 'access_denied' }, cleanUrl: PAGE });
+    expect(parseLoginCallback(`${PAGE}?state=other&access_token=x`).result).toEqual({ kind: 'none' });
+  });
+
+  it('campaign spec §8: a callback error is tracked as login_fail with method and message, and the parameters cleared', async () => {
+    const { login, events, href } = setup({ href: `${PAGE}?state=cms_account_auth&error=access_denied&auth_service=spotify` });
+    await login.init();
+    expect(login.token).toBeNull();
+    expect(events).toMatchObject([{ event: 'login_fail', method: 'spotify', message: 'access_denied' }]);
+    expect(href()).toBe(PAGE);
+    login.destroy();
+  });
+
+  it('campaign spec §4/§9: the token is refreshed on load and every 600000 ms', async () => {
+    let n = 0;
+    const refresh = vi.fn(async (rt: string) => tokenFixture({ refresh_token: `ref-${++n + 1}`, access_token: `acc-${n + 1}`, previous: rt }));
+    const { login } = setup({ stored: tokenFixture(), api: { refreshSession: refresh } });
+    await login.init();
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(refresh).toHaveBeenLastCalledWith('ref-1');
+    await vi.advanceTimersByTimeAsync(599_999);
+    expect(refresh).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(refresh).toHaveBeenCalledTimes(2);
+    expect(refresh).toHaveBeenLastCalledWith('ref-2'); // rotated refresh token is the one sent next
+    login.destroy();
+    await vi.advanceTimersByTimeAsync(600_000);
+    expect(refresh).toHaveBeenCalledTimes(2);
+  });
+
+  it('campaign spec §4/§8: a refresh answered 401 clears the token and logs out silently', async () => {
+    const { login, local, events } = setup({ stored: tokenFixture(), api: { refreshSession: vi.fn(async () => Promise.reject(unauthorized())) } });
+    const changes: unknown[] = [];
+    login.events.on('change', (t) => changes.push(t));
+    await login.init();
+    expect(login.token).toBeNull();
+    expect(local.getItem(keys.accountToken)).toBeNull();
+    expect(changes).toEqual([null]);
+    expect(events).toEqual([]); // silent: nothing tracked
+    login.destroy();
+  });
+
+  it('other refresh failures keep the token for the next try', async () => {
+    const { login } = setup({ stored: tokenFixture(), api: { refreshSession: vi.fn(async () => Promise.reject(new ApiError(0, null, PAGE, { kind: 'network', message: 'Network Error' }))) } });
+    await login.init();
+    expect(login.token).toEqual(tokenFixture());
+    login.destroy();
+  });
+
+  it('campaign spec §4: logout sends the refresh token, de-authorises the provider and clears the token', async () => {
+    const mk = fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut' });
+    const logout = vi.fn(async () => undefined);
+    const { login, local } = setup({ stored: tokenFixture({ service: 'apple' }), mk, api: { logout, refreshSession: vi.fn(async () => tokenFixture({ service: 'apple' })) } });
+    await login.init();
+    await login.logout();
+    expect(logout).toHaveBeenCalledWith('ref-1');
+    expect(mk.calls).toContainEqual(['unauthorize']);
+    expect(login.token).toBeNull();
+    expect(local.getItem(keys.accountToken)).toBeNull();
+    login.destroy();
+  });
+
+  it('campaign spec §4: a stored Apple token whose provider is not authorised is cleared', async () => {
+    const refresh = vi.fn();
+    const { login } = setup({ stored: tokenFixture({ service: 'apple' }), mk: fakeMusicKit({ isAuthorized: false }), api: { refreshSession: refresh } });
+    await login.init();
+    expect(login.token).toBeNull();
+    expect(refresh).not.toHaveBeenCalled();
+    login.destroy();
+  });
+
+  it('campaign spec §4: not logged in but Apple authorised: a silent login is attempted', async () => {
+    const appleLogin = vi.fn(async () => tokenFixture({ service: 'apple' }));
+    const { login } = setup({ mk: fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut-9' }), api: { appleLogin } });
+    await login.init();
+    expect(appleLogin).toHaveBeenCalledWith('c1', 'mut-9');
+    expect(login.token?.service).toBe('apple');
+    login.destroy();
+  });
+
+  it('campaign spec §8: a silent Apple login answered 401 logs out silently', async () => {
+    const mk = fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut-9' });
+    const { login, events } = setup({ mk, api: { appleLogin: vi.fn(async () => Promise.reject(unauthorized())) } });
+    await login.init();
+    expect(login.token).toBeNull();
+    expect(events).toEqual([]);
+    login.destroy();
+  });
+
+  it('campaign spec §1/§7: Spotify logs in by redirect to the CMS login with redirect_uri and state', async () => {
+    const loginUrl = vi.fn(async (id: string, service: string, q: { redirect_uri: string; state: string }) => `https://cms/api/campaigns/${id}/auth/${service}/login?state=${q.state}&redirect_uri=${encodeURIComponent(q.redirect_uri)}`);
+    const { login, assigned } = setup({ api: { loginUrl } });
+    await login.loginWithSpotify();
+    expect(loginUrl).toHaveBeenCalledWith('c1', 'spotify', { redirect_uri: PAGE, state: 'cms_account_auth' });
+    expect(assigned).toHaveLength(1);
+  });
+
+  it('campaign spec §1: Apple logs in through the injected MusicKit object and the music user token', async () => {
+    const mk = fakeMusicKit();
+    const appleLogin = vi.fn(async () => tokenFixture({ service: 'apple' }));
+    const { login } = setup({ mk, api: { appleLogin } });
+    await login.loginWithApple();
+    expect(mk.calls).toContainEqual(['authorize']);
+    expect(appleLogin).toHaveBeenCalledWith('c1', 'mut-1');
+    expect(login.isLoggedIn).toBe(true);
+  });
+
+  it('campaign spec §8: login failures are tracked as login_fail with method and error message', async () => {
+    const { login, events } = setup({ mk: fakeMusicKit(), api: { appleLogin: vi.fn(async () => Promise.reject(new Error('Music user token refused by Apple Music'))) } });
+    await expect(login.loginWithApple()).rejects.toThrow('Music user token refused');
+    expect(events).toMatchObject([{ event: 'login_fail', method: 'apple', message: 'Music user token refused by Apple Music' }]);
+  });
+
+  it("campaign spec §5: 'Login requires a campaign id'", async () => {
+    const { login } = setup({ campaignId: null });
+    await expect(login.loginWithSpotify()).rejects.toThrow('Login requires a campaign id');
+    await expect(login.loginWithApple()).rejects.toThrow('Login requires a campaign id');
+  });
+
+  it('campaign spec §9: a stored token of another shape is ignored (storage is per campaign)', () => {
+    const f = setup({ stored: { access_token: 'x' } });
+    expect(f.login.token).toBeNull();
+    expect(keys.accountToken).toContain('c1');
+  });
+});

@@ -1,0 +1,90 @@
+import { describe, expect, it, vi } from 'vitest';
+import { storageKeys } from './storage.ts';
+import { campaignFixture, fakeApi, fakeEnv } from './test/fakes.ts';
+import { TokenGate } from './tokenGate.ts';
+
+const keys = storageKeys('c1');
+const PAGE = 'https://cms.fanfare.example/c/fan-pages/gated';
+const gated = { token_gate: { enabled: true, product_id: 'vinyl-1' }, token_gate_url: 'https://cms.fanfare.example/c/fan-pages/gate' };
+
+function setup(o: { href?: string; stored?: string; valid?: string[]; campaign?: Parameters<typeof campaignFixture>[0] } = {}) {
+  const f = fakeEnv({ href: o.href ?? PAGE });
+  if (o.stored) f.local.setItem(keys.tokenGateAccess, JSON.stringify(o.stored));
+  const verify = vi.fn(async (_id: string, key: string) => ({ has_access: (o.valid ?? []).includes(key), access_key: null }));
+  const gate = new TokenGate(f.env, fakeApi({ verifyTokenGate: verify }), campaignFixture(o.campaign ?? gated), keys);
+  return { ...f, gate, verify };
+}
+
+describe('token gate', () => {
+  it('campaign spec §4: has_access is true when the gate is disabled or has no product', async () => {
+    const off = setup({ campaign: { token_gate: { enabled: false, product_id: 'p' } } });
+    await expect(off.gate.check()).resolves.toEqual({ has_access: true, access_key: null });
+    const noProduct = setup({ campaign: { token_gate: { enabled: true, product_id: null } } });
+    await expect(noProduct.gate.check()).resolves.toMatchObject({ has_access: true });
+    expect(off.verify).not.toHaveBeenCalled();
+  });
+
+  it('campaign spec §4: a key from token_gate_access_key in the URL is verified and stored if valid', async () => {
+    const { gate, local, verify, href } = setup({ href: `${PAGE}?token_gate_access_key=good&x=1`, valid: ['good'] });
+    await expect(gate.check()).resolves.toEqual({ has_access: true, access_key: 'good' });
+    expect(verify).toHaveBeenCalledWith('c1', 'good');
+    expect(JSON.parse(local.getItem(keys.tokenGateAccess)!)).toBe('good');
+    expect(href()).toBe(`${PAGE}?x=1`);
+  });
+
+  it('campaign spec §4: an invalid key from the URL removes the stored one', async () => {
+    const { gate, local } = setup({ href: `${PAGE}?token_gate_access_key=bad`, stored: 'old', valid: ['old'] });
+    await expect(gate.check()).resolves.toEqual({ has_access: false, access_key: null });
+    expect(local.getItem(keys.tokenGateAccess)).toBeNull();
+  });
+
+  it('campaign spec §4: without a key in the URL the stored key is verified', async () => {
+    const ok = setup({ stored: 'kept', valid: ['kept'] });
+    await expect(ok.gate.check()).resolves.toEqual({ has_access: true, access_key: 'kept' });
+    const none = setup();
+    await expect(none.gate.check()).resolves.toEqual({ has_access: false, access_key: null });
+    expect(none.verify).not.toHaveBeenCalled();
+  });
+
+  it('campaign spec §4: a state-change event is dispatched', async () => {
+    const { gate, dispatched } = setup({ stored: 'kept', valid: ['kept'] });
+    const changes: unknown[] = [];
+    gate.events.on('change', (r) => changes.push(r));
+    await gate.check();
+    expect(changes).toEqual([{ has_access: true, access_key: 'kept' }]);
+    expect(dispatched).toEqual([{ type: 'fanfare:token-gate-state', detail: { has_access: true, access_key: 'kept' } }]);
+  });
+
+  it('campaign spec §4: blocked on a gated page redirects to the gate URL', async () => {
+    const { gate, assigned } = setup();
+    await gate.check();
+    expect(assigned).toEqual(['https://cms.fanfare.example/c/fan-pages/gate']);
+  });
+
+  it('campaign spec §4: access granted on the gate page redirects to the gated campaign URL (with the key)', async () => {
+    const { gate, assigned } = setup({
+      href: 'https://cms.fanfare.example/c/fan-pages/gate?token_gate_access_key=good',
+      valid: ['good'],
+      campaign: { ...gated, is_token_gate: true, token_gate_url: null, token_gated_campaign_url: 'https://cms.fanfare.example/c/fan-pages/gated' },
+    });
+    await gate.check();
+    expect(assigned).toEqual(['https://cms.fanfare.example/c/fan-pages/gated?token_gate_access_key=good']);
+  });
+
+  it('campaign spec §4: no redirect when blocked on the gate page itself', async () => {
+    const { gate, assigned } = setup({ campaign: { ...gated, is_token_gate: true } });
+    await gate.check();
+    expect(assigned).toEqual([]);
+  });
+
+  it('campaign spec §7: an access code checked with provider_check stores the issued key', async () => {
+    const f = fakeEnv({ href: PAGE });
+    const api = fakeApi({
+      checkTokenGate: vi.fn(async () => ({ has_access: true, access_key: 'issued' })),
+      verifyTokenGate: vi.fn(async (_: string, key: string) => ({ has_access: key === 'issued', access_key: null })),
+    });
+    const gate = new TokenGate(f.env, api, campaignFixture(gated), keys);
+    await expect(gate.submitCode('CODE-1')).resolves.toEqual({ has_access: true, access_key: 'issued' });
+    expect(JSON.parse(f.local.getItem(keys.tokenGateAccess)!)).toBe('issued');
+  });
+});
