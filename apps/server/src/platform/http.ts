@@ -13,6 +13,7 @@ import {
 import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
 import { HttpError } from './errors.ts';
+import { trackRoutes } from './route.ts';
 import { isDatabaseUnavailable } from './db/database.ts';
 import { isRedisUnavailable } from './pubsub/redis.ts';
 import type { Readiness } from './readiness.ts';
@@ -54,6 +55,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
 
+  // Records every route so the contract test can prove each one comes from a route table.
+  trackRoutes(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 

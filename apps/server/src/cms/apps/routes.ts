@@ -1,28 +1,12 @@
-import { AppsResponse, CmsApp, CmsIdParam, CreateAppBody } from '@fanfare/protocol';
+import { CMS_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
-import { requireCmsUser } from '../users/guards.ts';
+import { cmsRoute } from '../route.ts';
 import { createApp, listApps, reloadAppConfig } from './service.ts';
 
-const tags = ['cms apps'];
-
 export async function registerAppRoutes(app: App, ctx: ServerContext): Promise<void> {
-  app.get('/api/apps', { schema: { tags, response: { 200: AppsResponse } } }, async (req) => {
-    await requireCmsUser(ctx, req, 'apps.read');
-    return { items: await listApps(ctx.db) };
-  });
-
-  app.post('/api/apps', { schema: { tags, body: CreateAppBody, response: { 201: CmsApp } } }, async (req, reply) => {
-    await requireCmsUser(ctx, req, 'apps.create');
-    return reply.status(201).send(await createApp(ctx, req.body));
-  });
-
-  app.post(
-    '/api/apps/:id/config/reload',
-    { schema: { tags, summary: 'Reload the app configuration (DATA_DIR/apps/<name>.json) and drop cached translations', params: CmsIdParam, response: { 200: CmsApp } } },
-    async (req) => {
-      await requireCmsUser(ctx, req, 'apps.reload');
-      return reloadAppConfig(ctx, req.params.id);
-    },
-  );
+  const route = cmsRoute(ctx);
+  route(app, CMS_ROUTES.listApps, async () => ({ items: await listApps(ctx.db) }));
+  route(app, CMS_ROUTES.createApp, async (req) => createApp(ctx, req.body));
+  route(app, CMS_ROUTES.reloadAppConfig, async (req) => reloadAppConfig(ctx, req.params.id));
 }

@@ -1,17 +1,8 @@
-import {
-  AppleDataResponse,
-  AppleLookupParams,
-  SeveralTracksQuery,
-  SeveralTracksResponse,
-  SpotifyAlbum,
-  SpotifyArtist,
-  SpotifyLookupParams,
-  SpotifyPlaylist,
-  SpotifyTrack,
-} from '@fanfare/protocol';
+import { CMS_ROUTES, type AppleDataResponse, type SeveralTracksResponse } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { fetchJson, lookup } from '../../providers/http.ts';
+import { cmsRoute } from '../route.ts';
 
 /**
  * Music lookups of the campaign pages (spec 7, no token), answered in the providers' own JSON
@@ -19,8 +10,8 @@ import { fetchJson, lookup } from '../../providers/http.ts';
  * ids per call (spec 9), the page batches longer lists.
  */
 export async function registerCmsMusicRoutes(app: App, ctx: ServerContext): Promise<void> {
+  const route = cmsRoute(ctx);
   const { spotify } = ctx.providers;
-  const tags = ['music lookups'];
   const spotifyPath = (kind: string, id: string) => `/${kind}/${encodeURIComponent(id)}`;
 
   app.addHook('onSend', async (req, reply, payload) => {
@@ -28,22 +19,12 @@ export async function registerCmsMusicRoutes(app: App, ctx: ServerContext): Prom
     return payload;
   });
 
-  app.get('/api/spotify/artists/:id', { schema: { tags, params: SpotifyLookupParams, response: { 200: SpotifyArtist } } }, (req) =>
-    lookup('Artist', () => spotify.webApi(spotifyPath('artists', req.params.id))),
-  );
-  app.get('/api/spotify/albums/:id', { schema: { tags, params: SpotifyLookupParams, response: { 200: SpotifyAlbum } } }, (req) =>
-    lookup('Album', () => spotify.webApi(spotifyPath('albums', req.params.id))),
-  );
-  app.get('/api/spotify/playlists/:id', { schema: { tags, params: SpotifyLookupParams, response: { 200: SpotifyPlaylist } } }, (req) =>
-    lookup('Playlist', () => spotify.webApi(spotifyPath('playlists', req.params.id))),
-  );
-  app.get('/api/spotify/tracks/:id', { schema: { tags, params: SpotifyLookupParams, response: { 200: SpotifyTrack } } }, (req) =>
-    lookup('Track', () => spotify.webApi(spotifyPath('tracks', req.params.id))),
-  );
-  app.get(
-    '/api/spotify/tracks',
-    { schema: { tags, summary: 'Several tracks: ?ids=a,b,... (at most 50)', querystring: SeveralTracksQuery, response: { 200: SeveralTracksResponse } } },
-    (req) => lookup('Tracks', () => spotify.webApi<SeveralTracksResponse>(`/tracks?ids=${req.query.ids.map(encodeURIComponent).join(',')}`)),
+  route(app, CMS_ROUTES.spotifyArtist, (req) => lookup('Artist', () => spotify.webApi(spotifyPath('artists', req.params.id))));
+  route(app, CMS_ROUTES.spotifyAlbum, (req) => lookup('Album', () => spotify.webApi(spotifyPath('albums', req.params.id))));
+  route(app, CMS_ROUTES.spotifyPlaylist, (req) => lookup('Playlist', () => spotify.webApi(spotifyPath('playlists', req.params.id))));
+  route(app, CMS_ROUTES.spotifyTrack, (req) => lookup('Track', () => spotify.webApi(spotifyPath('tracks', req.params.id))));
+  route(app, CMS_ROUTES.spotifyTracks, (req) =>
+    lookup('Tracks', () => spotify.webApi<SeveralTracksResponse>(`/tracks?ids=${req.query.ids.map(encodeURIComponent).join(',')}`)),
   );
 
   const apple = (kind: 'albums' | 'playlists') => (req: { params: { storefront: string; id: string } }) =>
@@ -52,6 +33,6 @@ export async function registerCmsMusicRoutes(app: App, ctx: ServerContext): Prom
         headers: { authorization: `Bearer ${ctx.config.apple.developerToken}` },
       }),
     );
-  app.get('/api/apple/albums/:storefront/:id', { schema: { tags, params: AppleLookupParams, response: { 200: AppleDataResponse } } }, apple('albums'));
-  app.get('/api/apple/playlists/:storefront/:id', { schema: { tags, params: AppleLookupParams, response: { 200: AppleDataResponse } } }, apple('playlists'));
+  route(app, CMS_ROUTES.appleAlbum, apple('albums'));
+  route(app, CMS_ROUTES.applePlaylist, apple('playlists'));
 }

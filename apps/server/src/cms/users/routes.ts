@@ -1,103 +1,51 @@
-import {
-  CmsIdParam,
-  CmsLoginBody,
-  CmsLoginResponse,
-  CmsPasswordBody,
-  CmsPasswordResetBody,
-  CmsUser,
-  CmsUserRolesBody,
-  CmsUserStateBody,
-  CmsUsersResponse,
-  CreateCmsUserBody,
-} from '@fanfare/protocol';
+import { CMS_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
-import { cmsTokenOf, requireCmsUser } from './guards.ts';
+import { cmsRoute } from '../route.ts';
+import { cmsTokenOf } from './guards.ts';
 import { listUsers, toCmsUser } from './queries.ts';
 import { createCmsUser, loginCmsUser, requestPasswordReset, resetPassword, setCmsUserRoles, setCmsUserState } from './service.ts';
 import { revokeCmsSession } from './sessions.ts';
 
-const tags = ['cms users'];
-
 export async function registerCmsUserRoutes(app: App, ctx: ServerContext): Promise<void> {
+  const route = cmsRoute(ctx);
   // Guessing passwords or flooding reset e-mails is slowed per client address.
-  const limited = { rateLimit: { max: ctx.config.cms.loginRateLimit, timeWindow: 60_000 } };
+  const limited = { config: { rateLimit: { max: ctx.config.cms.loginRateLimit, timeWindow: 60_000 } } };
 
-  app.post(
-    '/api/users/login',
-    { config: limited, schema: { tags, summary: 'Back-office login', body: CmsLoginBody, response: { 200: CmsLoginResponse } } },
-    async (req) => loginCmsUser(ctx, req.body.email, req.body.password),
-  );
+  route(app, CMS_ROUTES.login, async (req) => loginCmsUser(ctx, req.body.email, req.body.password), limited);
 
-  app.delete('/api/users/session', { schema: { tags, summary: 'Logout: revokes the token' } }, async (req, reply) => {
+  route(app, CMS_ROUTES.logout, async (req) => {
     const token = cmsTokenOf(req);
     if (!token) throw unauthorized('Missing bearer token');
     await revokeCmsSession(ctx.db, token, ctx.now());
-    return reply.status(204).send();
   });
 
-  app.get('/api/users/me', { schema: { tags, response: { 200: CmsUser } } }, async (req) => toCmsUser(await requireCmsUser(ctx, req)));
+  route(app, CMS_ROUTES.getMe, async (_req, _reply, user) => toCmsUser(user));
 
-  app.get('/api/users', { schema: { tags, response: { 200: CmsUsersResponse } } }, async (req) => {
-    await requireCmsUser(ctx, req, 'users.manage');
-    return { items: (await listUsers(ctx.db)).map(toCmsUser) };
-  });
+  route(app, CMS_ROUTES.listUsers, async () => ({ items: (await listUsers(ctx.db)).map(toCmsUser) }));
 
-  app.post(
-    '/api/users',
-    { config: limited, schema: { tags, summary: 'Create a user (admin) or register (no token: pending)', body: CreateCmsUserBody, response: { 201: CmsUser } } },
-    async (req, reply) => {
-      // A token, when sent, must be valid: an expired admin session must not turn into a self-registration.
-      const token = cmsTokenOf(req);
-      const caller = token ? await requireCmsUser(ctx, req) : null;
-      return reply.status(201).send(await createCmsUser(ctx, caller, req.body));
-    },
-  );
+  route(app, CMS_ROUTES.createUser, async (req, _reply, caller) => createCmsUser(ctx, caller, req.body), limited);
 
-  app.post(
-    '/api/users/:id/roles',
-    { schema: { tags, params: CmsIdParam, body: CmsUserRolesBody, response: { 200: CmsUser } } },
-    async (req) => {
-      await requireCmsUser(ctx, req, 'users.manage');
-      return setCmsUserRoles(ctx, req.params.id, req.body.roles);
-    },
-  );
+  route(app, CMS_ROUTES.setUserRoles, async (req) => setCmsUserRoles(ctx, req.params.id, req.body.roles));
 
-  app.post(
-    '/api/users/:id/state',
-    { schema: { tags, params: CmsIdParam, body: CmsUserStateBody, response: { 200: CmsUser } } },
-    async (req) => {
-      await requireCmsUser(ctx, req, 'users.manage');
-      return setCmsUserState(ctx, req.params.id, req.body.state);
-    },
-  );
+  route(app, CMS_ROUTES.setUserState, async (req) => setCmsUserState(ctx, req.params.id, req.body.state));
 
-  app.put(
-    '/api/users/password',
-    { config: limited, schema: { tags, summary: 'Set a new password with a reset token', body: CmsPasswordBody } },
-    async (req, reply) => {
-      await resetPassword(ctx, req.body.token, req.body.new_password);
-      return reply.status(204).send();
-    },
-  );
+  route(app, CMS_ROUTES.setPassword, async (req) => {
+    await resetPassword(ctx, req.body.token, req.body.new_password);
+  }, limited);
 
-  app.post(
-    '/api/users/password_reset',
-    { config: limited, schema: { tags, summary: 'E-mails a password reset link (same answer for unknown addresses)', body: CmsPasswordResetBody } },
-    async (req, reply) => {
-      await requestPasswordReset(ctx, req.body.email, req.body.cms ?? false);
-      return reply.status(204).send();
-    },
-  );
+  route(app, CMS_ROUTES.requestPasswordReset, async (req) => {
+    await requestPasswordReset(ctx, req.body.email, req.body.cms ?? false);
+  }, limited);
 
-  // The page a non-back-office reset link opens: a form that calls PUT /api/users/password.
+  // The page a non-back-office reset link opens (a web-app page, not an API call): a form that
+  // calls PUT /api/users/password.
   app.get('/password/reset', { schema: { hide: true } }, async (req, reply) => {
     const token = String((req.query as { token?: string }).token ?? '');
     return reply.type('text/html; charset=utf-8').header('referrer-policy', 'no-referrer').send(resetPage(token));
   });
-
 }
 
 function resetPage(token: string): string {

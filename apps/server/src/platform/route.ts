@@ -1,0 +1,165 @@
+/**
+ * Registers a route from its entry in a protocol route table (`PARTY_ROUTES`, `CMS_ROUTES`): the
+ * method and path, the zod validation of params, query and body, the auth guard and the OpenAPI
+ * operation all come from the entry, so the server, the documents and `@fanfare/client` cannot
+ * drift apart. A route that is not in a table is refused by the contract test (see
+ * `UNTABLED_ROUTES` for the few listed exceptions: static files, docs, health, the party socket,
+ * emulators and web-app pages).
+ */
+import { CMS_ROUTES, PARTY_ROUTES, type RouteAuth, type RouteDef } from '@fanfare/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import type { App } from './http.ts';
+
+type Out<T> = T extends z.ZodType ? z.output<T> : never;
+type In<T> = T extends z.ZodType ? z.input<T> : never;
+
+/** The request of a table route: params, query and body as the entry's schemas parse them. */
+export type RouteRequest<R extends RouteDef> = FastifyRequest<{
+  Params: R extends { params: z.ZodType } ? Out<R['params']> : Record<string, never>;
+  Querystring: R extends { query: z.ZodType } ? Out<R['query']> : Record<string, never>;
+  Body: R extends { body: z.ZodType } ? Out<R['body']> : undefined;
+}>;
+
+/**
+ * What a handler returns: the answer (sent with the entry's status, checked by its response
+ * schema), or nothing for a 204, or the reply itself after sending text or a redirect.
+ */
+export type RouteResult<R extends RouteDef> = R extends { response: z.ZodType } ? In<R['response']> | FastifyReply : void | FastifyReply;
+
+/** Checks who calls; throws 401/403 (`HttpError`) or returns the caller handed to the handler. */
+export type Guard = (req: FastifyRequest, def: RouteDef) => Promise<unknown>;
+/** The guards of one listener, by `auth` kind. A kind without a guard cannot be registered there. */
+export type Guards = Partial<Record<RouteAuth, Guard>>;
+export type CallerOf<G extends Guards, A extends RouteAuth> = G[A] extends (...args: never[]) => Promise<infer C> ? C : never;
+
+export type RouteHandler<R extends RouteDef, C> = (req: RouteRequest<R>, reply: FastifyReply, caller: C) => Promise<RouteResult<R>>;
+
+/** Fastify options a route may add to its entry (rate limits, the socket upgrade). */
+export interface RouteExtras {
+  config?: Record<string, unknown>;
+  wsHandler?: (socket: never, req: never) => void;
+}
+
+/** Name of every table entry, by identity: a def that is not an entry is refused. */
+const ENTRY_NAMES = new Map<RouteDef, string>([
+  ...Object.entries(PARTY_ROUTES as Record<string, RouteDef>).map(([name, def]) => [def, name] as const),
+  ...Object.entries(CMS_ROUTES as Record<string, RouteDef>).map(([name, def]) => [def, name] as const),
+]);
+
+const callers = new WeakMap<FastifyRequest, unknown>();
+
+/** Builds the `route()` of one listener from its guards. */
+export function routeWith<G extends Guards>(guards: G) {
+  return function route<R extends RouteDef>(app: App, def: R, handler: RouteHandler<R, CallerOf<G, R['auth']>>, extras: RouteExtras = {}): void {
+    const name = ENTRY_NAMES.get(def);
+    if (!name) throw new Error(`${def.method} ${def.path} is not an entry of a protocol route table`);
+    const guard = guards[def.auth];
+    if (!guard) throw new Error(`No guard for auth "${def.auth}" on this listener (${name})`);
+    const options = {
+      method: def.method,
+      url: def.path,
+      schema: openApiOperation(name, def),
+      config: { ...extras.config, contract: name },
+      // Who calls is settled before the input is read: an anonymous caller gets 401, not 422.
+      preValidation: async (req: FastifyRequest) => {
+        callers.set(req, await guard(req, def));
+      },
+      handler: async (req: FastifyRequest, reply: FastifyReply) => {
+        const out = await handler(req as RouteRequest<R>, reply, callers.get(req) as CallerOf<G, R['auth']>);
+        if (out === reply) return reply;
+        if (def.response) {
+          if (reply.statusCode === 200 && def.status) void reply.status(def.status);
+          return out;
+        }
+        if (reply.sent) return reply;
+        return reply.status(204).send();
+      },
+      ...(extras.wsHandler ? { wsHandler: extras.wsHandler } : {}),
+    };
+    app.route(options as unknown as Parameters<App['route']>[0]);
+  };
+}
+
+/** The OpenAPI operation of an entry (and the schemas Fastify validates with). */
+function openApiOperation(name: string, def: RouteDef): Record<string, unknown> {
+  const schema: Record<string, unknown> = {
+    operationId: name,
+    summary: def.summary,
+    tags: def.tag ? [def.tag] : undefined,
+    security: SECURITY[def.auth],
+  };
+  if (def.permission) schema.description = `Needs the CMS permission \`${def.permission}\`.`;
+  if (def.params) schema.params = def.params;
+  if (def.query) schema.querystring = def.query;
+  if (def.body && !def.multipart) schema.body = def.body;
+  if (def.multipart) schema.consumes = ['multipart/form-data'];
+  if (def.textBody) schema.consumes = [def.textBody];
+  if (def.textResponse) schema.produces = [def.textResponse];
+  if (def.response) schema.response = { [def.status ?? 200]: def.response };
+  return schema;
+}
+
+const SECURITY: Record<RouteAuth, Record<string, string[]>[]> = {
+  none: [],
+  bearer: [{ bearer: [] }],
+  bearer_optional: [{}, { bearer: [] }],
+  bearer_host: [{ bearer: [] }],
+  cms: [{ bearer: [] }, { cmsToken: [] }],
+  cms_optional: [{}, { bearer: [] }, { cmsToken: [] }],
+  account: [{ bearer: [] }],
+};
+
+// ---------------------------------------------------------------------------------------------
+// The contract check: every registered route is a table entry or a listed exception
+// ---------------------------------------------------------------------------------------------
+
+/** A route as Fastify registered it. */
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  /** The table entry's name, for routes registered through `route()`. */
+  contract: string | null;
+}
+
+/**
+ * The routes that are not API calls and so live outside the tables, each with its reason.
+ * Matched against the registered URL (a `*` at the end matches any rest).
+ */
+export const UNTABLED_ROUTES: readonly { url: string; reason: string }[] = [
+  { url: '/healthz', reason: 'liveness probe' },
+  { url: '/readyz', reason: 'readiness probe' },
+  { url: '/docs*', reason: 'the OpenAPI documents and their UI' },
+  { url: '/media/catalog/*', reason: 'static files: demo catalog covers and audio' },
+  { url: '/media/*', reason: 'static files: uploads and HLS streams' },
+  { url: '/uploads/*', reason: 'static files: uploaded images' },
+  { url: '/emulator/*', reason: 'the Spotify and Apple emulators (no credentials set)' },
+  { url: '/password/reset', reason: 'web-app page: the set-password form of a reset e-mail' },
+  { url: '/party*', reason: 'web-app pages: the party app' },
+  { url: '/admin*', reason: 'web-app pages: the back office' },
+  { url: '/assets/*', reason: 'static files: web-app bundles' },
+  { url: '/', reason: 'web-app page: the start page' },
+];
+
+const registered = new WeakMap<object, RegisteredRoute[]>();
+
+/** Records every route registered on `app` (call right after creating it). */
+export function trackRoutes(app: App): void {
+  const list: RegisteredRoute[] = [];
+  registered.set(app, list);
+  app.addHook('onRoute', (opts) => {
+    const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
+    const contract = (opts.config as { contract?: string } | undefined)?.contract ?? null;
+    for (const method of methods) list.push({ method: String(method), url: opts.url, contract });
+  });
+}
+
+/** The routes registered on `app` since `trackRoutes`. */
+export function registeredRoutes(app: App): readonly RegisteredRoute[] {
+  return registered.get(app) ?? [];
+}
+
+/** True when `url` is one of the listed exceptions. */
+export function isUntabledException(url: string): boolean {
+  return UNTABLED_ROUTES.some((e) => (e.url.endsWith('*') ? url.startsWith(e.url.slice(0, -1)) : url === e.url));
+}
