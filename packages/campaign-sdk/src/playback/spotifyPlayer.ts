@@ -126,7 +126,8 @@ export class SpotifyPlayer implements Player {
       this.tick = this.o.timers.setInterval(() => {
         const { progressMs, currentTrack } = this.store.state;
         const cap = currentTrack?.durationMs ?? Number.POSITIVE_INFINITY;
-        this.store.updateProgress(Math.min(progressMs + PROGRESS_TICK_MS, cap));
+        const next = Math.min(progressMs + PROGRESS_TICK_MS, cap);
+        this.store.updateProgress(next, next === cap); // the end of the track always shows
       }, PROGRESS_TICK_MS);
     } else if (!playing && this.tick !== null) {
       this.o.timers.clearInterval(this.tick);

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { fakeEnv, fakeMusicKit } from '../test/fakes.ts';
+import { APPLE_PLAYBACK_STATES, ApplePlayer, mapAppleState } from './applePlayer.ts';
+import { PlaybackStore } from './state.ts';
+
+function setup(queue: string[] = []) {
+  const f = fakeEnv();
+  const mk = fakeMusicKit({ queue });
+  const initErrors: string[] = [];
+  const store = new PlaybackStore(() => undefined);
+  const player = new ApplePlayer(mk, store, f.env.logger, (m) => initErrors.push(m));
+  return { ...f, mk, store, player, initErrors };
+}
+
+const item = (id: string, durationInMillis = 200_000) => ({ id, attributes: { name: `Song ${id}`, artistName: 'Mara Quill', albumName: 'Paper', durationInMillis, artwork: { url: 'https://img/{w}x{h}.jpg' } } });
+
+describe('Apple-style player', () => {
+  it('campaign spec §4: the ten SDK states map to playing, paused or loading', () => {
+    expect(Object.values(APPLE_PLAYBACK_STATES)).toHaveLength(10);
+    expect(mapAppleState('playing')).toEqual({ isPaused: false, isLoading: false });
+    for (const s of ['none', 'stopped', 'ended', 'completed', 'paused'] as const) expect(mapAppleState(s)).toEqual({ isPaused: true, isLoading: false });
+    for (const s of ['loading', 'waiting', 'seeking'] as const) expect(mapAppleState(s)).toEqual({ isLoading: true });
+    expect(mapAppleState(2)).toEqual({ isPaused: false, isLoading: false });
+    expect(mapAppleState(10)).toEqual({ isPaused: true, isLoading: false });
+  });
+
+  it('campaign spec §4: state changes from MusicKit update the model; now-playing updates on item change', () => {
+    const { mk, store } = setup();
+    mk.playbackState = 2;
+    mk.fire('playbackStateDidChange', { state: 2 });
+    expect(store.state).toMatchObject({ isPaused: false, isLoading: false });
+    mk.nowPlayingItem = item('42');
+    mk.fire('nowPlayingItemDidChange');
+    expect(store.state.currentTrack).toEqual({ id: '42', name: 'Song 42', artists: ['Mara Quill'], album: 'Paper', durationMs: 200_000, image: 'https://img/300x300.jpg' });
+  });
+
+  it('campaign spec §4: progress is playback time in seconds × 1000; volume follows the provider', () => {
+    const { mk, store } = setup();
+    mk.currentPlaybackTime = 12.5;
+    mk.fire('playbackTimeDidChange');
+    expect(store.state.progressMs).toBe(12_500);
+    mk.volume = 0.3;
+    mk.fire('playbackVolumeDidChange');
+    expect(store.state.volume).toBe(0.3);
+  });
+
+  it('campaign spec §4: start at an offset: stop, find the track in the queue, jump to it, seek once it plays when > 2000 ms off', async () => {
+    const { mk, player } = setup(['a', 'b', 'c']);
+    await player.playTrackAt('b', 60_000);
+    expect(mk.calls.map((c) => c[0])).toEqual(['stop', 'changeToMediaAtIndex', 'play']);
+    expect(mk.calls[1]).toEqual(['changeToMediaAtIndex', 1]);
+    // Not playing yet: no seek.
+    mk.playbackState = 1;
+    mk.fire('playbackStateDidChange', { state: 1 });
+    expect(mk.calls.some((c) => c[0] === 'seekToTime')).toBe(false);
+    mk.playbackState = 2;
+    mk.currentPlaybackTime = 0.2;
+    mk.fire('playbackTimeDidChange');
+    expect(mk.calls.filter((c) => c[0] === 'seekToTime')).toEqual([['seekToTime', 60]]);
+    mk.fire('playbackTimeDidChange'); // seeks only once
+    expect(mk.calls.filter((c) => c[0] === 'seekToTime')).toHaveLength(1);
+  });
+
+  it('campaign spec §4/§9: no seek when playback is within 2000 ms of the wanted position; a missing track is queued', async () => {
+    const { mk, player } = setup(['a']);
+    await player.playTrackAt('z', 3000);
+    expect(mk.calls.find((c) => c[0] === 'setQueue')).toEqual(['setQueue', { songs: ['z'] }]);
+    mk.playbackState = 2;
+    mk.currentPlaybackTime = 1.5; // 1500 ms off
+    mk.fire('playbackTimeDidChange');
+    expect(mk.calls.some((c) => c[0] === 'seekToTime')).toBe(false);
+  });
+
+  it('campaign spec §4: a newer request cancels the seek of an older one', async () => {
+    const { mk, player } = setup(['a', 'b']);
+    await player.playTrackAt('a', 90_000);
+    await player.playTrackAt('b', 30_000);
+    mk.playbackState = 2;
+    mk.currentPlaybackTime = 0;
+    mk.fire('playbackTimeDidChange');
+    expect(mk.calls.filter((c) => c[0] === 'seekToTime')).toEqual([['seekToTime', 30]]);
+  });
+
+  it('campaign spec §8/§9: queues over 300 tracks are truncated to the first 300 with a warning', async () => {
+    const { mk, player, logs } = setup();
+    const ids = Array.from({ length: 301 }, (_, i) => `t${i}`);
+    await player.play({ type: 'tracks', ids });
+    const queued = mk.calls.find((c) => c[0] === 'setQueue')![1] as { songs: string[] };
+    expect(queued.songs).toHaveLength(300);
+    expect(queued.songs.at(-1)).toBe('t299');
+    expect(logs).toMatchObject([{ level: 'warn', args: ['Apple Music queue of 301 tracks truncated to 300'] }]);
+  });
+
+  it("campaign spec §8: repeat throws 'Repeat for Apple Music not implemented'", async () => {
+    const { player } = setup();
+    expect(() => player.setRepeat('track')).toThrow('Repeat for Apple Music not implemented');
+  });
+
+  it("campaign spec §8: 'unsuitable media provider object' becomes 'Playback unsupported' plus an initialization error event; other errors are rethrown", async () => {
+    const { mk, player, logs, initErrors } = setup();
+    mk.playError = new Error('The play() request was interrupted: unsuitable media provider object');
+    await expect(player.play()).resolves.toBeUndefined();
+    expect(logs[0]).toMatchObject({ level: 'error', args: ['Playback unsupported', mk.playError] });
+    expect(initErrors).toEqual(['Playback unsupported']);
+    mk.playError = new Error('NOT_AUTHORIZED');
+    await expect(player.play()).rejects.toThrow('NOT_AUTHORIZED');
+  });
+
+  it('teardown: destroy removes every MusicKit listener', () => {
+    const { mk, player } = setup();
+    expect(mk.listenerCount()).toBe(4);
+    player.destroy();
+    expect(mk.listenerCount()).toBe(0);
+  });
+});
