@@ -53,6 +53,10 @@ export const ChatMessage = z.object({
   popup: Popup.optional(),
   /** Payload of a `quiz_scoreboard` message: the top entries, best first. */
   scoreboard: z.array(ScoreboardEntry).optional(),
+  /** `quiz_scoreboard`: how long the scoreboard stays shown (the host's `duration_seconds`). */
+  duration_seconds: NonNegativeInt.optional(),
+  /** `quiz_scoreboard`: server time at which the app stops showing it. */
+  closes_at_ms: NonNegativeInt.optional(),
   /** `quiz_user_scores`: users whose scores changed; `scores[i]` belongs to `user_ids[i]`. */
   user_ids: z.array(Id).optional(),
   /** `quiz_user_scores`: new total score per entry of `user_ids`. */

@@ -197,6 +197,9 @@ export const POLL_DURATION_MAX_SECONDS = 3600;
 export const SCOREBOARD_MAX_COUNT = 100;
 export const SCOREBOARD_DEFAULT_COUNT = 10;
 
+/** Ours: how long a posted scoreboard stays shown when the host gives no `duration_seconds`. */
+export const SCOREBOARD_DEFAULT_DURATION_SECONDS = 30;
+
 /** Ours: ceiling of `messages_per_second` of fake chat traffic. */
 export const FAKE_CHAT_MAX_MESSAGES_PER_SECOND = 1000;
 

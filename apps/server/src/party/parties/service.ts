@@ -1,4 +1,5 @@
 import {
+  DEFAULT_STICKERS,
   START_ALLOWED_DEFAULT,
   WAITING_ROOM_DEFAULT_MINUTES,
   type FollowEntry,
@@ -10,6 +11,7 @@ import {
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
+import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { findParty, requireParty, type PartyRow } from './queries.ts';
 import { findPlayback, findTrackRow } from '../live/queries.ts';
 import { statusAt } from '../live/timeline.ts';
@@ -26,6 +28,19 @@ export function frontendOf(row: Pick<PartyRow, 'frontend'>): FrontendSettings {
     partyIsWaitingRoomMinutes: stored.partyIsWaitingRoomMinutes ?? WAITING_ROOM_DEFAULT_MINUTES,
     partyStartAllowed: stored.partyStartAllowed ?? START_ALLOWED_DEFAULT,
   };
+}
+
+/**
+ * Settings as stored: FAQ answers sanitized here, at the server (spec: "an HTML-bearing field is
+ * sanitized before it reaches the page"), and, for a new party, the 24 default stickers (spec 3)
+ * unless the body names its own list.
+ */
+function storedFrontend(frontend: FrontendSettings | undefined, isNew: boolean): FrontendSettings | undefined {
+  if (!frontend && !isNew) return undefined;
+  const next: FrontendSettings = { ...frontend };
+  if (next.faq) next.faq = next.faq.map((entry) => ({ ...entry, answer: sanitizeHtml(entry.answer) }));
+  if (isNew && next.visual?.stickers === undefined) next.visual = { ...next.visual, stickers: [...DEFAULT_STICKERS] };
+  return next;
 }
 
 /** Who may start the party (`frontend.partyStartAllowed`, default host). */
@@ -83,7 +98,7 @@ export async function putParty(ctx: ServerContext, partyId: string, body: PutPar
     ...(body.voting_enabled !== undefined ? { voting_enabled: fromBool(body.voting_enabled) } : {}),
     ...(body.auto_start !== undefined ? { auto_start: fromBool(body.auto_start) } : {}),
     ...(body.wp_post_id !== undefined ? { wp_post_id: body.wp_post_id == null ? null : String(body.wp_post_id) } : {}),
-    ...(body.frontend !== undefined ? { frontend: JSON.stringify(body.frontend) } : {}),
+    ...(body.frontend !== undefined ? { frontend: JSON.stringify(storedFrontend(body.frontend, false)) } : {}),
     ...(follow !== undefined ? { follow: JSON.stringify(follow) } : {}),
     ...(body.login_required !== undefined ? { login_required: fromBool(body.login_required) } : {}),
     ...(body.starts_at !== undefined ? { starts_at: Date.parse(body.starts_at) } : {}),
@@ -104,10 +119,10 @@ export async function putParty(ctx: ServerContext, partyId: string, body: PutPar
         auto_start: 0,
         wp_post_id: null,
         login_required: 1,
-        frontend: '{}',
         follow: '[]',
         music: null,
         ...patch,
+        frontend: JSON.stringify(storedFrontend(body.frontend, true)),
       })
       .execute();
     return getParty(ctx, partyId);

@@ -11,11 +11,12 @@ import {
 import type { ServerContext } from '../../context.ts';
 import { fromBool, toBool } from '../../platform/db/columns.ts';
 import type { PartyUserTable } from '../../platform/db/schema.ts';
-import { conflict, forbidden, notFound, unauthorized } from '../../platform/errors.ts';
+import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { ProviderError } from '../../providers/http.ts';
 import { issueAccessToken, type Fan } from '../auth/sessions.ts';
 import { grantsOfFan, roleInParty } from '../grants/service.ts';
 import { chatProfileExtras } from '../chat/profile.ts';
+import { checkSticker } from '../chat/messages/service.ts';
 import { requireParty } from '../parties/queries.ts';
 import { fanTrackVotes } from '../live/queries.ts';
 import { createAnonymousFan, updateServiceTokens } from './fans.ts';
@@ -28,6 +29,12 @@ import { createAnonymousFan, updateServiceTokens } from './fans.ts';
 export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | null, body: SignupBody): Promise<SignupResponse> {
   const party = await requireParty(ctx.db, partyId);
   if (!fan && toBool(party.login_required)) throw unauthorized('This party requires a streaming login before signup');
+  // The profile travels in `sender` of every chat message: only the party's stickers, and a
+  // picture that is one of our uploads or an https URL (its length is bounded by the schema).
+  checkSticker(party, body.profile_sticker, ['body', 'profile_sticker']);
+  if (body.profile_picture && !isAcceptedPicture(ctx, body.profile_picture)) {
+    throw unprocessable(['body', 'profile_picture'], 'Expected one of our upload URLs or an https URL');
+  }
   const email = body.email ?? null;
   const clashes = await ctx.db
     .selectFrom('party_users')
@@ -70,6 +77,10 @@ export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | nul
     throw e;
   }
   return { id: signed.id, access_token: accessToken };
+}
+
+function isAcceptedPicture(ctx: ServerContext, url: string): boolean {
+  return url.startsWith(`${ctx.config.publicUrl}/uploads/`) || url.startsWith('/uploads/') || /^https:\/\/[^/\s]+\/\S*$/i.test(url);
 }
 
 function duplicateSignup(fields: string[]) {

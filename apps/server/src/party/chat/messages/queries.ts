@@ -12,6 +12,8 @@ export type NewMessageRow = Omit<MessageRow, 'seq_id' | 'timestamp_ms'>;
 export interface MessagePayload {
   popup?: Popup;
   scoreboard?: ScoreboardEntry[];
+  duration_seconds?: number;
+  closes_at_ms?: number;
   user_ids?: string[];
   scores?: number[];
   total_questions?: number;
@@ -63,9 +65,13 @@ export async function deleteAllMessages(db: Db, partyId: string): Promise<number
  * the client's order: timestamp, then seq_id. Popups are not part of the history: each reached only
  * the fans it targeted, and the app shows only popups newer than its page load.
  */
-export async function listMessages(db: Db, partyId: string, limit: number, before?: number): Promise<MessageRow[]> {
+export async function listMessages(db: Db, partyId: string, limit: number, before?: number, beforeSeqId?: number): Promise<MessageRow[]> {
   let q = db.selectFrom('chat_messages').selectAll().where('party_id', '=', partyId).where('type', '!=', 'popup');
-  if (before !== undefined) q = q.where('timestamp_ms', '<', before);
+  // The cursor is the pair (timestamp_ms, seq_id): messages sharing the edge's millisecond are
+  // paged by seq_id instead of being skipped.
+  if (before !== undefined && beforeSeqId !== undefined) {
+    q = q.where((eb) => eb.or([eb('timestamp_ms', '<', before), eb.and([eb('timestamp_ms', '=', before), eb('seq_id', '<', beforeSeqId)])]));
+  } else if (before !== undefined) q = q.where('timestamp_ms', '<', before);
   const rows = await q.orderBy('timestamp_ms', 'desc').orderBy('seq_id', 'desc').limit(limit).execute();
   return rows.reverse();
 }
@@ -111,6 +117,8 @@ export function toChatMessage(row: MessageRow, questions: ReadonlyMap<string, Qu
   };
   if (payload.popup) message.popup = payload.popup;
   if (payload.scoreboard) message.scoreboard = payload.scoreboard;
+  if (payload.duration_seconds !== undefined) message.duration_seconds = payload.duration_seconds;
+  if (payload.closes_at_ms !== undefined) message.closes_at_ms = payload.closes_at_ms;
   if (payload.user_ids) message.user_ids = payload.user_ids;
   if (payload.scores) message.scores = payload.scores;
   if (payload.total_questions !== undefined) message.total_questions = payload.total_questions;

@@ -21,7 +21,7 @@ export async function registerMessageRoutes(app: App, ctx: ServerContext): Promi
     async (req) => {
       // Reading the chat needs a logged-in fan.
       await requireFan(ctx, req);
-      return { items: await listChatMessages(ctx, req.params.id, req.query.limit, req.query.before) };
+      return { items: await listChatMessages(ctx, req.params.id, req.query.limit, req.query.before, req.query.before_seq_id) };
     },
   );
 

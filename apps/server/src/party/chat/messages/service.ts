@@ -153,10 +153,10 @@ export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan
   });
 }
 
-/** The newest `limit` messages before `before` (ms), oldest first. */
-export async function listChatMessages(ctx: ServerContext, partyId: string, limit: number, before?: number): Promise<ChatMessage[]> {
+/** The newest `limit` messages before the cursor (`before` ms, then `beforeSeqId`), oldest first. */
+export async function listChatMessages(ctx: ServerContext, partyId: string, limit: number, before?: number, beforeSeqId?: number): Promise<ChatMessage[]> {
   await requireParty(ctx.db, partyId);
-  return toChatMessages(ctx.db, await listMessages(ctx.db, partyId, limit, before));
+  return toChatMessages(ctx.db, await listMessages(ctx.db, partyId, limit, before, beforeSeqId));
 }
 
 /** The messages shown when the chat opens (spec 9: 80), oldest first. */

@@ -43,7 +43,7 @@ export async function registerQuizRoutes(app: App, ctx: ServerContext, runtime: 
     { schema: { tags, params: PartyIdParam, body: PostScoreboardBody, response: { 201: PostChatMessageResponse } } },
     async (req, reply) => {
       await requireStaff(ctx, req, req.params.id);
-      return reply.status(201).send(await postScoreboard(ctx, req.params.id, req.body.count));
+      return reply.status(201).send(await postScoreboard(ctx, req.params.id, req.body.count, req.body.duration_seconds));
     },
   );
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ScoreboardResponse } from '@fanfare/protocol';
+import { SCOREBOARD_DEFAULT_DURATION_SECONDS, type ChatMessage, type ScoreboardResponse } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import { newId } from '../../../platform/tokens.ts';
 import { requireParty } from '../../parties/queries.ts';
@@ -24,9 +24,17 @@ export async function scoreboard(ctx: ServerContext, partyId: string, count: num
   return { items, total_questions: total };
 }
 
-/** Posts the scoreboard of the top `count` fans to the chat (`quiz_scoreboard`). */
-export async function postScoreboard(ctx: ServerContext, partyId: string, count: number): Promise<ChatMessage> {
+/**
+ * Posts the scoreboard of the top `count` fans to the chat (`quiz_scoreboard`), shown for
+ * `durationSeconds` (spec 5: quiz scoreboards take a duration in seconds).
+ */
+export async function postScoreboard(ctx: ServerContext, partyId: string, count: number, durationSeconds = SCOREBOARD_DEFAULT_DURATION_SECONDS): Promise<ChatMessage> {
   const board = await scoreboard(ctx, partyId, count);
-  const payload = { scoreboard: board.items, total_questions: board.total_questions };
+  const payload = {
+    scoreboard: board.items,
+    total_questions: board.total_questions,
+    duration_seconds: durationSeconds,
+    closes_at_ms: ctx.now() + durationSeconds * 1000,
+  };
   return storeAndPublish(ctx, { ...emptyMessageRow(newId(), partyId, 'quiz_scoreboard'), payload: JSON.stringify(payload) });
 }
