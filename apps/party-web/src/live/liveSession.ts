@@ -4,12 +4,12 @@ import { Batcher } from '../rules/batcher.ts';
 import { isHostOrAdmin } from '../rules/roles.ts';
 import { isChatEvent, roleOf, type NonChatEvent } from '../state/store.ts';
 import type { AppServices } from '../app/services.ts';
-import type { HealReason } from '../player/controller.ts';
+import { SEEKABLE_DRIFT_TOLERANCE_MS, type HealReason } from '../player/controller.ts';
 
 /** How often the player's offset is measured and a stall or silence is looked for. */
 export const SYNC_TICK_MS = 1_000;
-/** Every this many ticks the player's drift is checked against the timeline. */
-const DRIFT_CHECK_TICKS = 4;
+/** A drift seen on this many ticks in a row heals the player (one reading may be noise; the fan sees it meanwhile). */
+const DRIFT_TICKS = 2;
 /** A stall or an unexpected silence lasting this many ticks heals the player. */
 const STALL_TICKS = 2;
 /**
@@ -57,8 +57,8 @@ export class LiveSession {
   private socket: PartySocket | null = null;
   private readonly batcher: Batcher<ChatMessage>;
   private tickTimer: ReturnType<typeof setInterval> | null = null;
-  private ticks = 0;
   private stalledTicks = 0;
+  private driftTicks = 0;
   private helloCount = 0;
   private lastHeardMs = 0;
   private probeSentMs: number | null = null;
@@ -267,7 +267,6 @@ export class LiveSession {
   }
 
   private tick(): void {
-    this.ticks += 1;
     const now = this.now();
     const isOnline = this.signals.isOnline();
     if (isOnline !== this.services.store.getState().isOnline) {
@@ -280,18 +279,25 @@ export class LiveSession {
     }
     const player = this.services.player;
     if (!player) return;
-    player.reportOffset();
+    const offset = player.reportOffset();
     this.stalledTicks = player.isStalled || player.isSilentWhileLive ? this.stalledTicks + 1 : 0;
+    this.driftTicks = offset !== null && Math.abs(offset) > SEEKABLE_DRIFT_TOLERANCE_MS ? this.driftTicks + 1 : 0;
     if (this.stalledTicks >= STALL_TICKS) {
       this.stalledTicks = 0;
       void this.heal('stalled');
-    } else if (this.ticks % DRIFT_CHECK_TICKS === 0) {
+    } else if (this.driftTicks >= DRIFT_TICKS) {
+      this.driftTicks = 0;
       void this.heal('drift');
     }
   }
 
   private heal(reason: HealReason): Promise<boolean> {
-    return this.services.player?.heal(reason).catch(() => false) ?? Promise.resolve(false);
+    return (
+      this.services.player?.heal(reason).catch((err: unknown) => {
+        console.warn(`Realigning the player (${reason}) failed`, err);
+        return false;
+      }) ?? Promise.resolve(false)
+    );
   }
 
   stop(): void {

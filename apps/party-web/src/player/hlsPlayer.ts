@@ -46,7 +46,7 @@ export class HlsPlayer implements PlayerAdapter {
     const url = new URL(track.hls_url, document.baseURI).toString();
     this.emitter.update({ isLoading: true });
     this.currentTrack = track.id;
-    if (url !== this.currentUrl || this.failed) {
+    if (url !== this.currentUrl || this.isBroken()) {
       this.currentUrl = url;
       this.failed = false;
       try {
@@ -88,16 +88,26 @@ export class HlsPlayer implements PlayerAdapter {
           return;
         }
         if (data.type === Hls.ErrorTypes.MEDIA_ERROR) {
+          console.warn(`HLS media error, recovering: ${data.details}`);
           hls.recoverMediaError();
           return;
         }
         // The stream broke mid-track: silent until the next heal reloads it.
+        console.warn(`HLS stream failed: ${data.details}`);
         this.failed = true;
         this.emitter.update({ isLoading: false, isPaused: true });
       });
       hls.loadSource(url);
       hls.attachMedia(this.audio);
     });
+  }
+
+  /**
+   * The element lost its stream (hls.js gave up, or its media source was dropped while the network
+   * was gone: no source, or a media error): only a fresh load brings it back.
+   */
+  private isBroken(): boolean {
+    return this.failed || this.audio.error !== null || this.audio.networkState === HTMLMediaElement.NETWORK_NO_SOURCE;
   }
 
   private async start(): Promise<void> {
@@ -108,6 +118,12 @@ export class HlsPlayer implements PlayerAdapter {
       if (err instanceof DOMException && err.name === 'NotAllowedError') {
         this.emitter.update({ needsGesture: true, isLoading: false, isPaused: true });
         return;
+      }
+      if (err instanceof DOMException && (err.name === 'NotSupportedError' || err.name === 'AbortError')) {
+        // The source is gone or was replaced mid-start: the next heal loads the stream afresh.
+        this.failed = true;
+        this.emitter.update({ isLoading: false, isPaused: true });
+        throw new StreamInterruptedError(`Audio could not start: ${err.message}`);
       }
       throw err;
     }

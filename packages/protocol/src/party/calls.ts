@@ -591,8 +591,12 @@ export const PostGrantBody = z
   });
 export type PostGrantBody = z.infer<typeof PostGrantBody>;
 
-/** Response of `POST /api/parties/{id}/grants`: the new grant (with its token if generated). */
-export const PostGrantResponse = Grant;
+/**
+ * Response of `POST /api/parties/{id}/grants`: the new grant (with its token if generated) and,
+ * for a token grant, the full link to hand the new host or admin (`{party page}#/grant/{token}`);
+ * the token is shown only here, so the link is too.
+ */
+export const PostGrantResponse = Grant.extend({ link: z.string().nullable() });
 export type PostGrantResponse = z.infer<typeof PostGrantResponse>;
 
 /** Response of `GET /api/parties/{id}/grants`. */

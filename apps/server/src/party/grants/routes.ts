@@ -3,7 +3,8 @@ import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { requireCms } from '../auth/guards.ts';
 import { requireParty } from '../parties/queries.ts';
-import { createGrant, deleteGrantByAccount, deleteGrantByToken, listGrants } from './service.ts';
+import { DEMO_PARTY_ID } from '../../demo/seed.ts';
+import { createGrant, deleteGrantByAccount, deleteGrantByToken, grantLink, listGrants } from './service.ts';
 
 /** Grants are admin actions: every route checks the CMS token first. */
 export async function registerGrantRoutes(app: App, ctx: ServerContext): Promise<void> {
@@ -20,7 +21,9 @@ export async function registerGrantRoutes(app: App, ctx: ServerContext): Promise
     async (req, reply) => {
       await requireCms(ctx, req);
       await requireParty(ctx.db, req.params.id);
-      return reply.status(201).send(await createGrant(ctx.db, req.params.id, req.body, ctx.now()));
+      const grant = await createGrant(ctx.db, req.params.id, req.body, ctx.now());
+      const link = grant.token ? grantLink(ctx.config.publicUrl, req.params.id, DEMO_PARTY_ID, grant.token) : null;
+      return reply.status(201).send({ ...grant, link });
     },
   );
 

@@ -114,3 +114,12 @@ function toGrant(row: GrantTable, token: string | null): Grant {
     profile_picture: row.profile_picture,
   };
 }
+
+/**
+ * The full link of a grant token (issue 15): the party's page (the demo party at `/`, any other at
+ * `/p/{partyId}/`) with the hash route `#/grant/{token}` that stores the token and logs in.
+ */
+export function grantLink(publicUrl: string, partyId: string, defaultPartyId: string, token: string): string {
+  const page = partyId === defaultPartyId ? `${publicUrl}/` : `${publicUrl}/p/${encodeURIComponent(partyId)}/`;
+  return `${page}#/grant/${encodeURIComponent(token)}`;
+}
