@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAMPAIGN_META } from '@fanfare/protocol';
 
 /** The party the app opens when nothing else names one (the demo party of a fresh install). */
 export const DEFAULT_PARTY_ID = 'demo';
@@ -8,10 +9,13 @@ const CampaignConfig = z.looseObject({
   tag_manager: z.looseObject({ party_id: z.string().min(1).nullish() }).nullish(),
 });
 
-/** Campaign configuration embedded in the page as metadata (`<meta name="fanfare-campaign">`) or a global. */
+/**
+ * Campaign configuration embedded in the page as metadata, under the name the CMS writes
+ * (`CAMPAIGN_META.campaign`, `<meta name="fanfare:campaign">`), or a global.
+ */
 export function readCampaignConfig(doc: Document, win: Window): z.infer<typeof CampaignConfig> | null {
   const raw =
-    doc.querySelector('meta[name="fanfare-campaign"]')?.getAttribute('content') ??
+    doc.querySelector(`meta[name="${CAMPAIGN_META.campaign}"]`)?.getAttribute('content') ??
     ((win as unknown as { __FANFARE_CAMPAIGN__?: unknown }).__FANFARE_CAMPAIGN__ as unknown);
   if (raw == null || raw === '') return null;
   try {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { redirectFrom, redirectTarget, waitingRoomOpensAtMs } from './redirect.ts';
+import { isAdminPreview, redirectFrom, redirectTarget, waitingRoomOpensAtMs } from './redirect.ts';
 
 const start = Date.parse('2030-01-01T20:00:00Z');
 const party = (over: Partial<{ ends_at: string | null; minutes: number }> = {}) => ({
@@ -25,6 +25,16 @@ describe('redirect rule: Pre before start minus waiting room, End after the end 
     expect(redirectTarget(party(), start - 99 * 3600_000, true)).toBeNull();
     expect(redirectTarget(party(), start + 99 * 3600_000, true)).toBeNull();
     expect(redirectFrom('/pre', party(), start, true)).toBeNull();
+  });
+  it('spec 2: the admin preview flag (?admin=true) lets the editor preview any screen', () => {
+    expect(isAdminPreview('?admin=true')).toBe(true);
+    expect(isAdminPreview('?x=1&admin=1')).toBe(true);
+    expect(isAdminPreview('')).toBe(false);
+    expect(isAdminPreview('?admin=false')).toBe(false);
+    const preview = isAdminPreview('?admin=true');
+    expect(redirectFrom('/player', party(), start - 99 * 3600_000, preview)).toBeNull();
+    expect(redirectFrom('/pre', party(), start, preview)).toBeNull();
+    expect(redirectFrom('/end', party(), start - 99 * 3600_000, preview)).toBeNull();
   });
   it('does not redirect to the screen already shown, and leaves Pre once the room opens', () => {
     expect(redirectFrom('/pre', party(), start - 40 * 60_000, false)).toBeNull();

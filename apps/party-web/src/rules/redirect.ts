@@ -9,6 +9,19 @@ export function waitingRoomOpensAtMs(party: PartyTimes): number {
   return Date.parse(party.starts_at) - minutes * 60_000;
 }
 
+/**
+ * The admin preview flag (spec 2: "the admin flag lets the editor preview"): `?admin=true` (or
+ * `admin=1`) in the address makes the redirect rule treat the page as an admin's, so the editor can
+ * show Pre, Waiting, Player or End whatever the time. It changes only which screen shows: every
+ * call is still authorised by the server.
+ */
+export const ADMIN_PREVIEW_PARAM = 'admin';
+
+export function isAdminPreview(search: string): boolean {
+  const value = new URLSearchParams(search).get(ADMIN_PREVIEW_PARAM);
+  return value === 'true' || value === '1';
+}
+
 /** True once the end time has passed. */
 export function hasEnded(party: PartyTimes, nowMs: number): boolean {
   return party.ends_at !== null && nowMs >= Date.parse(party.ends_at);
