@@ -1,4 +1,4 @@
-import { DEMO_APP_NAME, DEMO_CAMPAIGN_SLUG } from './cms/demoCampaign.ts';
+import { DEMO_ACCESS_CODES, DEMO_APP_NAME, DEMO_CAMPAIGN_SLUG, DEMO_GATE_SLUG, DEMO_RELEASE_SLUG } from './cms/demoCampaign.ts';
 import { loadConfig } from './platform/config.ts';
 import { createLogger } from './platform/logger.ts';
 import { startServer, type Surface } from './server.ts';
@@ -21,6 +21,8 @@ async function main(): Promise<void> {
     lines.push(`  CMS API:                 ${server.urls.cms}/`);
     lines.push(`  CMS API docs:            ${server.urls.cms}/docs`);
     if (config.demo.seed) lines.push(`  Demo campaign page:      ${server.urls.cms}/c/${DEMO_APP_NAME}/${DEMO_CAMPAIGN_SLUG}`);
+    if (config.demo.seed) lines.push(`  Demo release page:       ${server.urls.cms}/c/${DEMO_APP_NAME}/${DEMO_RELEASE_SLUG}`);
+    if (config.demo.seed) lines.push(`  Demo token gate:         ${server.urls.cms}/c/${DEMO_APP_NAME}/${DEMO_GATE_SLUG}  codes: ${DEMO_ACCESS_CODES.join(', ')}`);
   }
   lines.push(`  Database:                ${config.databaseUrl.replace(/\/\/[^@]*@/, '//***@')}`);
   lines.push(`  Providers:               spotify ${config.emulators.spotify ? 'emulator' : 'live'}, apple ${config.emulators.apple ? 'emulator' : 'live'}`);

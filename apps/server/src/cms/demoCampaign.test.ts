@@ -6,7 +6,18 @@ import { createHttpApp } from '../platform/http.ts';
 import { readOutbox } from '../platform/mail.ts';
 import { registerPartyWebApp } from '../party/webApp.ts';
 import { DB_TARGETS, type TestServer } from '../test/harness.ts';
-import { DEMO_APP_NAME, DEMO_CAMPAIGN_SLUG, DEMO_NEWSLETTER_ID, campaignForParty } from './demoCampaign.ts';
+import { PAGE_MODULE_TYPES, type Campaign } from '@fanfare/protocol';
+import {
+  DEMO_ACCESS_CODES,
+  DEMO_APP_NAME,
+  DEMO_CAMPAIGN_SLUG,
+  DEMO_GATED_SLUG,
+  DEMO_GATE_SLUG,
+  DEMO_NEWSLETTER_ID,
+  DEMO_RELEASE_SLUG,
+  DEMO_REQUIRED_NEWSLETTER_ID,
+  campaignForParty,
+} from './demoCampaign.ts';
 import { call, startCmsServer } from './testing.ts';
 
 describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: npm start has a demo campaign) on %s', (db) => {
@@ -65,5 +76,48 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
     expect(r.headers.get('access-control-allow-origin')).toBe(ts.partyUrl);
     const mails = await readOutbox(path.join(ts.dataDir, 'outbox'));
     expect(mails.at(-1)!.to).toBe('party-fan@example.com');
+  });
+
+  async function demoCampaign(slug: string): Promise<Campaign> {
+    const html = await (await fetch(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${slug}`)).text();
+    const m = /<meta name="fanfare:campaign" content="([^"]*)">/.exec(html);
+    return JSON.parse(m![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as Campaign;
+  }
+
+  it('the release page shows every module, a countdown and audible tracks of the demo catalog', async () => {
+    const release = await demoCampaign(DEMO_RELEASE_SLUG);
+    const types = new Set(release.data.page!.modules.map((m) => m.type));
+    for (const type of PAGE_MODULE_TYPES) expect(types, type).toContain(type);
+    expect(Date.parse(release.starts_at!)).toBeGreaterThan(Date.now());
+    const player = release.data.page!.modules.find((m) => m.type === 'player');
+    const ids = player && player.type === 'player' ? player.spotify_track_ids : [];
+    const tracks = await call(ts, 'GET', `/api/spotify/tracks?ids=${ids.join(',')}`);
+    expect(tracks.status).toBe(200);
+    expect(tracks.body.tracks).toHaveLength(ids.length);
+  });
+
+  it('campaign spec §5: the release newsletter has a required and an optional consent, each in de and en', async () => {
+    const release = await demoCampaign(DEMO_RELEASE_SLUG);
+    const modes = Object.fromEntries(release.newsletters.map((n) => [n.id, n.signup_mode]));
+    expect(modes).toEqual({ [DEMO_NEWSLETTER_ID]: 'optional', [DEMO_REQUIRED_NEWSLETTER_ID]: 'required' });
+    for (const n of release.newsletters) {
+      expect(n.locales.de?.consent_text).toBeTruthy();
+      expect(n.locales.en?.consent_text).toBeTruthy();
+    }
+  });
+
+  it('the printed demo codes open the token gate page and the key opens the campaign behind it', async () => {
+    const gate = await demoCampaign(DEMO_GATE_SLUG);
+    const vip = await demoCampaign(DEMO_GATED_SLUG);
+    expect(gate.is_token_gate).toBe(true);
+    expect(gate.token_gated_campaign_url).toBe(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${DEMO_GATED_SLUG}`);
+    expect(vip.token_gate_url).toBe(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${DEMO_GATE_SLUG}`);
+    const wrong = await call(ts, 'POST', `/api/campaigns/${gate.id}/token_gate/provider_check`, { body: { credentials: { code: 'NOT-A-CODE' } } });
+    expect(wrong.status).toBe(403);
+    const right = await call(ts, 'POST', `/api/campaigns/${gate.id}/token_gate/provider_check`, { body: { credentials: { code: DEMO_ACCESS_CODES[0].toLowerCase() } } });
+    expect(right.status).toBe(200);
+    expect(right.body.has_access).toBe(true);
+    const verify = await call(ts, 'GET', `/api/campaigns/${vip.id}/token_gate/verify_access`, { headers: { 'token-gate-access-key': right.body.access_key } });
+    expect(verify.body.has_access).toBe(true);
   });
 });

@@ -1,7 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN_META, Campaign } from '@fanfare/protocol';
+import { createHttpApp } from '../../platform/http.ts';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
+import { registerPageRoutes } from './routes.ts';
 
 function metaContent(html: string, name: string): string | null {
   const m = new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html);
@@ -49,5 +55,65 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
     const res = await fetch(`${ts.cmsUrl}/c/fan-pages/nope`);
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('text/html');
+  });
+
+  describe('the built campaign page app', () => {
+    let dist: string;
+    let app: Awaited<ReturnType<typeof createHttpApp>>;
+    const js = 'console.log("campaign page");'.repeat(100);
+
+    beforeAll(async () => {
+      dist = fs.mkdtempSync(path.join(os.tmpdir(), 'campaign-web-dist-'));
+      fs.mkdirSync(path.join(dist, 'assets'));
+      fs.writeFileSync(
+        path.join(dist, 'index.html'),
+        '<!doctype html><html lang="de"><head><meta charset="utf-8" /><title>Fanfare</title><script type="module" src="/campaign-web/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+      );
+      fs.writeFileSync(path.join(dist, 'assets', 'app.js'), js);
+      fs.writeFileSync(path.join(dist, 'assets', 'app.js.br'), zlib.brotliCompressSync(js));
+      fs.writeFileSync(path.join(dist, 'assets', 'app.js.gz'), zlib.gzipSync(js));
+      app = await createHttpApp({ name: 'cms', title: 't', logger: ts.server.ctx.logger, isReady: async () => true });
+      await registerPageRoutes(app, ts.server.ctx, dist);
+    });
+    afterAll(async () => {
+      await app?.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    });
+
+    it('serves the built page with the campaign JSON and the environment in its head (campaign spec §2 page metadata)', async () => {
+      const appId = await createApp(ts, admin, 'built-pages');
+      const c = await createCampaign(ts, admin, {
+        app_id: appId,
+        name: 'Built </title><script>',
+        slug: 'built',
+        i18n: { default_locale: 'en', locales: [{ code: 'en', pluralForm: 'nplurals=2; plural=(n != 1);' }], translations: [] },
+      });
+      const res = await app.inject({ url: '/c/built-pages/built' });
+      expect(res.statusCode).toBe(200);
+      const html = res.body;
+      expect(html).toContain('<html lang="en">');
+      expect(html).toContain('<title>Built &lt;/title&gt;&lt;script&gt;</title>');
+      expect(html).toContain('<div id="root"></div>');
+      expect(html).toContain('/campaign-web/assets/app.js');
+      expect(metaContent(html, CAMPAIGN_META.campaignId)).toBe(c.id);
+      expect(metaContent(html, CAMPAIGN_META.environment)).toBe('production');
+      expect(Campaign.parse(JSON.parse(metaContent(html, CAMPAIGN_META.campaign)!)).slug).toBe('built');
+      // Only the CMS (the back office's preview) and the allowed origins may frame the page.
+      expect(res.headers['content-security-policy']).toMatch(/^frame-ancestors 'self' /);
+      expect(res.headers['cache-control']).toBe('no-cache');
+    });
+
+    it('sends the assets pre-compressed to browsers that accept it, cached for good', async () => {
+      const br = await app.inject({ url: '/campaign-web/assets/app.js', headers: { 'accept-encoding': 'br, gzip' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+      expect(String(br.headers['cache-control'])).toContain('immutable');
+      const gz = await app.inject({ url: '/campaign-web/assets/app.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      const plain = await app.inject({ url: '/campaign-web/assets/app.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(js);
+    });
   });
 });

@@ -20,34 +20,55 @@ export function publicCampaign(campaign: Campaign): Campaign {
   return { ...campaign, lock: null };
 }
 
-/**
- * A minimal campaign page: the campaign JSON and the environment as page metadata (what the
- * campaign SDK reads), the campaign's own meta tags, and a heading. The default page replaces the
- * body later; the metadata stays.
- */
-export function renderCampaignPage(ctx: ServerContext, campaign: Campaign): string {
+/** The page's head: title, language, the campaign JSON and environment (what the SDK reads), the campaign's own meta tags. */
+function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title: string; metas: string[] } {
   const pub = publicCampaign(campaign);
   const meta = (name: string, content: string) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`;
   const own = Object.entries(pub.meta_tags)
-    .filter(([k]) => k !== 'title' && !k.startsWith('fanfare:'))
+    .filter(([k]) => k !== 'title' && k !== 'viewport' && k !== 'charset' && !k.startsWith('fanfare:'))
     .map(([k, v]) => (k.startsWith('og:') ? `<meta property="${escapeHtml(k)}" content="${escapeHtml(v)}">` : meta(k, v)));
-  const title = pub.meta_tags.title ?? pub.name;
-  const lang = pub.i18n?.default_locale ?? 'de';
+  return {
+    lang: pub.i18n?.default_locale ?? 'de',
+    title: pub.meta_tags.title ?? pub.name,
+    metas: [
+      meta(CAMPAIGN_META.campaignId, pub.id),
+      meta(CAMPAIGN_META.campaign, JSON.stringify(pub)),
+      meta(CAMPAIGN_META.environment, ctx.config.cms.environment),
+      ...own,
+    ],
+  };
+}
+
+/**
+ * A minimal campaign page: the metadata and a heading. Served while the campaign page app is not
+ * built, so the metadata contract holds either way.
+ */
+export function renderCampaignPage(ctx: ServerContext, campaign: Campaign): string {
+  const head = pageHead(ctx, campaign);
   return [
     '<!doctype html>',
-    `<html lang="${escapeHtml(lang)}">`,
+    `<html lang="${escapeHtml(head.lang)}">`,
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<title>${escapeHtml(title)}</title>`,
-    meta(CAMPAIGN_META.campaignId, pub.id),
-    meta(CAMPAIGN_META.campaign, JSON.stringify(pub)),
-    meta(CAMPAIGN_META.environment, ctx.config.cms.environment),
-    ...own,
+    `<title>${escapeHtml(head.title)}</title>`,
+    ...head.metas,
     '</head>',
     '<body>',
-    `<main id="campaign-root"><h1>${escapeHtml(pub.name)}</h1></main>`,
+    `<main id="campaign-root"><h1>${escapeHtml(campaign.name)}</h1></main>`,
     '</body>',
     '</html>',
   ].join('\n');
+}
+
+/**
+ * The built campaign page (`apps/campaign-web`) for one campaign: its `index.html` with the
+ * language, the title and the metadata written into the head. Everything written is escaped.
+ */
+export function renderCampaignWebApp(ctx: ServerContext, campaign: Campaign, indexHtml: string): string {
+  const head = pageHead(ctx, campaign);
+  return indexHtml
+    .replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(head.lang)}">`)
+    .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
+    .replace('</head>', `${head.metas.join('\n')}\n</head>`);
 }

@@ -1,0 +1,50 @@
+import { lazy, Suspense } from 'react';
+import type { z } from 'zod';
+import type { PlayerModule } from '@fanfare/protocol';
+import { Button, Headline, Icon, Paragraph, ProviderBadge, SERVICE_NAMES } from '@fanfare/ui';
+import { localized } from '../rules/localized.ts';
+import { usePage, useRuntime } from '../runtime/context.tsx';
+
+// The track list, the controls and the players (hls.js among them) load in their own chunk: the
+// page's first paint does not wait for them.
+const PlayerPanel = lazy(() => import('./PlayerPanel.tsx'));
+
+/** Music: provider login (Spotify, Apple), then playback through it; previews for visitors not logged in. */
+export function Player({ module }: { module: z.infer<typeof PlayerModule> }) {
+  const view = usePage();
+  const rt = useRuntime();
+  const title = localized(module.title, view.locale, view.defaultLocale) || rt.t('player.title');
+  return (
+    <section className="module player" aria-labelledby={`${module.id}-title`}>
+      <Headline level={2} id={`${module.id}-title`}>
+        {title}
+      </Headline>
+      {!view.isReady ? null : view.account ? (
+        <div className="player__account">
+          <span>{rt.t('player.loggedInWith')}</span>
+          <ProviderBadge service={view.account.service} />
+          <button type="button" className="link-button" onClick={() => void rt.logout()}>
+            {rt.t('player.logout')}
+          </button>
+        </div>
+      ) : (
+        view.campaign.enabled_services.length > 0 && (
+          <div className="player__login">
+            <Paragraph muted>{rt.t('player.previewHint')}</Paragraph>
+            <div className="player__login-buttons">
+              {view.campaign.enabled_services.map((service) => (
+                <Button key={service} variant="secondary" font={view.page.look.font} className={`login login--${service}`} onClick={() => void rt.login(service)}>
+                  <Icon name={service} />
+                  {rt.t('player.loginWith', { service: SERVICE_NAMES[service] ?? service })}
+                </Button>
+              ))}
+            </div>
+          </div>
+        )
+      )}
+      <Suspense fallback={<p className="player__loading">{rt.t('page.loading')}</p>}>
+        <PlayerPanel trackIds={module.spotify_track_ids} />
+      </Suspense>
+    </section>
+  );
+}

@@ -1,0 +1,156 @@
+import { browserEnv, createCampaign, dataLayerSink, type CampaignInstance } from '@fanfare/campaign-sdk';
+import {
+  TOKEN_GATE_ACCESS_KEY_PARAM,
+  TokenGateResult,
+  type CampaignService,
+  type CampaignSimulation,
+  type NewsletterConsent,
+  type PlaybackTrack,
+  type SpotifyTrack,
+} from '@fanfare/protocol';
+import { pageOf } from '../rules/look.ts';
+import { createPlayerControls } from './player.ts';
+import { fetchWithPageMessages } from './translations.ts';
+import type { PageRuntime, PageView } from './types.ts';
+
+/** The product's short name, shown by the streaming provider as the player's name (spec 9). */
+const PLAYER_NAME = 'Fanfare';
+
+/** A Spotify track as the player describes it (spec 3 "Track"). */
+export function toPlaybackTrack(t: SpotifyTrack): PlaybackTrack {
+  return {
+    id: t.id,
+    name: t.name,
+    artists: t.artists.map((a) => a.name),
+    album: t.album?.name ?? '',
+    durationMs: t.duration_ms,
+    image: t.album?.images[0]?.url ?? null,
+  };
+}
+
+function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean): PageView {
+  const campaign = c.campaign;
+  const gate = c.tokenGate.result;
+  const simulatedLogin = simulation?.login;
+  const token = c.token;
+  const banner = c.newsletterBanner;
+  return {
+    campaign,
+    page: pageOf(campaign),
+    environment: c.environment,
+    phase: c.timing.phase === 'running' ? 'running' : c.timing.phase,
+    locale: c.i18n.locale,
+    defaultLocale: campaign.i18n?.default_locale ?? 'de',
+    locales: c.i18n.availableLocales,
+    banner: banner && !bannerDismissed ? { state: banner.state, message: banner.message } : null,
+    hasAccess: simulation?.token_gate ? simulation.token_gate === 'granted' : gate ? gate.has_access : null,
+    account: simulatedLogin !== undefined ? (simulatedLogin ? { service: simulatedLogin } : null) : token ? { service: token.service } : null,
+    isEditor: c.bridge.isConnected,
+    isReady: true,
+  };
+}
+
+/**
+ * The page's runtime on the campaign SDK: one campaign instance read from the page metadata,
+ * started once, and a snapshot that is rebuilt on each of its events (timing, locale, gate,
+ * login, the editor's campaignInfo:v2), so the page re-renders at once.
+ */
+export async function createRuntime(): Promise<PageRuntime> {
+  const env = browserEnv();
+  const dataLayer = ((window as unknown as { dataLayer?: unknown[] }).dataLayer ??= []);
+  const c = createCampaign({
+    env: { ...env, fetch: fetchWithPageMessages(env.fetch) },
+    trackingSink: dataLayerSink(dataLayer),
+    playerName: PLAYER_NAME,
+    // The CMS serves this page, so in a local set-up on any port the page's own origin is the backend.
+    backendOrigins: { local: window.location.origin },
+    createMedia: () => {
+      // In the document, so that assistive tools and tests can find what is playing.
+      const audio = document.createElement('audio');
+      audio.className = 'preview-audio';
+      audio.dataset.testid = 'preview-audio';
+      audio.preload = 'none';
+      document.body.append(audio);
+      return audio;
+    },
+  });
+
+  const listeners = new Set<() => void>();
+  let simulation: CampaignSimulation | null = null;
+  let bannerDismissed = false;
+  let snapshot = snapshotOf(c, simulation, bannerDismissed);
+  const changed = () => {
+    snapshot = snapshotOf(c, simulation, bannerDismissed);
+    for (const l of listeners) l();
+  };
+  c.events.on('campaign', changed);
+  c.events.on('simulation', (s) => {
+    simulation = s;
+    if (s?.locale && c.i18n.availableLocales.includes(s.locale) && s.locale !== c.i18n.locale) c.i18n.setLocale(s.locale);
+    changed();
+  });
+  c.events.on('started', changed);
+  c.events.on('ended', changed);
+  c.i18n.events.on('change', ({ locale }) => {
+    document.documentElement.lang = locale;
+    changed();
+  });
+  c.tokenGate.events.on('change', changed);
+  c.login.events.on('change', changed);
+
+  await c.start();
+  changed();
+
+  return {
+    getSnapshot: () => snapshot,
+    subscribe: (listener) => {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+    t: (key, vars) => c.i18n.t(key, vars),
+    now: () => c.now(),
+    setLocale: (code) => c.i18n.setLocale(code),
+    async signup(email: string, consents: NewsletterConsent[]) {
+      const result = await c.newsletter.signup({ email, consents, locale: c.i18n.locale });
+      return result.status;
+    },
+    async checkCode(code: string) {
+      // The SDK verifies stored keys; the code exchange itself (spec 7 provider_check) is done here.
+      const res = await env.fetch(`${c.backendOrigin}/api/campaigns/${encodeURIComponent(c.campaign.id)}/token_gate/provider_check`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json' },
+        body: JSON.stringify({ credentials: { code } }),
+      });
+      if (res.status === 403) return false;
+      if (!res.ok) throw new Error(`Request failed with status code ${res.status}`);
+      const result = TokenGateResult.parse(await res.json());
+      if (!result.has_access || !result.access_key) return false;
+      // Spec 4: access granted on the gate page redirects to the gated campaign; the key travels
+      // with it because the gated campaign stores keys under its own id.
+      const target = c.campaign.token_gated_campaign_url;
+      if (target) {
+        const url = new URL(target, window.location.href);
+        url.searchParams.set(TOKEN_GATE_ACCESS_KEY_PARAM, result.access_key);
+        window.location.assign(url.toString());
+      }
+      return true;
+    },
+    async login(service: CampaignService) {
+      await c.login.login(service);
+    },
+    logout: () => c.login.logout(),
+    dismissBanner() {
+      bannerDismissed = true;
+      changed();
+    },
+    async tracks(ids: string[]) {
+      return (await c.api.spotifyTracks(ids)).map(toPlaybackTrack);
+    },
+    createPlayer: (tracks) => createPlayerControls(c, tracks, snapshot.account?.service ?? null),
+    pickMedia(fieldId, currentUrl, width, height) {
+      c.bridge
+        .openMediaLibrary({ fieldId, currentFileUrl: currentUrl && /^https?:/.test(currentUrl) ? currentUrl : null, targetWidth: width, targetHeight: height })
+        .catch((err: unknown) => console.warn('Media library request failed', err));
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack } from '@fanfare/protocol';
+
+/** Where the campaign's timing stands (spec 4 "Campaign timing"). */
+export type Phase = 'upcoming' | 'running' | 'ended';
+
+/** The newsletter confirmation banner (spec 2). */
+export interface BannerView {
+  state: 'success' | 'error';
+  message: string;
+}
+
+/** Everything the page renders from, as one immutable snapshot. */
+export interface PageView {
+  campaign: Campaign;
+  page: CampaignPage;
+  environment: CampaignEnvironment;
+  phase: Phase;
+  locale: string;
+  defaultLocale: string;
+  locales: string[];
+  banner: BannerView | null;
+  /** `null` while the gate is being checked. */
+  hasAccess: boolean | null;
+  account: { service: CampaignService } | null;
+  /** Inside the back office's editor frame (the bridge is connected). */
+  isEditor: boolean;
+  /** The campaign runtime has loaded (login, gate, banner and translations are known). */
+  isReady: boolean;
+}
+
+/** What the player shows and does, whichever player runs (provider, HLS preview). */
+export interface PlayerView {
+  kind: 'provider' | 'preview';
+  state: PlaybackState;
+  devices: PlaybackDevice[];
+  activeDeviceId: string | null;
+}
+
+export interface PlayerControls {
+  playTrack(trackId: string): Promise<void>;
+  toggle(): Promise<void>;
+  next(): Promise<void>;
+  previous(): Promise<void>;
+  setVolume(fraction: number): Promise<void>;
+  transfer(deviceId: string): Promise<void>;
+  refreshDevices(): Promise<void>;
+  getSnapshot(): PlayerView;
+  subscribe(listener: () => void): () => void;
+  destroy(): void;
+}
+
+/**
+ * The page's runtime as the components see it: one snapshot and a few actions. Built on the
+ * campaign SDK (`runtime/createRuntime.ts`); components never call the backend themselves.
+ */
+export interface PageRuntime {
+  getSnapshot(): PageView;
+  subscribe(listener: () => void): () => void;
+  /** A message of the current locale, `{name}` filled, plural forms picked by `{count}`. */
+  t(key: string, vars?: Record<string, string | number>): string;
+  /** The page's clock (the editor may simulate another time). */
+  now(): number;
+  setLocale(code: string): void;
+  signup(email: string, consents: NewsletterConsent[]): Promise<'sent' | 'skipped'>;
+  /** Checks an access code; true when it opened the gate (the page then redirects). */
+  checkCode(code: string): Promise<boolean>;
+  login(service: CampaignService): Promise<void>;
+  logout(): Promise<void>;
+  dismissBanner(): void;
+  /** The campaign's tracks, looked up by Spotify id. */
+  tracks(spotifyIds: string[]): Promise<PlaybackTrack[]>;
+  /** The player for the visitor: the provider's when logged in, else HLS previews. */
+  createPlayer(tracks: PlaybackTrack[]): PlayerControls;
+  /** Inside the editor: ask the back office's media library for a field's image. */
+  pickMedia(fieldId: string, currentUrl: string | null, width: number, height: number): void;
+}
