@@ -1,0 +1,84 @@
+import { BRIDGE_CHANNEL } from '@fanfare/protocol';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createCampaign } from './campaign.ts';
+import { storageKeys } from './storage.ts';
+import { campaignFixture, fakeEnv, pageMeta, tokenFixture } from './test/fakes.ts';
+
+const EDITOR = 'https://cms.fanfare.example';
+
+describe('campaign instance', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+    vi.setSystemTime(new Date('2026-03-01T00:00:00Z'));
+  });
+  afterEach(() => vi.useRealTimers());
+
+  it('campaign spec §2: reads the campaign from the page metadata', () => {
+    const f = fakeEnv({ meta: pageMeta(campaignFixture({ name: 'Tour' }), 'live') });
+    const c = createCampaign({ env: f.env });
+    expect(c.campaign.name).toBe('Tour');
+    expect(c.environment).toBe('production');
+    c.destroy();
+  });
+
+  it('no singletons: two campaigns on one page keep their own tokens, storage keys, state and request ids', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    f.local.setItem(storageKeys('one').accountToken, JSON.stringify(tokenFixture({ account_id: 'fan-one' })));
+    const a = createCampaign({ env: f.env, campaign: campaignFixture({ id: 'one' }) });
+    const b = createCampaign({ env: f.env, campaign: campaignFixture({ id: 'two' }) });
+    expect(a.login.token?.account_id).toBe('fan-one');
+    expect(b.login.token).toBeNull();
+    a.playback.store.update({ isPaused: false });
+    expect(b.playback.store.state.isPaused).toBe(true);
+    const idA = a.bridge.announceReady();
+    const idB = b.bridge.announceReady();
+    expect(idA).not.toBe(idB);
+    a.destroy();
+    b.destroy();
+  });
+
+  it('campaign spec §7: campaignInfo:v2 from the editor replaces the campaign and re-schedules timing with the simulated time', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture({ starts_at: '2026-06-01T00:00:00Z' }) });
+    const events: string[] = [];
+    c.events.on('started', () => events.push('started'));
+    c.timing.start();
+    expect(events).toEqual([]);
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignInfo:v2', campaign: campaignFixture({ name: 'Edited', starts_at: '2026-06-01T00:00:00Z' }), simulation: { now: '2026-07-01T00:00:00Z' } });
+    await c.bridge.settled();
+    expect(c.campaign.name).toBe('Edited');
+    expect(events).toEqual(['started']);
+    expect(f.dispatched.map((d) => d.type)).toContain('fanfare:campaign-started');
+    c.destroy();
+  });
+
+  it('campaign spec §6: the editor token is what authorised calls carry', async () => {
+    const calls: { url: string; auth: string | null }[] = [];
+    const fetchFn = (async (url: string, init: RequestInit) => {
+      calls.push({ url, auth: new Headers(init.headers).get('authorization') });
+      return Response.json({ default_locale: 'de', locales: [], items: [] });
+    }) as unknown as typeof fetch;
+    const f = fakeEnv({ parentOrigin: EDITOR, fetch: fetchFn });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 'cms-token' });
+    await c.bridge.settled();
+    await c.i18n.fetchTranslations();
+    expect(calls).toEqual([{ url: 'https://cms.fanfare.example/api/campaigns/c1/translations', auth: 'Bearer cms-token' }]);
+    c.destroy();
+  });
+
+  it('teardown: destroy clears every timer and listener of the instance', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR, meta: pageMeta(campaignFixture({ ends_at: '2026-09-01T00:00:00Z' })) });
+    f.local.setItem(storageKeys('c1').accountToken, JSON.stringify(tokenFixture()));
+    const c = createCampaign({ env: f.env, mockPlayer: true });
+    await c.start();
+    expect(vi.getTimerCount()).toBeGreaterThan(0);
+    c.destroy();
+    expect(vi.getTimerCount()).toBe(0);
+    const tokens: unknown[] = [];
+    c.bridge.on('token', (m) => tokens.push(m));
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 't' });
+    await c.bridge.settled();
+    expect(tokens).toEqual([]);
+  });
+});
