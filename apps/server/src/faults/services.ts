@@ -8,7 +8,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { TEST_CMS_TOKEN, freePort } from '../test/harness.ts';
+import { TEST_CMS_TOKEN, createPostgresDatabase, freePort } from '../test/harness.ts';
 
 const serverDir = path.dirname(path.dirname(path.dirname(fileURLToPath(import.meta.url))));
 
@@ -206,4 +206,17 @@ export class ServerNode {
     }
     fs.rmSync(this.dataDir, { recursive: true, force: true });
   }
+}
+
+/**
+ * A fresh database for a fault test that does not break PostgreSQL itself: on TEST_DATABASE_URL's
+ * server when it is set (CI), else in a private cluster, so the test runs either way.
+ */
+export async function freshPostgres(): Promise<{ url: string; close: () => Promise<void> }> {
+  if (process.env.TEST_DATABASE_URL) {
+    const db = await createPostgresDatabase();
+    return { url: db.url, close: db.drop };
+  }
+  const pg = await PrivatePostgres.start();
+  return { url: pg.url, close: async () => pg.destroy() };
 }

@@ -12,8 +12,11 @@ export interface RedisPair {
 
 /** Opens the two connections to `url`; errors are logged, ioredis reconnects by itself. */
 export function connectRedis(url: string, prefix: string, logger: Logger): RedisPair {
-  const commands = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true });
-  const subscriber = commands.duplicate({ enableAutoPipelining: false });
+  // A command sent but not answered when the connection drops is not sent again after the
+  // reconnect: a party script whose answer was lost may have run (numbered and published its
+  // event), and running it twice would deliver the event twice. The caller gets an error instead.
+  const commands = new Redis(url, { maxRetriesPerRequest: 3, enableAutoPipelining: true, autoResendUnfulfilledCommands: false });
+  const subscriber = commands.duplicate({ enableAutoPipelining: false, autoResendUnfulfilledCommands: true });
   for (const [name, conn] of [
     ['commands', commands],
     ['subscriber', subscriber],
