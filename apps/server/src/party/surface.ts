@@ -1,6 +1,7 @@
 import staticFiles from '@fastify/static';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
+import { JobScheduler } from '../platform/jobs.ts';
 import { registerAppleEmulator } from '../providers/emulators/appleEmulator.ts';
 import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.ts';
 import { registerMusicRoutes } from '../providers/music/routes.ts';
@@ -32,8 +33,12 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   await registerGrantRoutes(app, ctx);
   await registerUploadRoutes(app, ctx);
   await registerMusicRoutes(app, ctx);
-  const closers = await registerLive(app, ctx);
-  closers.push(...(await registerChat(app, ctx)));
+  // One scheduler for every due-time action of the party domains (timeline, polls, schedule).
+  const jobs = new JobScheduler(() => ctx.now(), ctx.logger, ctx.config.live.timelineTickMs);
+  const closers: Closer[] = [() => jobs.close()];
+  closers.push(...(await registerLive(app, ctx, jobs)));
+  closers.push(...(await registerChat(app, ctx, jobs)));
+  jobs.start();
   await registerPartyWebApp(app, ctx);
   return closers;
 }

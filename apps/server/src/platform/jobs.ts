@@ -1,39 +1,55 @@
 import type { Logger } from 'pino';
 
-/** Work that becomes due at stored times (a poll closing, a scheduled message). */
-export interface DueWork {
+/**
+ * Work that becomes due at times stored in the database: a track's end, a party's auto start or
+ * end, a poll or quiz question closing, a scheduled message.
+ */
+export interface Job {
   name: string;
-  /** Runs everything due at `now`; each item must be claimed in the database so one node runs it. */
+  /**
+   * Runs everything due at `now`. Each item must be claimed in the database (a conditional update
+   * or a compare-and-set) before it acts, so when every node runs the job exactly one acts.
+   */
   runDue(now: number): Promise<void>;
   /** The earliest stored due time, or null when nothing is pending. */
   nextDue(): Promise<number | null>;
 }
 
 /**
- * One timer per node that wakes for the earliest due time in the database (and at least every
- * `sweepMs`, which also picks up work created on other nodes). Every node may run the same item;
- * the claim in the database lets exactly one of them post it. `poke()` re-plans after new work.
+ * The one scheduler of a server process for every due-time action. One timer per node wakes for
+ * the earliest due time of all jobs, and at least every `sweepMs` (which picks up work created on
+ * other nodes, or a clock moved in tests). Every node may run the same item; the claim in the
+ * database lets exactly one of them act, so no lock service is needed. `poke()` re-plans at once
+ * after new work was stored on this node.
  */
-export class DueTimers {
+export class JobScheduler {
+  private readonly jobs: Job[] = [];
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private again = false;
+  private started = false;
   private stopped = false;
 
   constructor(
-    private readonly works: DueWork[],
     private readonly now: () => number,
     private readonly logger: Logger,
     private readonly sweepMs: number,
   ) {}
 
+  /** Adds jobs; a running scheduler looks at them on its next run (now, when poked). */
+  add(...jobs: Job[]): void {
+    this.jobs.push(...jobs);
+    if (this.started) this.poke();
+  }
+
   start(): void {
+    this.started = true;
     this.plan(0);
   }
 
   /** Something new may be due sooner than planned: run and re-plan now. */
   poke(): void {
-    if (this.stopped) return;
+    if (this.stopped || !this.started) return;
     if (this.running) {
       this.again = true;
       return;
@@ -58,28 +74,33 @@ export class DueTimers {
         this.running = null;
       });
     }, delayMs);
+    this.timer.unref();
   }
 
   private async tick(): Promise<void> {
     let next: number | null = null;
     let failed = false;
+    let ranAt = this.now();
     do {
       this.again = false;
       next = null;
-      for (const work of this.works) {
+      ranAt = this.now();
+      for (const job of this.jobs) {
         if (this.stopped) return;
         try {
-          await work.runDue(this.now());
-          const due = await work.nextDue();
+          await job.runDue(this.now());
+          const due = await job.nextDue();
           if (due !== null && (next === null || due < next)) next = due;
         } catch (err) {
           failed = true;
-          this.logger.error({ err, work: work.name }, 'chat timer work failed');
+          this.logger.error({ err, job: job.name }, 'scheduled job failed');
         }
       }
     } while (this.again && !this.stopped);
-    const wait = next === null || failed ? this.sweepMs : Math.min(this.sweepMs, Math.max(0, next - this.now()));
-    // A due time in the past that could not be claimed yet (another node on it) must not spin.
+    // Work still due after this run could not be done now (another node holds it, or it was
+    // refused): look again at the next sweep rather than spin on it.
+    const stuck = next !== null && next <= ranAt;
+    const wait = next === null || failed || stuck ? this.sweepMs : Math.min(this.sweepMs, Math.max(0, next - this.now()));
     this.plan(Math.max(wait, 5));
   }
 }

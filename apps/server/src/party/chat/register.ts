@@ -1,5 +1,6 @@
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
+import type { JobScheduler } from '../../platform/jobs.ts';
 import type { Closer } from '../surface.ts';
 import { FakeTraffic } from './fake/service.ts';
 import { registerFakeRoutes } from './fake/routes.ts';
@@ -12,10 +13,7 @@ import { registerPopupRoutes } from './popups/routes.ts';
 import { registerQuizRoutes } from './quiz/routes.ts';
 import { registerScheduleRoutes } from './schedule/routes.ts';
 import { scheduledPosting } from './schedule/service.ts';
-import { DueTimers } from './timers.ts';
 
-/** Longest wait between two looks for due work (work created on another node is seen this late). */
-const SWEEP_MS = 1000;
 /** Live poll and quiz counts are published at most this often per question. */
 const RESULTS_WINDOW_MS = 100;
 
@@ -23,18 +21,18 @@ const RESULTS_WINDOW_MS = 100;
  * The handles of the running chat domain, for tests and the benchmark (e.g. fake-traffic counters).
  * Keyed by context so two servers in one process stay apart.
  */
-export const chatRuntimes = new WeakMap<ServerContext, { fake: FakeTraffic; timers: DueTimers }>();
+export const chatRuntimes = new WeakMap<ServerContext, { fake: FakeTraffic }>();
 
-/** Chat, moderation, popups, polls, quizzes, scheduled and fake traffic. */
-export async function registerChat(app: App, ctx: ServerContext): Promise<Closer[]> {
-  const timers = new DueTimers([questionClosing(ctx), scheduledPosting(ctx)], ctx.now, ctx.logger, SWEEP_MS);
+/** Chat, moderation, popups, polls, quizzes, scheduled and fake traffic; their due-time jobs go to `jobs`. */
+export async function registerChat(app: App, ctx: ServerContext, jobs: JobScheduler): Promise<Closer[]> {
+  jobs.add(questionClosing(ctx), scheduledPosting(ctx));
   const results = new ResultsThrottle(ctx, RESULTS_WINDOW_MS);
   const fake = new FakeTraffic(ctx);
   const runtime: QuestionRuntime = {
-    pokeTimers: () => timers.poke(),
+    pokeTimers: () => jobs.poke(),
     touchResults: (partyId, questionId) => results.touch(partyId, questionId),
   };
-  chatRuntimes.set(ctx, { fake, timers });
+  chatRuntimes.set(ctx, { fake });
 
   await registerMessageRoutes(app, ctx);
   await registerMediaRoutes(app, ctx);
@@ -45,6 +43,5 @@ export async function registerChat(app: App, ctx: ServerContext): Promise<Closer
   await registerScheduleRoutes(app, ctx, runtime.pokeTimers);
   await registerFakeRoutes(app, ctx, fake);
 
-  timers.start();
-  return [() => fake.close(), () => results.close(), () => timers.close()];
+  return [() => fake.close(), () => results.close()];
 }

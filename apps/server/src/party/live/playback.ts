@@ -3,10 +3,11 @@ import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import { conflict } from '../../platform/errors.ts';
 import { findParty, requireParty } from '../parties/queries.ts';
-import { iso, publishPartyChanged, startAllowedOf } from '../parties/service.ts';
+import { iso, partyChangedEvent, startAllowedOf } from '../parties/service.ts';
 import { compareAndSetPlayback, ensurePlayback, findPlayback, findTrackRow, listTrackRows, voteCounts, type PlaybackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
 import { progressAt, statusAt, upcomingQueue } from './timeline.ts';
+import { runPartyWrite, type PartyWrite } from './unitOfWork.ts';
 
 const CAS_ATTEMPTS = 8;
 
@@ -95,41 +96,46 @@ export async function startParty(ctx: ServerContext, partyId: string): Promise<P
 /** Stops (pauses) the timeline where it is and publishes `party_stopped`; a paused party stays as it is. */
 export async function stopParty(ctx: ServerContext, partyId: string): Promise<PartyRunState> {
   await requireParty(ctx.db, partyId);
-  await pauseTimeline(ctx, partyId);
-  return runState(ctx, partyId);
-}
-
-/** Ends the party now: pauses the timeline, sets `ends_at`, publishes `party_ended` and `party_changed`. */
-export async function endParty(ctx: ServerContext, partyId: string): Promise<{ ends_at: string }> {
-  await requireParty(ctx.db, partyId);
-  await pauseTimeline(ctx, partyId);
-  const now = ctx.now();
-  await ctx.db.updateTable('parties').set({ ends_at: now, updated_at: now }).where('id', '=', partyId).execute();
-  const party = await requireParty(ctx.db, partyId);
-  await ctx.hub.emit(partyId, { type: 'party_ended', ends_at: iso(now) });
-  await publishPartyChanged(ctx, party);
-  return { ends_at: iso(now) };
-}
-
-async function pauseTimeline(ctx: ServerContext, partyId: string): Promise<void> {
   for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
-    const playback = await findPlayback(ctx.db, partyId);
-    if (!playback || toBool(playback.is_paused) || !playback.track_id) return;
-    const track = await findTrackRow(ctx.db, partyId, playback.track_id);
-    const now = ctx.now();
-    const progress = track ? progressAt(playback, Number(track.duration_ms), now) : 0;
-    const ok = await compareAndSetPlayback(ctx.db, partyId, playback.version, {
-      progress_ms: progress,
-      timestamp_ms: now,
-      is_paused: 1,
-      track_ends_at: null,
-    });
-    if (ok) {
-      await ctx.hub.emit(partyId, { type: 'party_stopped', status: await currentStatus(ctx, partyId) });
-      return;
-    }
+    if (await runPartyWrite(ctx, (w) => pauseWithin(w, ctx, partyId, ctx.now()))) return runState(ctx, partyId);
   }
   throw conflict('The party timeline kept changing; try again');
+}
+
+/**
+ * Ends the party now, as one write: pauses the timeline, sets `ends_at`, and publishes
+ * `party_stopped` (when it was playing), `party_ended` and `party_changed` after the commit.
+ */
+export async function endParty(ctx: ServerContext, partyId: string): Promise<{ ends_at: string }> {
+  await requireParty(ctx.db, partyId);
+  for (let attempt = 0; attempt < CAS_ATTEMPTS; attempt++) {
+    const now = ctx.now();
+    const ended = await runPartyWrite(ctx, async (w) => {
+      if (!(await pauseWithin(w, ctx, partyId, now))) return false;
+      await w.db.updateTable('parties').set({ ends_at: now, updated_at: now }).where('id', '=', partyId).execute();
+      const party = await requireParty(w.db, partyId);
+      w.emit(partyId, { type: 'party_ended', ends_at: iso(now) });
+      w.emit(partyId, partyChangedEvent(party));
+      return true;
+    });
+    if (ended) return { ends_at: iso(now) };
+  }
+  throw conflict('The party timeline kept changing; try again');
+}
+
+/**
+ * Pauses a playing timeline inside a write (compare-and-set) and queues `party_stopped`. True when
+ * the timeline is paused now (or had nothing to pause); false when another write changed it first.
+ */
+async function pauseWithin(w: PartyWrite, ctx: ServerContext, partyId: string, now: number): Promise<boolean> {
+  const playback = await findPlayback(w.db, partyId);
+  if (!playback || toBool(playback.is_paused) || !playback.track_id) return true;
+  const track = await findTrackRow(w.db, partyId, playback.track_id);
+  const progress = track ? progressAt(playback, Number(track.duration_ms), now) : 0;
+  const patch = { progress_ms: progress, timestamp_ms: now, is_paused: 1, track_ends_at: null };
+  if (!(await compareAndSetPlayback(w.db, partyId, playback.version, patch))) return false;
+  w.emit(partyId, { type: 'party_stopped', status: statusAt({ ...playback, ...patch }, track, now) });
+  return true;
 }
 
 /**

@@ -1,17 +1,18 @@
 import websocket from '@fastify/websocket';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
+import type { JobScheduler } from '../../platform/jobs.ts';
 import type { Closer } from '../surface.ts';
+import { timelineJobs } from './jobs.ts';
 import { registerReactionRoutes } from '../presence/routes.ts';
 import { registerLiveRoutes } from './routes.ts';
-import { startTimelineScheduler } from './scheduler.ts';
 import { PartySocketServer } from './socket.ts';
 
 /** Socket frames larger than this are refused by the socket library (close 1009). */
 const MAX_INBOUND_FRAME_BYTES = 16 * 1024;
 
 /** Party management, tracks and votes, the timeline, the socket and the HLS stream. */
-export async function registerLive(app: App, ctx: ServerContext): Promise<Closer[]> {
+export async function registerLive(app: App, ctx: ServerContext, jobs: JobScheduler): Promise<Closer[]> {
   const live = ctx.config.live;
   const sockets = new PartySocketServer(ctx, {
     batchMs: live.socketBatchMs,
@@ -32,6 +33,6 @@ export async function registerLive(app: App, ctx: ServerContext): Promise<Closer
   });
   await registerLiveRoutes(app, ctx, sockets);
   const stopReactions = await registerReactionRoutes(app, ctx, sockets);
-  const stopScheduler = startTimelineScheduler(ctx, live.timelineTickMs);
-  return [stopScheduler, stopReactions, () => sockets.close()];
+  jobs.add(...timelineJobs(ctx));
+  return [stopReactions, () => sockets.close()];
 }

@@ -15,6 +15,7 @@ import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { findParty, requireParty, type PartyRow } from './queries.ts';
 import { findPlayback, findTrackRow } from '../live/queries.ts';
 import { statusAt } from '../live/timeline.ts';
+import type { SequencedEventInput } from '../live/hub.ts';
 import { refreshQueue } from '../live/queue.ts';
 
 /** Milliseconds since the epoch as the wire's ISO date-time. */
@@ -147,10 +148,17 @@ export async function putParty(ctx: ServerContext, partyId: string, body: PutPar
 
 /** Publishes `party_changed` with the party's times and voting flag (spec 4). */
 export async function publishPartyChanged(ctx: ServerContext, row: PartyRow): Promise<void> {
-  await ctx.hub.emit(row.id, {
+  await ctx.hub.emit(row.id, partyChangedEvent(row));
+}
+
+/** The `party_changed` event of a party row (for writes that queue it in their unit of work). */
+export function partyChangedEvent(row: PartyRow): PartyChangedEvent {
+  return {
     type: 'party_changed',
     starts_at: iso(Number(row.starts_at)),
     ends_at: row.ends_at == null ? null : iso(Number(row.ends_at)),
     voting_enabled: toBool(row.voting_enabled),
-  });
+  };
 }
+
+type PartyChangedEvent = Extract<SequencedEventInput, { type: 'party_changed' }>;

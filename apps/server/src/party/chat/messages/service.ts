@@ -18,7 +18,8 @@ import { requireParty, type PartyRow } from '../../parties/queries.ts';
 import { isStaff } from '../access.ts';
 import { checkChatMedia } from '../media/store.ts';
 import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
-import { publishOnly, storeAndPublish } from './publish.ts';
+import { runPartyWrite } from '../../live/unitOfWork.ts';
+import { queueUnstored, storeAndPublish } from './publish.ts';
 import {
   deleteAllMessages,
   deleteMessage,
@@ -144,13 +145,11 @@ export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan
   if (message.sender_id !== fan.id && !isStaff(await roleInParty(ctx.db, partyId, fan))) {
     throw forbidden('Only the author, a host or an admin may delete this message');
   }
-  if (!(await deleteMessage(ctx.db, partyId, messageId))) throw notFound(`No message ${messageId} in this party`);
-  return publishOnly(ctx, partyId, {
-    id: newId(),
-    type: 'message',
-    sender: null,
-    delete_message_id: messageId,
+  const queued = await runPartyWrite(ctx, async (w) => {
+    if (!(await deleteMessage(w.db, partyId, messageId))) throw notFound(`No message ${messageId} in this party`);
+    return queueUnstored(w, ctx, partyId, { id: newId(), type: 'message', sender: null, delete_message_id: messageId });
   });
+  return queued.message;
 }
 
 /** The newest `limit` messages before the cursor (`before` ms, then `beforeSeqId`), oldest first. */
@@ -167,6 +166,8 @@ export async function recentChatMessages(ctx: ServerContext, partyId: string): P
 /** Deletes every message of the party (CMS) and tells every open page. */
 export async function clearChat(ctx: ServerContext, partyId: string): Promise<void> {
   await requireParty(ctx.db, partyId);
-  await deleteAllMessages(ctx.db, partyId);
-  await ctx.hub.emit(partyId, { type: 'chat_cleared' });
+  await runPartyWrite(ctx, async (w) => {
+    await deleteAllMessages(w.db, partyId);
+    w.emit(partyId, { type: 'chat_cleared' });
+  });
 }

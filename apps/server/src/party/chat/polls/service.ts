@@ -8,7 +8,8 @@ import { listTrackRows } from '../../live/queries.ts';
 import { setNextTrack } from '../../live/queue.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { resolveAuthor, senderColumns } from '../messages/author.ts';
-import { storeAndPublish } from '../messages/publish.ts';
+import { runPartyWrite } from '../../live/unitOfWork.ts';
+import { queueMessage } from '../messages/publish.ts';
 import { emptyMessageRow } from '../messages/queries.ts';
 import { postQuizUserScores } from '../quiz/scores.ts';
 import {
@@ -28,7 +29,7 @@ import {
 
 /** What the poll and quiz services need from the running chat domain. */
 export interface QuestionRuntime {
-  /** Re-plans the due timers (a new closing time exists). */
+  /** Re-plans the scheduler (a new closing time exists). */
   pokeTimers(): void;
   /** Publishes the live counts of a question soon (coalesced). */
   touchResults(partyId: string, questionId: string): void;
@@ -64,22 +65,27 @@ export async function createQuestion(
     closes_at_ms: now + body.duration_seconds * 1000,
     closed_at_ms: null,
   };
-  await insertQuestion(ctx.db, row);
   const author = await resolveAuthor(ctx.db, partyId, fan);
   const payload = toQuestionPayload(row, parseJson<string[]>(row.options, []).map(() => 0));
-  const message = await storeAndPublish(
-    ctx,
-    {
-      ...emptyMessageRow(newId(), partyId, kind === 'poll' ? 'poll' : 'quiz_question'),
-      ...senderColumns(author),
-      text: body.question,
-      poll_id: kind === 'poll' ? row.id : null,
-      question_id: kind === 'quiz' ? row.id : null,
-    },
-    { questions: new Map([[row.id, payload]]) },
-  );
+  // The question and its chat message are stored together: a question without its message (or the
+  // reverse) would close, score and count for something fans never saw.
+  const queued = await runPartyWrite(ctx, async (w) => {
+    await insertQuestion(w.db, row);
+    return queueMessage(
+      w,
+      ctx,
+      {
+        ...emptyMessageRow(newId(), partyId, kind === 'poll' ? 'poll' : 'quiz_question'),
+        ...senderColumns(author),
+        text: body.question,
+        poll_id: kind === 'poll' ? row.id : null,
+        question_id: kind === 'quiz' ? row.id : null,
+      },
+      { questions: new Map([[row.id, payload]]) },
+    );
+  });
   runtime.pokeTimers();
-  return message;
+  return queued.message;
 }
 
 async function checkTrackOptions(ctx: ServerContext, partyId: string, options: string[]): Promise<void> {
@@ -178,7 +184,7 @@ export function winningOption(results: number[]): number | null {
   return best;
 }
 
-/** The due work of closing questions, for the chat timers. */
+/** The job that closes due poll and quiz questions, for the server's scheduler (`platform/jobs.ts`). */
 export function questionClosing(ctx: ServerContext) {
   return {
     name: 'close questions',

@@ -76,7 +76,7 @@ async function claimRun(db: Db, row: ScheduleRow, now: number): Promise<boolean>
   return Number(res.numUpdatedRows) === 1;
 }
 
-/** The due work of scheduled messages, for the chat timers. */
+/** The job that posts due scheduled messages, for the server's scheduler (`platform/jobs.ts`). */
 export function scheduledPosting(ctx: ServerContext) {
   return {
     name: 'scheduled messages',
