@@ -9,6 +9,7 @@ import { escapeHtml } from '../platform/html.ts';
 import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
 import type { App } from '../platform/http.ts';
+import { registerLegalPages } from './legal/routes.ts';
 
 /** Where `npm run build -w @fanfare/party-web` writes the app. */
 export const PARTY_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../party-web/dist');
@@ -111,4 +112,5 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     return reply.redirect(`/p/${req.params.partyId}/${query}`);
   });
   app.get('/p/:partyId/', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => send(reply, req.params.partyId));
+  await registerLegalPages(app, ctx);
 }

@@ -35,6 +35,8 @@ export interface Config {
   /** True when a provider has no real credentials and the built-in emulators answer instead. */
   emulators: { spotify: boolean; apple: boolean };
   demo: { seed: boolean; startDelayMs: number };
+  /** Folder with the operator's `imprint.html`, `privacy.html`, `terms.html` (issue 15); a party's own settings win. */
+  legalDir: string | null;
   logLevel: string;
   uploadMaxBytes: number;
   /** Outgoing mail: SMTP when `smtpUrl` is set, else a local outbox under DATA_DIR/outbox. */
@@ -133,6 +135,7 @@ const Env = z.object({
   APPLE_API_URL: z.url().optional(),
   DEMO_SEED: Bool.default(true),
   DEMO_START_DELAY_SECONDS: z.coerce.number().min(0).default(300),
+  LEGAL_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
@@ -221,6 +224,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     emulators: { spotify: spotifyEmulated, apple: appleEmulated },
     demo: { seed: e.DEMO_SEED, startDelayMs: e.DEMO_START_DELAY_SECONDS * 1000 },
+    legalDir: e.LEGAL_DIR ?? null,
     logLevel: e.LOG_LEVEL,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },

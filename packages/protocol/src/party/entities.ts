@@ -222,6 +222,19 @@ export const VisualSettings = z.strictObject({
 export type VisualSettings = z.infer<typeof VisualSettings>;
 
 /** Frontend settings stored with a party (`frontend`). All optional; unknown keys are refused. */
+/** Ours (issue 15): the legal pages a party may bring itself (HTML; sanitized before it is shown). */
+export const LEGAL_PAGES = ['imprint', 'privacy', 'terms'] as const;
+export const LegalPage = z.enum(LEGAL_PAGES);
+export type LegalPage = z.infer<typeof LegalPage>;
+
+/** A party's own imprint, privacy and terms texts; absent pages come from the server's configuration. */
+export const LegalSettings = z.strictObject({
+  imprint: z.string().max(FAQ_ANSWER_MAX_LENGTH * 5).optional(),
+  privacy: z.string().max(FAQ_ANSWER_MAX_LENGTH * 5).optional(),
+  terms: z.string().max(FAQ_ANSWER_MAX_LENGTH * 5).optional(),
+});
+export type LegalSettings = z.infer<typeof LegalSettings>;
+
 export const FrontendSettings = z.strictObject({
   /** Shows the terms link and the competition checkbox at signup. */
   competitionIsEnabled: z.boolean().optional(),
@@ -235,6 +248,8 @@ export const FrontendSettings = z.strictObject({
   partyStartAllowed: StartAllowed.optional(),
   faq: z.array(FaqEntry).max(FAQ_ENTRIES_MAX).optional(),
   visual: VisualSettings.optional(),
+  /** Imprint, privacy and terms of this party (HTML), served at `/legal/{page}`. */
+  legal: LegalSettings.optional(),
 });
 export type FrontendSettings = z.infer<typeof FrontendSettings>;
 
@@ -343,6 +358,14 @@ export const SystemUser = z.object({
 });
 export type SystemUser = z.infer<typeof SystemUser>;
 
+/** One fan who redeemed a grant link. */
+export const GrantRedemption = z.object({
+  user_id: Id,
+  display_name: z.string(),
+  redeemed_at: IsoDateTime,
+});
+export type GrantRedemption = z.infer<typeof GrantRedemption>;
+
 /**
  * A grant of a party role: either to a streaming account (`service` + `service_id`) or as a
  * grant token (the `/grant/{grantToken}` link), in which case `service` and `service_id` are null.
@@ -356,6 +379,14 @@ export const Grant = z.object({
   /** Name the grantee's chat messages show. */
   display_name: z.string(),
   profile_picture: z.string().nullable(),
+  /** Grant links: how many fans may redeem it; null for account grants (and links without a limit). */
+  max_uses: NonNegativeInt.nullable(),
+  /** Grant links: how many fans redeemed it so far. */
+  uses: NonNegativeInt,
+  /** Grant links: when the link stops working; null for account grants. */
+  expires_at: IsoDateTime.nullable(),
+  /** Who redeemed the link, oldest first (empty for account grants). */
+  redeemed_by: z.array(GrantRedemption),
 });
 export type Grant = z.infer<typeof Grant>;
 
