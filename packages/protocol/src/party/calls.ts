@@ -29,6 +29,8 @@ import {
   FOLLOW_ENTRIES_MAX,
   PROVIDER_TOKEN_MAX_LENGTH,
   EXCLUDED_TRACKS_MAX,
+  GRANT_LINK_MAX_TTL_DAYS,
+  GRANT_LINK_MAX_USES,
 } from './constants.ts';
 import {
   FollowEntry,
@@ -584,6 +586,10 @@ export const PostGrantBody = z
     role: GrantRole,
     display_name: DisplayName,
     profile_picture: WebUrl.nullable().optional(),
+    /** Grant links only: how many fans may redeem it (default GRANT_LINK_DEFAULT_MAX_USES, one). */
+    max_uses: z.number().int().min(1).max(GRANT_LINK_MAX_USES).optional(),
+    /** Grant links only: days until the link stops working (default GRANT_LINK_DEFAULT_TTL_DAYS, 7). */
+    expires_in_days: z.number().int().min(1).max(GRANT_LINK_MAX_TTL_DAYS).optional(),
   })
   .refine((body) => (body.service === undefined) === (body.service_id === undefined), {
     message: 'service and service_id must be given together',

@@ -230,6 +230,13 @@ export const SETTING_LIST_MAX = 50;
 /** Ours: a CSS value in the settings (sticker background). */
 export const CSS_VALUE_MAX_LENGTH = 200;
 
+/** SPEC-NOTES: a grant link works once and for 7 days unless set otherwise when it is made. */
+export const GRANT_LINK_DEFAULT_MAX_USES = 1;
+export const GRANT_LINK_DEFAULT_TTL_DAYS = 7;
+/** Ours: the most uses and the longest life a grant link may be given. */
+export const GRANT_LINK_MAX_USES = 10_000;
+export const GRANT_LINK_MAX_TTL_DAYS = 365;
+
 /** Ours: how many tracks a party may leave out of its album or playlist. */
 export const EXCLUDED_TRACKS_MAX = 1000;
 

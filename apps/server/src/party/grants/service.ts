@@ -1,4 +1,12 @@
-import type { Grant, GrantRole, PostGrantBody, Role } from '@fanfare/protocol';
+import {
+  GRANT_LINK_DEFAULT_MAX_USES,
+  GRANT_LINK_DEFAULT_TTL_DAYS,
+  type Grant,
+  type GrantRedemption,
+  type GrantRole,
+  type PostGrantBody,
+  type Role,
+} from '@fanfare/protocol';
 import type { Db } from '../../platform/db/database.ts';
 import type { GrantTable } from '../../platform/db/schema.ts';
 import { conflict, notFound } from '../../platform/errors.ts';
@@ -35,12 +43,26 @@ export async function grantsOfFan(db: Db, fan: Fan, partyId?: string): Promise<G
   return q.execute();
 }
 
-/** Redeems a grant token for a fan; returns false when the token is unknown (or for another party). */
+/**
+ * Redeems a grant token for a fan; false when the token is unknown (or for another party), has
+ * expired, or has been used up by other fans. A fan redeeming again is not counted twice. The use
+ * counter is taken with one conditional UPDATE, so the limit holds under parallel logins.
+ */
 export async function redeemGrantToken(db: Db, token: string, fanId: string, now: number, partyId?: string | null): Promise<boolean> {
-  let q = db.selectFrom('grants').select('id').where('token_hash', '=', hashToken(token));
+  let q = db.selectFrom('grants').select(['id', 'expires_at']).where('token_hash', '=', hashToken(token));
   if (partyId) q = q.where('party_id', '=', partyId);
   const grant = await q.executeTakeFirst();
   if (!grant) return false;
+  const already = await db.selectFrom('grant_redemptions').select('fan_id').where('grant_id', '=', grant.id).where('fan_id', '=', fanId).executeTakeFirst();
+  if (already) return true;
+  if (grant.expires_at != null && Number(grant.expires_at) <= now) return false;
+  const taken = await db
+    .updateTable('grants')
+    .set((eb) => ({ uses: eb('uses', '+', 1) }))
+    .where('id', '=', grant.id)
+    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+    .executeTakeFirst();
+  if (Number(taken.numUpdatedRows) === 0) return false;
   await db
     .insertInto('grant_redemptions')
     .values({ grant_id: grant.id, fan_id: fanId, created_at: now })
@@ -49,9 +71,25 @@ export async function redeemGrantToken(db: Db, token: string, fanId: string, now
   return true;
 }
 
+/** The party's grants; each link names the fans who redeemed it (their name in the party, if signed up). */
 export async function listGrants(db: Db, partyId: string): Promise<Grant[]> {
   const rows = await db.selectFrom('grants').selectAll().where('party_id', '=', partyId).orderBy('created_at').execute();
-  return rows.map((r) => toGrant(r, null));
+  const redemptions = await db
+    .selectFrom('grant_redemptions')
+    .innerJoin('grants', 'grants.id', 'grant_redemptions.grant_id')
+    .innerJoin('fans', 'fans.id', 'grant_redemptions.fan_id')
+    .leftJoin('party_users', (join) => join.onRef('party_users.fan_id', '=', 'grant_redemptions.fan_id').on('party_users.party_id', '=', partyId))
+    .select(['grant_redemptions.grant_id', 'grant_redemptions.fan_id', 'grant_redemptions.created_at', 'fans.display_name as fan_name', 'party_users.display_name as party_name'])
+    .where('grants.party_id', '=', partyId)
+    .orderBy('grant_redemptions.created_at')
+    .execute();
+  const byGrant = new Map<string, GrantRedemption[]>();
+  for (const r of redemptions) {
+    const list = byGrant.get(r.grant_id) ?? [];
+    list.push({ user_id: r.fan_id, display_name: r.party_name ?? r.fan_name, redeemed_at: new Date(Number(r.created_at)).toISOString() });
+    byGrant.set(r.grant_id, list);
+  }
+  return rows.map((r) => toGrant(r, null, byGrant.get(r.id) ?? []));
 }
 
 /**
@@ -70,6 +108,10 @@ export async function createGrant(db: Db, partyId: string, body: PostGrantBody, 
     display_name: body.display_name,
     profile_picture: body.profile_picture ?? null,
     created_at: now,
+    // A link works once and for 7 days unless the admin says otherwise (SPEC-NOTES).
+    max_uses: token ? (body.max_uses ?? GRANT_LINK_DEFAULT_MAX_USES) : null,
+    uses: 0,
+    expires_at: token ? now + (body.expires_in_days ?? GRANT_LINK_DEFAULT_TTL_DAYS) * 86_400_000 : null,
   };
   if (row.service) {
     const existing = await db
@@ -104,7 +146,7 @@ export async function deleteGrantByToken(db: Db, partyId: string, token: string)
   if (Number(res.numDeletedRows) === 0) throw notFound('No such grant');
 }
 
-function toGrant(row: GrantTable, token: string | null): Grant {
+function toGrant(row: GrantTable, token: string | null, redeemedBy: GrantRedemption[] = []): Grant {
   return {
     service: (row.service as Grant['service']) ?? null,
     service_id: row.service_id,
@@ -112,6 +154,10 @@ function toGrant(row: GrantTable, token: string | null): Grant {
     role: row.role as GrantRole,
     display_name: row.display_name,
     profile_picture: row.profile_picture,
+    max_uses: row.max_uses == null ? null : Number(row.max_uses),
+    uses: Number(row.uses ?? 0),
+    expires_at: row.expires_at == null ? null : new Date(Number(row.expires_at)).toISOString(),
+    redeemed_by: redeemedBy,
   };
 }
 

@@ -4,6 +4,7 @@ import * as m002 from './002_live.ts';
 import * as m003 from './003_chat.ts';
 import * as m004 from './004_cms.ts';
 import * as m005 from './005_party_seq.ts';
+import * as m006 from './006_grant_links.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '003_chat': m003,
   '004_cms': m004,
   '005_party_seq': m005,
+  '006_grant_links': m006,
 };

@@ -81,6 +81,12 @@ export interface GrantTable {
   display_name: string;
   profile_picture: string | null;
   created_at: number;
+  /** Grant links: how many fans may redeem it (null: no limit, account grants and old links). */
+  max_uses: number | null;
+  /** Grant links: fans who redeemed it so far. */
+  uses: number;
+  /** Grant links: when it stops working, ms since the epoch (null: never). */
+  expires_at: number | null;
 }
 
 export interface GrantRedemptionTable {
