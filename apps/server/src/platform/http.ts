@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyError, type FastifyInstance } from 'fastify';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
@@ -18,6 +18,7 @@ import { isDatabaseUnavailable } from './db/database.ts';
 import { isRedisUnavailable } from './pubsub/redis.ts';
 import type { Readiness } from './readiness.ts';
 import { answerClientError, frameworkRefusal, refuseUnsafeInput } from './input.ts';
+import { isQuietRequest } from './requestLogging.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -46,6 +47,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: opts.trustProxy ?? false,
     forceCloseConnections: true,
+    // Issue 15: no access lines for assets and HLS segments unless LOG_LEVEL=debug.
+    logController: new LogController({ disableRequestLogging: (req) => isQuietRequest(req.url, opts.logger.level) }),
     // Fastify's own refusals (malformed URL, over-long path segment, parser errors on the
     // socket) answer in our `{ detail }` shape, and never echo the URL back.
     frameworkErrors: (error, _req, reply) => {
