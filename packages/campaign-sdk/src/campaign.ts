@@ -51,6 +51,7 @@ export interface CampaignEvents extends Record<string, unknown> {
   theme: CampaignTheme;
   started: { at: number };
   ended: { at: number };
+  newsletterBanner: NewsletterBanner | null;
 }
 
 let instanceCount = 0; // only a source of unique request-id prefixes, never shared state
@@ -72,6 +73,8 @@ export class CampaignInstance {
   private config: CampaignConfig;
   private editorToken: string | null = null;
   private simulation: CampaignSimulation | null = null;
+  /** The look the editor previews (bridge `theme`), null outside the editor. */
+  theme: CampaignTheme | null = null;
   private readonly unsubscribers: Array<() => void> = [];
 
   constructor(options: CampaignOptions = {}) {
@@ -116,7 +119,10 @@ export class CampaignInstance {
       this.bridge.on('campaignInfo:v2', (m) => this.applyEditorCampaign(m.campaign, m.simulation ?? null)),
       this.bridge.on('campaignSaved', (m) => this.applyEditorCampaign(m.campaign, this.simulation)),
       this.bridge.on('token', (m) => void (this.editorToken = m.token)),
-      this.bridge.on('theme', (m) => this.events.emit('theme', m.theme)),
+      this.bridge.on('theme', (m) => {
+        this.theme = m.theme;
+        this.events.emit('theme', m.theme);
+      }),
     );
   }
 
@@ -141,6 +147,11 @@ export class CampaignInstance {
     return this.simulation?.now ? Date.parse(this.simulation.now) : this.env.now();
   }
 
+  /** What the editor simulates (time, locale, country, gate, login); null outside the editor. */
+  get currentSimulation(): CampaignSimulation | null {
+    return this.simulation;
+  }
+
   get token(): AccountTokenInfo | null {
     return this.login.token;
   }
@@ -161,10 +172,17 @@ export class CampaignInstance {
   async start(): Promise<void> {
     this.tracker.captureUtm();
     this.newsletterBanner = readNewsletterBanner(this.env, this.tracker);
+    this.events.emit('newsletterBanner', this.newsletterBanner);
     this.bridge.announceReady();
     this.timing.start();
     const results = await Promise.allSettled([this.login.init(), this.tokenGate.check(), this.i18n.load()]);
     for (const r of results) if (r.status === 'rejected') this.env.logger.warn('Campaign start step failed', r.reason);
+  }
+
+  /** The visitor closed the newsletter banner. */
+  dismissNewsletterBanner(): void {
+    this.newsletterBanner = null;
+    this.events.emit('newsletterBanner', null);
   }
 
   destroy(): void {
