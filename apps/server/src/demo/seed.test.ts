@@ -22,7 +22,16 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
     expect(tracks.length).toBe(t.server.ctx.catalog.albums[0]!.track_keys.length);
   });
 
-  it('starts over once it has ended, without the old signups', async () => {
+  it("issue 15: the emulators' Hanna (Host) is the demo party's host", async () => {
+    const { accessToken } = await loginWithSpotify(t.partyUrl, 'host-hanna');
+    const me = await fetch(`${t.partyUrl}/api/users/me`, { headers: { authorization: `Bearer ${accessToken}` } });
+    expect(((await me.json()) as { grants: unknown[] }).grants).toEqual([{ party_id: DEMO_PARTY_ID, role: 'host' }]);
+    await seedDemo(t.server.ctx);
+    const grants = await t.server.ctx.db.selectFrom('grants').select('id').where('party_id', '=', DEMO_PARTY_ID).execute();
+    expect(grants).toHaveLength(1);
+  });
+
+  it('issue 15: starts over once it has ended, keeping its signups and chat', async () => {
     const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
     const signup = await fetch(`${t.partyUrl}/api/parties/${DEMO_PARTY_ID}/users`, {
       method: 'POST',
@@ -30,6 +39,12 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
       body: JSON.stringify({ real_name: 'Lena', display_name: 'lena' }),
     });
     expect(signup.status).toBe(200);
+    const chat = await fetch(`${t.partyUrl}/api/parties/${DEMO_PARTY_ID}/chat/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ text: 'Bis gleich!' }),
+    });
+    expect(chat.ok).toBe(true);
     const now = t.server.ctx.now();
     await t.server.ctx.db.updateTable('parties').set({ started_at: now - 7200_000, ends_at: now - 1000, updated_at: now }).where('id', '=', DEMO_PARTY_ID).execute();
     await seedDemo(t.server.ctx);
@@ -37,7 +52,11 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
     expect(p.started_at).toBeNull();
     expect(p.ends_at!).toBeGreaterThan(now);
     const users = await t.server.ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', DEMO_PARTY_ID).execute();
-    expect(users).toEqual([]);
+    expect(users).toHaveLength(1);
+    const messages = await t.server.ctx.db.selectFrom('chat_messages').select('id').where('party_id', '=', DEMO_PARTY_ID).execute();
+    expect(messages.length).toBeGreaterThan(0);
+    const played = await t.server.ctx.db.selectFrom('party_tracks').select('track_id').where('party_id', '=', DEMO_PARTY_ID).where('played', '=', 1).execute();
+    expect(played).toEqual([]);
     const tracks = await t.server.ctx.db.selectFrom('party_tracks').select('track_id').where('party_id', '=', DEMO_PARTY_ID).execute();
     expect(tracks.length).toBeGreaterThan(0);
   });
@@ -48,4 +67,28 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
     await seedDemo(t.server.ctx);
     expect((await party()).name).toBe('Edited');
   });
+});
+
+describe('issue 15: the demo party keeps its signups and chat across a restart (npm start twice, same ./data)', () => {
+  it('a second server on the same data directory still has the fan and the message', async () => {
+    const first = await startTestServer();
+    try {
+      const { accessToken } = await loginWithSpotify(first.partyUrl, 'lena');
+      const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
+      await fetch(`${first.partyUrl}/api/parties/${DEMO_PARTY_ID}/users`, { method: 'POST', headers, body: JSON.stringify({ real_name: 'Lena', display_name: 'lena' }) });
+      await fetch(`${first.partyUrl}/api/parties/${DEMO_PARTY_ID}/chat/messages`, { method: 'POST', headers, body: JSON.stringify({ text: 'Noch da?' }) });
+      await first.server.close();
+      const second = await startTestServer({ env: { DATA_DIR: first.dataDir } });
+      try {
+        const me = await fetch(`${second.partyUrl}/api/parties/${DEMO_PARTY_ID}/users/me`, { headers });
+        expect(me.status).toBe(200);
+        const recent = await fetch(`${second.partyUrl}/api/parties/${DEMO_PARTY_ID}/chat/recent`, { headers });
+        expect(JSON.stringify(await recent.json())).toContain('Noch da?');
+      } finally {
+        await second.server.close();
+      }
+    } finally {
+      await first.close().catch(() => undefined);
+    }
+  }, 60_000);
 });

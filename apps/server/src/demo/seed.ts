@@ -3,6 +3,11 @@ import { DEFAULT_STICKERS, WAITING_ROOM_DEFAULT_MINUTES } from '@fanfare/protoco
 import type { ServerContext } from '../context.ts';
 import { seedDemoCampaign } from '../cms/demoCampaign.ts';
 import { catalogTracks, storeTracks } from '../party/live/tracks.ts';
+import { DEMO_FANS } from '../providers/emulators/demoFans.ts';
+import { createGrant } from '../party/grants/service.ts';
+
+/** The emulators' "Hanna (Host)": the demo party's host (issue 15), so a newcomer can start it. */
+export const DEMO_HOST_HINT = 'host-hanna';
 
 export const DEMO_PARTY_ID = 'demo';
 
@@ -23,11 +28,17 @@ export async function seedDemo(ctx: ServerContext): Promise<void> {
     .where('id', '=', DEMO_PARTY_ID)
     .executeTakeFirst();
   if (existing && existing.ends_at !== null && existing.ends_at <= now) {
-    // Every party-owned row references the party with ON DELETE CASCADE.
-    await ctx.db.deleteFrom('parties').where('id', '=', DEMO_PARTY_ID).execute();
-    existing = undefined;
+    // Starts over with a fresh timeline, countdown and votes. The fans' signups and the chat stay
+    // (issue 15): nobody has to register again, and the conversation is still there.
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.deleteFrom('party_playback').where('party_id', '=', DEMO_PARTY_ID).execute();
+      await trx.deleteFrom('track_votes').where('party_id', '=', DEMO_PARTY_ID).execute();
+      await trx.updateTable('party_tracks').set({ played: 0 }).where('party_id', '=', DEMO_PARTY_ID).execute();
+      await trx.updateTable('parties').set({ started_at: null, updated_at: existing!.created_at }).where('id', '=', DEMO_PARTY_ID).execute();
+    });
+    existing = { ...existing, started_at: null, updated_at: existing.created_at };
   }
-  if (existing && (existing.updated_at !== existing.created_at || existing.started_at !== null)) return;
+  if (existing && (existing.updated_at !== existing.created_at || existing.started_at !== null)) return grantDemoHost(ctx);
 
   const startsAt = now + ctx.config.demo.startDelayMs;
   const music: MusicOptions = { type: 'album', id: album.spotify_id, service: 'spotify', country: 'de', url: null };
@@ -61,4 +72,21 @@ export async function seedDemo(ctx: ServerContext): Promise<void> {
   // The album's tracks from the catalog (no provider call: the listeners are not up yet), so the
   // demo party plays on a fresh start.
   await storeTracks(ctx, DEMO_PARTY_ID, catalogTracks(ctx, ctx.catalog.albumTracks(album), 'spotify'), music, []);
+  await grantDemoHost(ctx);
+}
+
+/** Makes the demo host account the demo party's host, unless that account has a grant there already. */
+async function grantDemoHost(ctx: ServerContext): Promise<void> {
+  const hanna = DEMO_FANS.find((f) => f.hint === DEMO_HOST_HINT);
+  const party = await ctx.db.selectFrom('parties').select('id').where('id', '=', DEMO_PARTY_ID).executeTakeFirst();
+  if (!hanna || !party) return;
+  const grant = await ctx.db
+    .selectFrom('grants')
+    .select('id')
+    .where('party_id', '=', DEMO_PARTY_ID)
+    .where('service', '=', 'spotify')
+    .where('service_id', '=', hanna.spotifyId)
+    .executeTakeFirst();
+  if (grant) return;
+  await createGrant(ctx.db, DEMO_PARTY_ID, { service: 'spotify', service_id: hanna.spotifyId, role: 'host', display_name: hanna.displayName }, ctx.now());
 }

@@ -217,7 +217,7 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
     });
 
     it('gives the granted streaming account its role, and takes it back on delete', async () => {
-      await cms().call('postGrant', { params: { id: 'demo' }, body: { service: 'spotify', service_id: fan('host-hanna').spotifyId, role: 'host', display_name: 'Hanna' } });
+      // The demo seed makes the emulators' Hanna (Host) the demo party's host (issue 15).
       const hanna = client((await loginWithSpotify(t.partyUrl, 'host-hanna')).accessToken);
       await hanna.call('signup', { params: { id: 'demo' }, body: { real_name: 'Hanna', display_name: 'hanna-host' } });
       expect((await hanna.call('getPartyMe', { params: { id: 'demo' } })).role).toBe('host');
