@@ -6,6 +6,7 @@ import { registerAppleEmulator } from '../providers/emulators/appleEmulator.ts';
 import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.ts';
 import { registerMusicRoutes } from '../providers/music/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
+import { registerLiveReadAccess } from './liveAccess.ts';
 import { registerChat } from './chat/register.ts';
 import { registerLive } from './live/register.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
@@ -28,6 +29,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   });
   if (ctx.config.emulators.spotify) await registerSpotifyEmulator(app, ctx);
   if (ctx.config.emulators.apple) await registerAppleEmulator(app, ctx);
+  registerLiveReadAccess(app, ctx);
   await registerAuthRoutes(app, ctx);
   await registerUserRoutes(app, ctx);
   await registerGrantRoutes(app, ctx);

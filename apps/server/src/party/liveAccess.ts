@@ -1,0 +1,52 @@
+/**
+ * Issue 10: a bearer of any party could read the chat, player status and scoreboard of a
+ * `login_required` party. Reading a party's live data now needs a signup in that party, a host or
+ * admin grant in it, or the admin tool (CMS token). Parties open to anonymous signup stay readable
+ * by any logged-in fan, as before.
+ *
+ * One hook on the party listener guards every live-data read route listed here, ahead of the
+ * route's own checks (which still answer 401 for a missing bearer and 404 for an unknown party).
+ */
+import type { FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.ts';
+import { toBool } from '../platform/db/columns.ts';
+import { forbidden } from '../platform/errors.ts';
+import type { App } from '../platform/http.ts';
+import { bearerToken, requireCms } from './auth/guards.ts';
+import { fanForToken } from './auth/sessions.ts';
+import { roleInParty } from './grants/service.ts';
+import { findParty } from './parties/queries.ts';
+
+/** The GET routes that read a party's live data. */
+export const LIVE_READ_ROUTES: ReadonlySet<string> = new Set([
+  '/api/parties/:id/chat/messages',
+  '/api/parties/:id/chat/recent',
+  '/api/parties/:id/player/status',
+  '/api/parties/:id/chat/quiz/scoreboard',
+]);
+
+/** Refuses (403) a reader of a login-required party who is neither signed up, staff nor the CMS. */
+export async function checkLiveReader(ctx: ServerContext, req: FastifyRequest, partyId: string): Promise<void> {
+  const party = await findParty(ctx.db, partyId);
+  // Unknown parties and open parties: the route answers as it always did.
+  if (!party || !toBool(party.login_required)) return;
+  if (req.headers['x-cms-token'] !== undefined) {
+    await requireCms(ctx, req);
+    return;
+  }
+  const token = bearerToken(req);
+  const fan = token ? await fanForToken(ctx.db, token, ctx.now()) : null;
+  if (!fan) return; // the route's own guard answers 401
+  const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', party.id).where('fan_id', '=', fan.id).executeTakeFirst();
+  if (signup) return;
+  const role = await roleInParty(ctx.db, party.id, fan);
+  if (role === 'host' || role === 'admin') return;
+  throw forbidden('Sign up for this party to read its chat, player status and scoreboard');
+}
+
+export function registerLiveReadAccess(app: App, ctx: ServerContext): void {
+  app.addHook('preHandler', async (req) => {
+    if (req.method !== 'GET' || !LIVE_READ_ROUTES.has(req.routeOptions.url ?? '')) return;
+    await checkLiveReader(ctx, req, (req.params as { id: string }).id);
+  });
+}
