@@ -21,10 +21,11 @@ export function Header() {
                 lang={code}
                 className="lang-switch__option"
                 aria-pressed={code === view.locale}
-                aria-label={LANGUAGE_NAMES[code] ?? code}
                 onClick={() => rt.setLocale(code)}
               >
-                {code.toUpperCase()}
+                {/* Shown as DE/EN, read as the language's own name. */}
+                <span aria-hidden="true">{code.toUpperCase()}</span>
+                <span className="ffui-visually-hidden">{LANGUAGE_NAMES[code] ?? code}</span>
               </button>
             ))}
           </div>

@@ -135,7 +135,8 @@ function PlayerBody({ tracks }: { tracks: PlaybackTrack[] }) {
           const isCurrent = t.id === current?.id;
           return (
             <li key={t.id} className={`tracklist__item${isCurrent ? ' tracklist__item--current' : ''}`}>
-              <button type="button" className="tracklist__button" onClick={() => act(player.playTrack(t.id))} aria-current={isCurrent || undefined} aria-label={rt.t('player.playTrack', { name: t.name })}>
+              <button type="button" className="tracklist__button" onClick={() => act(player.playTrack(t.id))} aria-current={isCurrent || undefined}>
+                <span className="ffui-visually-hidden">{rt.t('player.play')}: </span>
                 {t.image && <img src={t.image} alt="" width={40} height={40} loading="lazy" />}
                 <span className="tracklist__name">
                   <strong>{t.name}</strong>
