@@ -1,4 +1,5 @@
 import { DEMO_ACCESS_CODES, DEMO_APP_NAME, DEMO_CAMPAIGN_SLUG, DEMO_GATE_SLUG, DEMO_RELEASE_SLUG } from './cms/demoCampaign.ts';
+import { DEFAULT_ADMIN_EMAIL } from './cms/users/bootstrap.ts';
 import { loadConfig } from './platform/config.ts';
 import { createLogger } from './platform/logger.ts';
 import { startServer, type Surface } from './server.ts';
@@ -20,6 +21,8 @@ async function main(): Promise<void> {
   if (server.urls.cms) {
     lines.push(`  CMS API:                 ${server.urls.cms}/`);
     lines.push(`  CMS API docs:            ${server.urls.cms}/docs`);
+    lines.push(`  Back office:             ${server.urls.cms}/admin/`);
+    lines.push(`    first admin:           ${config.cms.adminEmail ?? DEFAULT_ADMIN_EMAIL}, ${config.cms.adminPassword ? 'password from ADMIN_PASSWORD' : 'password printed above on the first start'}`);
     if (config.demo.seed) lines.push(`  Demo campaign page:      ${server.urls.cms}/c/${DEMO_APP_NAME}/${DEMO_CAMPAIGN_SLUG}`);
     if (config.demo.seed) lines.push(`  Demo release page:       ${server.urls.cms}/c/${DEMO_APP_NAME}/${DEMO_RELEASE_SLUG}`);
     if (config.demo.seed) lines.push(`  Demo token gate:         ${server.urls.cms}/c/${DEMO_APP_NAME}/${DEMO_GATE_SLUG}  codes: ${DEMO_ACCESS_CODES.join(', ')}`);

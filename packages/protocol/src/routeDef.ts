@@ -51,7 +51,7 @@ export interface RouteDef {
   /** Status of a successful JSON answer (default 200). */
   status?: 200 | 201 | 202;
   /** The answer is text of this content type (a CSV export, an HTML page), not JSON. */
-  textResponse?: 'text/csv' | 'text/html';
+  textResponse?: 'text/csv' | 'text/html' | 'text/event-stream';
   /** The body is `multipart/form-data` with one file field `file`. */
   multipart?: true;
   /** The answer is a browser redirect (302/303), not JSON. */

@@ -1,18 +1,24 @@
 import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
+import { limitRoutes } from '../platform/routeLimits.ts';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import type { Closer } from '../party/surface.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
+import { registerAdminWebApp } from './admin/webApp.ts';
 import { registerAppRoutes } from './apps/routes.ts';
+import { registerCampaignBackOfficeRoutes } from './campaigns/backOfficeRoutes.ts';
 import { registerCampaignRoutes } from './campaigns/routes.ts';
 import { registerI18nRoutes } from './i18n/routes.ts';
+import { registerNewsletterLedgerRoutes } from './newsletter/ledgerRoutes.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerCmsMusicRoutes } from './music/routes.ts';
 import { registerPageRoutes } from './pages/routes.ts';
 import { mailerOf } from './shared.ts';
+import { registerTokenGateCodeRoutes } from './tokenGate/codesRoutes.ts';
 import { registerTokenGateRoutes } from './tokenGate/routes.ts';
+import { registerUploadFolderMoveRoutes } from './uploads/moveRoutes.ts';
 import { registerCmsUploadRoutes } from './uploads/routes.ts';
 import { registerCmsUserRoutes } from './users/routes.ts';
 
@@ -30,19 +36,26 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   });
   // Limits apply only to the routes that ask for one (login, signup, code checks), never to static files.
   await app.register(rateLimit, { global: false });
+  // Apple logins of campaign pages: limited per client address, as on the party listener (issue 10).
+  limitRoutes(app, [{ method: 'POST', url: '/api/campaigns/:id/auth/apple/login', max: ctx.config.abuse.appleLoginsPerMinute, timeWindow: 60_000 }]);
   await app.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 5 } });
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
 
   await registerCmsUserRoutes(app, ctx);
   await registerAppRoutes(app, ctx);
   await registerCampaignRoutes(app, ctx);
+  await registerCampaignBackOfficeRoutes(app, ctx);
   await registerI18nRoutes(app, ctx);
   await registerNewsletterRoutes(app, ctx);
+  await registerNewsletterLedgerRoutes(app, ctx);
   await registerAccountRoutes(app, ctx);
   await registerTokenGateRoutes(app, ctx);
+  await registerTokenGateCodeRoutes(app, ctx);
   await registerCmsUploadRoutes(app, ctx);
+  await registerUploadFolderMoveRoutes(app, ctx);
   await registerCmsMusicRoutes(app, ctx);
   await registerPageRoutes(app, ctx);
+  await registerAdminWebApp(app, ctx);
 
   const mailer = mailerOf(ctx);
   return [() => mailer.close()];

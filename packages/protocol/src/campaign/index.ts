@@ -5,3 +5,4 @@ export * from './calls.ts';
 export * from './lookups.ts';
 export * from './bridge.ts';
 export * from './page.ts';
+export * from './backOffice.ts';

@@ -1,0 +1,183 @@
+import { useEffect, useMemo, useState } from 'react';
+import { Link, useBlocker, useParams } from 'react-router';
+import { Alert, Anchor, Badge, Button, Grid, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
+import { useHotkeys, useWindowEvent } from '@mantine/hooks';
+import type { Campaign } from '@fanfare/protocol';
+import { useCan } from '../api/context.tsx';
+import { PreviewPane } from '../preview/PreviewPane.tsx';
+import { notifyDone, notifyError } from '../ui/notify.ts';
+import { Failed, Loading } from '../ui/States.tsx';
+import { useSlugTaken } from './CreateCampaignModal.tsx';
+import { previewCampaign, toDraft, toPatch } from './editor/draft.ts';
+import { useDraftForm } from './editor/useDraftForm.ts';
+import { GeneralFields, MetaFields, NewsletterFields, TokenGateFields } from './editor/fields.tsx';
+import { ModulesField } from './editor/ModulesField.tsx';
+import { useEditLock, type LockState } from './editor/useEditLock.ts';
+import { useCampaign, useCountries, usePatchCampaign } from './queries.ts';
+import { campaignState, STATE_COLOURS } from './timing.ts';
+
+export default function CampaignEditorScreen() {
+  const { id = '' } = useParams();
+  const campaign = useCampaign(id);
+  if (campaign.isPending) return <Loading label="Loading the campaign…" />;
+  if (campaign.isError) return <Failed error={campaign.error} retry={() => void campaign.refetch()} />;
+  return <Editor key={campaign.data.id} stored={campaign.data} />;
+}
+
+function LockBanner({ state, onTakeOver, onRetry }: { state: LockState; onTakeOver: () => void; onRetry: () => void }) {
+  if (state.kind === 'readOnly')
+    return (
+      <Alert color="yellow" title={state.holder ? `${state.holder} is editing this campaign` : 'Read-only'} role="status" data-testid="lock-banner">
+        <Group justify="space-between">
+          <Text size="sm">{state.holder ? 'You see it read-only. Take over to edit: their unsaved changes are lost and they are told at once.' : 'Your role may not edit campaigns.'}</Text>
+          {state.holder && (
+            <Group gap="xs">
+              <Button size="xs" variant="default" onClick={onRetry}>
+                Check again
+              </Button>
+              <Button size="xs" color="yellow" onClick={onTakeOver}>
+                Take over
+              </Button>
+            </Group>
+          )}
+        </Group>
+      </Alert>
+    );
+  if (state.kind === 'lost')
+    return (
+      <Alert color="red" title={`${state.holder} took over this campaign`} role="alert" data-testid="lock-banner">
+        <Group justify="space-between">
+          <Text size="sm">Your editor is read-only now; changes you had not saved are not stored.</Text>
+          <Button size="xs" color="red" onClick={onTakeOver}>
+            Take it back
+          </Button>
+        </Group>
+      </Alert>
+    );
+  if (state.kind === 'failed') return <Failed error={state.error} retry={onRetry} />;
+  return null;
+}
+
+function Editor({ stored: initial }: { stored: Campaign }) {
+  const canWrite = useCan('campaigns.write');
+  const [stored, setStored] = useState(initial);
+  const [saved, setSaved] = useState<Campaign | null>(null);
+  const lock = useEditLock(initial.id, canWrite);
+  const readOnly = lock.state.kind !== 'editing';
+  const patch = usePatchCampaign(initial.id);
+  const countries = useCountries();
+  const form = useDraftForm(initial);
+  const dirty = form.isDirty();
+  const { taken: slugTaken } = useSlugTaken(stored.app_id, form.values.slug, stored.slug);
+  const draftCampaign = useMemo(() => previewCampaign(stored, form.values), [stored, form.values]);
+
+  const save = form.onSubmit((values) => {
+    if (readOnly || slugTaken) return;
+    patch.mutate(toPatch(values), {
+      onSuccess: (c) => {
+        setStored(c);
+        setSaved(c);
+        form.setInitialValues(toDraft(c));
+        form.setValues(toDraft(c));
+        form.resetDirty(toDraft(c));
+        notifyDone('Saved');
+      },
+      onError: (e) => notifyError(e),
+    });
+  });
+  useHotkeys([['mod+S', () => save()]], []);
+
+  // Unsaved changes: ask before leaving the editor in the app, and before closing the tab.
+  const blocker = useBlocker(({ currentLocation, nextLocation }) => dirty && !readOnly && currentLocation.pathname !== nextLocation.pathname);
+  useWindowEvent('beforeunload', (e) => {
+    if (dirty && !readOnly) e.preventDefault();
+  });
+  useEffect(() => {
+    if (lock.state.kind === 'lost') notifyError(`${lock.state.holder} took over this campaign`, 'Editing stopped');
+  }, [lock.state]);
+
+  const state = campaignState(stored, Date.now());
+  const locales = stored.i18n?.locales?.map((l) => l.code) ?? ['de', 'en'];
+  const countryOptions = (countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }));
+
+  return (
+    <Stack>
+      <Group justify="space-between" wrap="wrap">
+        <Stack gap={0}>
+          <Anchor component={Link} to="/campaigns" size="sm">
+            ← Campaigns
+          </Anchor>
+          <Group gap="xs">
+            <Title order={2}>{stored.name}</Title>
+            <Badge color={STATE_COLOURS[state]} variant="filled">
+              {state}
+            </Badge>
+            {dirty && !readOnly && (
+              <Badge color="orange.9" variant="filled" data-testid="unsaved">
+                Unsaved changes
+              </Badge>
+            )}
+          </Group>
+          <Anchor href={stored.url} target="_blank" rel="noopener" size="sm">
+            {stored.url}
+          </Anchor>
+        </Stack>
+        <Group gap="xs">
+          <Button variant="default" disabled={!dirty || readOnly} onClick={() => form.reset()}>
+            Discard changes
+          </Button>
+          <Button onClick={() => save()} loading={patch.isPending} disabled={readOnly || !dirty || slugTaken}>
+            Save
+          </Button>
+        </Group>
+      </Group>
+      <LockBanner state={lock.state} onTakeOver={() => void lock.takeOver().catch((e: unknown) => notifyError(e, 'Could not take over'))} onRetry={() => void lock.retry()} />
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: 6 }}>
+          <form onSubmit={save} noValidate aria-label="Campaign">
+            <Tabs defaultValue="general" keepMounted={false}>
+              <Tabs.List>
+                <Tabs.Tab value="general">General</Tabs.Tab>
+                <Tabs.Tab value="modules">Page modules</Tabs.Tab>
+                <Tabs.Tab value="newsletters">Newsletters</Tabs.Tab>
+                <Tabs.Tab value="gate">Token gate</Tabs.Tab>
+                <Tabs.Tab value="meta">Meta & tracking</Tabs.Tab>
+              </Tabs.List>
+              <Tabs.Panel value="general" pt="md">
+                <GeneralFields form={form} readOnly={readOnly} slugTaken={slugTaken} countries={countryOptions} />
+              </Tabs.Panel>
+              <Tabs.Panel value="modules" pt="md">
+                <ModulesField form={form} readOnly={readOnly} locales={locales} />
+              </Tabs.Panel>
+              <Tabs.Panel value="newsletters" pt="md">
+                <NewsletterFields form={form} readOnly={readOnly} />
+              </Tabs.Panel>
+              <Tabs.Panel value="gate" pt="md">
+                <TokenGateFields form={form} readOnly={readOnly} campaignUrl={stored.url} />
+              </Tabs.Panel>
+              <Tabs.Panel value="meta" pt="md">
+                <MetaFields form={form} readOnly={readOnly} />
+              </Tabs.Panel>
+            </Tabs>
+          </form>
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: 6 }}>
+          <PreviewPane stored={stored} draft={draftCampaign} savedVersion={saved} />
+        </Grid.Col>
+      </Grid>
+      <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave without saving?">
+        <Stack>
+          <Text size="sm">Your changes to {stored.name} are not saved yet.</Text>
+          <Group justify="flex-end">
+            <Button variant="default" onClick={() => blocker.reset?.()}>
+              Stay
+            </Button>
+            <Button color="red" onClick={() => blocker.proceed?.()}>
+              Leave and discard
+            </Button>
+          </Group>
+        </Stack>
+      </Modal>
+    </Stack>
+  );
+}

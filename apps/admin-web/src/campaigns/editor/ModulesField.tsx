@@ -1,0 +1,142 @@
+import { ActionIcon, Button, Group, Paper, Select, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
+import { PAGE_MODULE_TYPES, type CampaignPageInput, type PageModuleType } from '@fanfare/protocol';
+import type { DraftForm } from './fields.tsx';
+import { pageOf } from './draft.ts';
+
+/** Which texts (per locale) and addresses each module type has, to draw its fields. */
+const MODULE_FIELDS: Record<PageModuleType, { texts: string[]; urls: string[]; longText?: string }> = {
+  hero: { texts: ['title', 'subtitle'], urls: ['cover_image'] },
+  countdown: { texts: ['title', 'ended_text'], urls: [] },
+  newsletter: { texts: ['title', 'text'], urls: [] },
+  player: { texts: ['title'], urls: [] },
+  text: { texts: ['title'], urls: [], longText: 'body' },
+  card: { texts: ['title', 'text', 'button_label'], urls: ['url', 'image'] },
+  links: { texts: ['title', 'ticket_label'], urls: ['ticket_url'] },
+};
+
+const label = (k: string) => k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());
+
+function newModule(type: PageModuleType, n: number): Record<string, unknown> {
+  const base = { id: `${type}-${n}`, type };
+  if (type === 'text') return { ...base, body: { de: '', en: '' } };
+  if (type === 'player') return { ...base, spotify_track_ids: [] };
+  if (type === 'links') return { ...base, socials: [] };
+  return base;
+}
+
+/** The page's modules in order, each with its content per locale. */
+export function ModulesField({ form, readOnly, locales }: { form: DraftForm; readOnly: boolean; locales: string[] }) {
+  const page = pageOf(form.values);
+  const modules = (page.modules ?? []) as Record<string, unknown>[];
+  const setModules = (next: Record<string, unknown>[]) => form.setFieldValue('data', { ...form.values.data, page: { ...page, modules: next } as CampaignPageInput } as typeof form.values.data);
+  const setField = (i: number, key: string, value: unknown) => setModules(modules.map((m, j) => (j === i ? { ...m, [key]: value } : m)));
+  const move = (i: number, by: -1 | 1) => {
+    const next = [...modules];
+    const [m] = next.splice(i, 1);
+    next.splice(i + by, 0, m!);
+    setModules(next);
+  };
+  const errorOf = (i: number) =>
+    Object.entries(form.errors)
+      .filter(([k]) => k.startsWith(`data.page.modules.${i}`))
+      .map(([k, v]) => `${k.split('.').slice(4).join('.') || 'module'}: ${v}`)
+      .join('; ');
+  return (
+    <Stack>
+      {modules.length === 0 && (
+        <Text size="sm" c="dimmed">
+          The page has no modules yet. Add a hero, a countdown, a newsletter form, a player, text, cards or links.
+        </Text>
+      )}
+      {modules.map((m, i) => {
+        const type = m.type as PageModuleType;
+        const spec = MODULE_FIELDS[type];
+        const err = errorOf(i);
+        return (
+          <Paper key={i} withBorder p="sm" aria-label={`Module ${i + 1}: ${type}`} component="section">
+            <Stack gap="xs">
+              <Group justify="space-between">
+                <Text fw={600} size="sm">
+                  {i + 1}. {label(type)}
+                </Text>
+                {!readOnly && (
+                  <Group gap={4}>
+                    <ActionIcon variant="subtle" aria-label={`Move module ${i + 1} up`} disabled={i === 0} onClick={() => move(i, -1)}>
+                      ↑
+                    </ActionIcon>
+                    <ActionIcon variant="subtle" aria-label={`Move module ${i + 1} down`} disabled={i === modules.length - 1} onClick={() => move(i, 1)}>
+                      ↓
+                    </ActionIcon>
+                    <ActionIcon variant="subtle" color="red" aria-label={`Remove module ${i + 1}`} onClick={() => setModules(modules.filter((_, j) => j !== i))}>
+                      ×
+                    </ActionIcon>
+                  </Group>
+                )}
+              </Group>
+              {[...spec.texts, ...(spec.longText ? [spec.longText] : [])].map((key) => (
+                <Group key={key} grow wrap="wrap">
+                  {locales.map((loc) => {
+                    const texts = (m[key] ?? {}) as Record<string, string>;
+                    const Input = key === spec.longText ? Textarea : TextInput;
+                    return (
+                      <Input
+                        key={loc}
+                        size="xs"
+                        label={`${label(key)} (${loc})`}
+                        readOnly={readOnly}
+                        value={texts[loc] ?? ''}
+                        onChange={(e: React.ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => setField(i, key, { ...texts, [loc]: e.currentTarget.value })}
+                      />
+                    );
+                  })}
+                </Group>
+              ))}
+              {spec.urls.map((key) => (
+                <TextInput
+                  key={key}
+                  size="xs"
+                  label={label(key)}
+                  description="An https address, or a file of the media library (/uploads/…)"
+                  readOnly={readOnly}
+                  value={(m[key] as string | null | undefined) ?? ''}
+                  onChange={(e) => setField(i, key, e.currentTarget.value || null)}
+                />
+              ))}
+              {type === 'player' && (
+                <TagsInput
+                  size="xs"
+                  label="Spotify track ids"
+                  description="At most 50; press Enter after each"
+                  readOnly={readOnly}
+                  value={(m.spotify_track_ids as string[]) ?? []}
+                  onChange={(v) => setField(i, 'spotify_track_ids', v)}
+                />
+              )}
+              {err && (
+                <Text c="red" size="xs" role="alert">
+                  {err}
+                </Text>
+              )}
+            </Stack>
+          </Paper>
+        );
+      })}
+      {!readOnly && (
+        <Select
+          w={240}
+          size="xs"
+          label="Add a module"
+          placeholder="Choose a type"
+          data={PAGE_MODULE_TYPES.map((t) => ({ value: t, label: label(t) }))}
+          value={null}
+          onChange={(t) => t && setModules([...modules, newModule(t as PageModuleType, modules.length + 1)])}
+        />
+      )}
+      {!readOnly && modules.length > 0 && (
+        <Button size="xs" variant="subtle" w="fit-content" onClick={() => setModules([])}>
+          Remove all modules
+        </Button>
+      )}
+    </Stack>
+  );
+}

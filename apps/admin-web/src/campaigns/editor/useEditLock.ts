@@ -1,0 +1,123 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { CampaignLockEvent, type CampaignLock } from '@fanfare/protocol';
+import { useApi, useSession } from '../../api/context.tsx';
+import { CmsError } from '../../api/http.ts';
+
+/**
+ * The editor's lease on a campaign. `editing`: this user holds the lock (renewed while the editor
+ * is open, released on leave). `readOnly`: someone else holds it (open read-only or take it over).
+ * `lost`: it was taken over while editing; the editor says so at once and stops saving.
+ */
+export type LockState =
+  | { kind: 'acquiring' }
+  | { kind: 'editing'; lock: CampaignLock }
+  | { kind: 'readOnly'; holder: string | null }
+  | { kind: 'lost'; holder: string }
+  | { kind: 'failed'; error: unknown };
+
+/** Parses a server-sent-events body into lock events (one JSON `data:` line per event). */
+async function* readLockEvents(body: ReadableStream<Uint8Array>): AsyncGenerator<CampaignLockEvent> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  for (;;) {
+    const { value, done } = await reader.read();
+    if (done) return;
+    buffer += decoder.decode(value, { stream: true });
+    let end: number;
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const frame = buffer.slice(0, end);
+      buffer = buffer.slice(end + 2);
+      const data = frame
+        .split('\n')
+        .filter((l) => l.startsWith('data:'))
+        .map((l) => l.slice(5).trim())
+        .join('');
+      if (!data) continue;
+      const parsed = CampaignLockEvent.safeParse(JSON.parse(data));
+      if (parsed.success) yield parsed.data;
+    }
+  }
+}
+
+export function useEditLock(campaignId: string, canWrite: boolean) {
+  const api = useApi();
+  const me = useSession()?.user;
+  const [state, setState] = useState<LockState>({ kind: 'acquiring' });
+  const stateRef = useRef(state);
+  stateRef.current = state;
+
+  const acquire = useCallback(async () => {
+    try {
+      const lock = await api.campaigns.lock(campaignId);
+      setState({ kind: 'editing', lock });
+    } catch (e) {
+      if (e instanceof CmsError && e.status === 409) {
+        const holder = (e.detail as { holder?: { email?: string } } | null)?.holder?.email ?? null;
+        setState({ kind: 'readOnly', holder });
+      } else setState({ kind: 'failed', error: e });
+    }
+  }, [api, campaignId]);
+
+  const takeOver = useCallback(async () => {
+    const lock = await api.campaigns.takeOver(campaignId);
+    setState({ kind: 'editing', lock });
+  }, [api, campaignId]);
+
+  // Take the lock on open; release it on leave (also when the tab closes).
+  useEffect(() => {
+    if (!canWrite) {
+      setState({ kind: 'readOnly', holder: null });
+      return;
+    }
+    void acquire();
+    const release = () => {
+      if (stateRef.current.kind !== 'editing') return;
+      // keepalive lets the release finish while the page unloads.
+      void fetch(api.http.url(`/api/campaigns/${encodeURIComponent(campaignId)}/lock`), {
+        method: 'DELETE',
+        keepalive: true,
+        headers: { authorization: `Bearer ${api.http.token() ?? ''}` },
+      }).catch(() => undefined);
+    };
+    window.addEventListener('pagehide', release);
+    return () => {
+      window.removeEventListener('pagehide', release);
+      release();
+    };
+  }, [acquire, api, campaignId, canWrite]);
+
+  // Renew the lease at a third of its lifetime while editing.
+  const editingLock = state.kind === 'editing' ? state.lock : null;
+  useEffect(() => {
+    if (!editingLock) return;
+    const ttl = Date.parse(editingLock.expires_at) - Date.now();
+    const timer = setTimeout(() => void acquire(), Math.max(5_000, ttl / 3));
+    return () => clearTimeout(timer);
+  }, [editingLock, acquire]);
+
+  // Hear at once when someone takes the lock over (or frees it while we only read).
+  useEffect(() => {
+    if (!me) return;
+    const abort = new AbortController();
+    void (async () => {
+      for (let attempt = 0; attempt < 50 && !abort.signal.aborted; attempt++) {
+        try {
+          const res = await api.campaigns.lockEvents(campaignId, abort.signal);
+          if (!res.ok || !res.body) throw new Error(`lock events: ${res.status}`);
+          for await (const event of readLockEvents(res.body)) {
+            const current = stateRef.current;
+            if (current.kind === 'editing' && event.lock && event.lock.user_id !== me.id) setState({ kind: 'lost', holder: event.lock.user_email });
+            if (current.kind === 'readOnly' && current.holder !== null) setState({ kind: 'readOnly', holder: event.lock?.user_email ?? null });
+          }
+        } catch {
+          if (abort.signal.aborted) return;
+        }
+        await new Promise((r) => setTimeout(r, 2_000));
+      }
+    })();
+    return () => abort.abort();
+  }, [api, campaignId, me]);
+
+  return { state, takeOver, retry: acquire };
+}

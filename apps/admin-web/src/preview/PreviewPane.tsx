@@ -1,0 +1,119 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Group, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { CampaignTheme, type Campaign } from '@fanfare/protocol';
+import { useSessionStore } from '../api/context.tsx';
+import { MediaLibrary } from '../media/MediaLibrary.tsx';
+import { useCountries } from '../campaigns/queries.ts';
+import { createEditorBridge, type EditorBridge } from './editorBridge.ts';
+import { REAL, SimulationPanel, toSimulation, type SimulationChoice } from './SimulationPanel.tsx';
+
+type MediaRequest = { fieldId: string; requestId: string; targetWidth: number | null; targetHeight: number | null; currentFileUrl: string | null };
+
+/** Preview widths: a phone and a desktop. */
+const WIDTHS = { phone: 390, desktop: 1280 } as const;
+
+/**
+ * The live preview: the campaign page in a frame, fed the unsaved campaign over the editor
+ * bridge on every change, with a simulation (time, locale, country, gate, login) that never
+ * reaches the server.
+ */
+export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign; draft: Campaign; savedVersion: Campaign | null }) {
+  const session = useSessionStore();
+  const frame = useRef<HTMLIFrameElement>(null);
+  const bridge = useRef<EditorBridge | null>(null);
+  const [width, setWidth] = useState<keyof typeof WIDTHS>('desktop');
+  const [choice, setChoice] = useState<SimulationChoice>(REAL);
+  const [ready, setReady] = useState(0);
+  const [media, setMedia] = useState<MediaRequest | null>(null);
+  const countries = useCountries();
+  const simulation = useMemo(() => toSimulation(choice, draft), [choice, draft]);
+  const theme = useMemo(() => {
+    const look = (draft.data as { page?: { look?: { font?: string; primary_color?: string } } }).page?.look;
+    const parsed = CampaignTheme.safeParse({ font: look?.font, primary_color: look?.primary_color });
+    return parsed.success ? parsed.data : {};
+  }, [draft.data]);
+  const latest = useRef({ draft, simulation, theme });
+  latest.current = { draft, simulation, theme };
+
+  useEffect(() => {
+    const origins = [...new Set([new URL(stored.url, window.location.href).origin, window.location.origin])];
+    bridge.current = createEditorBridge({
+      win: window,
+      target: () => frame.current?.contentWindow ?? null,
+      allowedOrigins: origins,
+      onReady: (replyTo) => {
+        const b = bridge.current!;
+        b.sendToken(session.token(), replyTo);
+        b.sendTheme(latest.current.theme);
+        b.sendCampaignInfo(latest.current.draft, latest.current.simulation, replyTo);
+        setReady((n) => n + 1);
+      },
+      onOpenMediaLibrary: (m) => setMedia({ fieldId: m.fieldId, requestId: m.requestId, targetWidth: m.targetWidth, targetHeight: m.targetHeight, currentFileUrl: m.currentFileUrl }),
+      onRefused: (reason) => console.warn(`[preview] refused a frame: ${reason}`),
+    });
+    return () => bridge.current?.close();
+  }, [stored.url, session]);
+
+  // Every change of the draft or the simulation reaches the page before anything is saved.
+  useEffect(() => {
+    if (ready) bridge.current?.sendCampaignInfo(draft, simulation);
+  }, [draft, simulation, ready]);
+  useEffect(() => {
+    if (ready) bridge.current?.sendTheme(theme);
+  }, [theme, ready]);
+  useEffect(() => {
+    if (ready && savedVersion) bridge.current?.sendCampaignSaved(savedVersion);
+  }, [savedVersion, ready]);
+
+  const locales = draft.i18n?.locales?.map((l) => l.code) ?? ['de', 'en'];
+  const pick = (url: string | null) => {
+    if (!media) return;
+    bridge.current?.sendMediaPicked(media.fieldId, url ? new URL(url, window.location.href).href : null, media.requestId);
+    setMedia(null);
+  };
+
+  return (
+    <Stack gap="xs">
+      <Group justify="space-between" wrap="wrap">
+        <Text fw={600} size="sm" id="preview-heading">
+          Live preview
+        </Text>
+        <SegmentedControl
+          size="xs"
+          aria-label="Preview width"
+          value={width}
+          onChange={(v) => setWidth(v as keyof typeof WIDTHS)}
+          data={[
+            { value: 'phone', label: 'Phone 390 px' },
+            { value: 'desktop', label: 'Desktop 1280 px' },
+          ]}
+        />
+      </Group>
+      <SimulationPanel value={choice} onChange={setChoice} locales={locales} countries={(countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }))} />
+      <Paper withBorder style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }} h={640} tabIndex={0} aria-labelledby="preview-heading" component="section">
+        <div style={{ width: WIDTHS[width], transform: width === 'desktop' ? 'scale(var(--preview-scale, 1))' : undefined, transformOrigin: 'top left', margin: width === 'phone' ? '0 auto' : undefined }}>
+          <iframe
+            ref={frame}
+            title="Campaign page preview"
+            src={stored.url}
+            data-testid="preview-frame"
+            data-width={WIDTHS[width]}
+            style={{ width: WIDTHS[width], height: 636, border: 0, display: 'block', background: 'white' }}
+          />
+        </div>
+      </Paper>
+      <Modal opened={media !== null} onClose={() => pick(null)} title="Pick an image for the page" size="xl">
+        {media && (
+          <Stack>
+            {media.targetWidth && media.targetHeight && (
+              <Text size="sm" c="dimmed">
+                The page shows it at {media.targetWidth} × {media.targetHeight} px.
+              </Text>
+            )}
+            <MediaLibrary onPick={(file) => pick(file)} target={media.targetWidth && media.targetHeight ? { width: media.targetWidth, height: media.targetHeight } : undefined} />
+          </Stack>
+        )}
+      </Modal>
+    </Stack>
+  );
+}

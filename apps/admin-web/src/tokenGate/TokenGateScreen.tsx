@@ -1,0 +1,5 @@
+import { Title } from '@mantine/core';
+
+export default function TokenGateScreen() {
+  return <Title order={2}>TODO</Title>;
+}

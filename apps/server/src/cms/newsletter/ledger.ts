@@ -1,0 +1,165 @@
+import type { Campaign, ConsentsPage, NewsletterConsentRecord, NewsletterLedgerQuery, NewsletterSubscriber, SubscribersPage } from '@fanfare/protocol';
+import { NewsletterLedgerQuery as Query } from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import type { CmsNewsletterConsentTable, CmsNewsletterSubscriberTable } from '../../platform/db/tables/cms.ts';
+import { getCampaign } from '../campaigns/service.ts';
+import { iso, isoOrNull } from '../shared.ts';
+import { consentTextVersion, newslettersOf } from './service.ts';
+
+type ParsedQuery = ReturnType<typeof Query.parse>;
+/** Rows per database round trip while streaming a CSV export. */
+const EXPORT_BATCH = 500;
+
+const likeOf = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+function subscribersOf(ctx: ServerContext, campaignId: string, q: ParsedQuery) {
+  let s = ctx.db.selectFrom('cms_newsletter_subscribers').where('campaign_id', '=', campaignId);
+  if (q.newsletter_id) s = s.where('newsletter_id', '=', q.newsletter_id);
+  if (q.state) s = s.where('state', '=', q.state);
+  if (q.q) s = s.where('email', 'like', likeOf(q.q));
+  return s;
+}
+
+function consentsOf(ctx: ServerContext, campaignId: string, q: ParsedQuery) {
+  let s = ctx.db.selectFrom('cms_newsletter_consents').where('campaign_id', '=', campaignId);
+  if (q.newsletter_id) s = s.where('newsletter_id', '=', q.newsletter_id);
+  if (q.state === 'confirmed') s = s.where('confirmed_at', 'is not', null);
+  if (q.state === 'pending') s = s.where('confirmed_at', 'is', null);
+  if (q.q) s = s.where('email', 'like', likeOf(q.q));
+  return s;
+}
+
+const toSubscriber = (r: CmsNewsletterSubscriberTable): NewsletterSubscriber => ({
+  id: r.id,
+  email: r.email,
+  newsletter_id: r.newsletter_id,
+  campaign_id: r.campaign_id,
+  locale: r.locale,
+  address_book_id: r.address_book_id,
+  form_id: r.form_id,
+  state: r.state === 'confirmed' ? 'confirmed' : 'pending',
+  created_at: iso(r.created_at),
+  confirmed_at: isoOrNull(r.confirmed_at),
+});
+
+/**
+ * The consent text a fan saw: the campaign's current text when its version still matches the one
+ * recorded with the consent (the version is a hash of the text), else null (the text changed since).
+ */
+function consentTextLookup(campaign: Campaign) {
+  const entries = new Map(newslettersOf(campaign).map((n) => [n.id, n]));
+  return (newsletterId: string, locale: string, version: string): string | null => {
+    const entry = entries.get(newsletterId);
+    if (!entry || consentTextVersion(entry, locale) !== version) return null;
+    return entry.locales[locale]?.consent_text ?? '';
+  };
+}
+
+const toConsent = (r: CmsNewsletterConsentTable, textOf: ReturnType<typeof consentTextLookup>): NewsletterConsentRecord => ({
+  id: r.id,
+  email: r.email,
+  newsletter_id: r.newsletter_id,
+  campaign_id: r.campaign_id,
+  signup_mode: r.signup_mode,
+  accepted: Boolean(r.accepted),
+  consent_text: textOf(r.newsletter_id, r.locale, r.consent_text_version),
+  consent_text_version: r.consent_text_version,
+  locale: r.locale,
+  source_page: r.source_page,
+  ip: r.ip,
+  created_at: iso(r.created_at),
+  confirmed_at: isoOrNull(r.confirmed_at),
+});
+
+/** One page of a campaign's subscribers (newest first), filtered by newsletter, state and e-mail. */
+export async function pageSubscribers(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): Promise<SubscribersPage> {
+  await getCampaign(ctx, campaignId);
+  const q = Query.parse(input);
+  const total = Number((await subscribersOf(ctx, campaignId, q).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
+  const rows = await subscribersOf(ctx, campaignId, q)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.page_size)
+    .offset((q.page - 1) * q.page_size)
+    .execute();
+  return { items: rows.map(toSubscriber), total, page: q.page, page_size: q.page_size };
+}
+
+/** One page of a campaign's consent ledger (newest first). */
+export async function pageConsents(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): Promise<ConsentsPage> {
+  const textOf = consentTextLookup(await getCampaign(ctx, campaignId));
+  const q = Query.parse(input);
+  const total = Number((await consentsOf(ctx, campaignId, q).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
+  const rows = await consentsOf(ctx, campaignId, q)
+    .selectAll()
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(q.page_size)
+    .offset((q.page - 1) * q.page_size)
+    .execute();
+  return { items: rows.map((r) => toConsent(r, textOf)), total, page: q.page, page_size: q.page_size };
+}
+
+// Quotes every cell and defuses spreadsheet formulas (a cell starting with = + - @).
+function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return `"${safe.replace(/"/g, '""')}"`;
+}
+const csvLine = (cells: string[]) => cells.map(csvCell).join(',') + '\r\n';
+
+export const SUBSCRIBER_CSV_HEADER = ['email', 'newsletter_id', 'state', 'locale', 'address_book_id', 'form_id', 'campaign_id', 'created_at', 'confirmed_at'];
+export const CONSENT_CSV_HEADER = ['email', 'newsletter_id', 'accepted', 'signup_mode', 'locale', 'consent_text', 'consent_text_version', 'created_at', 'confirmed_at', 'ip', 'source_page'];
+
+/**
+ * A campaign's subscribers as CSV, streamed: rows are read in batches by (created_at, id), so an
+ * export of a million rows holds one batch in memory, and the first bytes leave at once.
+ */
+export async function* streamSubscribersCsv(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): AsyncGenerator<string> {
+  await getCampaign(ctx, campaignId);
+  const q = Query.parse(input);
+  yield csvLine(SUBSCRIBER_CSV_HEADER);
+  let after: { created_at: number; id: string } | null = null;
+  for (;;) {
+    let s = subscribersOf(ctx, campaignId, q).selectAll();
+    if (after) {
+      const a: { created_at: number; id: string } = after;
+      s = s.where((eb) => eb.or([eb('created_at', '>', a.created_at), eb.and([eb('created_at', '=', a.created_at), eb('id', '>', a.id)])]));
+    }
+    const rows = await s.orderBy('created_at').orderBy('id').limit(EXPORT_BATCH).execute();
+    if (rows.length === 0) return;
+    let chunk = '';
+    for (const r of rows) {
+      const x = toSubscriber(r);
+      chunk += csvLine([x.email, x.newsletter_id, x.state, x.locale, x.address_book_id, x.form_id, x.campaign_id, x.created_at, x.confirmed_at ?? '']);
+    }
+    yield chunk;
+    const last = rows.at(-1)!;
+    after = { created_at: last.created_at, id: last.id };
+  }
+}
+
+/** A campaign's consent ledger as CSV, streamed in batches like the subscribers. */
+export async function* streamConsentsCsv(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): AsyncGenerator<string> {
+  const textOf = consentTextLookup(await getCampaign(ctx, campaignId));
+  const q = Query.parse(input);
+  yield csvLine(CONSENT_CSV_HEADER);
+  let after: { created_at: number; id: string } | null = null;
+  for (;;) {
+    let s = consentsOf(ctx, campaignId, q).selectAll();
+    if (after) {
+      const a: { created_at: number; id: string } = after;
+      s = s.where((eb) => eb.or([eb('created_at', '>', a.created_at), eb.and([eb('created_at', '=', a.created_at), eb('id', '>', a.id)])]));
+    }
+    const rows = await s.orderBy('created_at').orderBy('id').limit(EXPORT_BATCH).execute();
+    if (rows.length === 0) return;
+    let chunk = '';
+    for (const r of rows) {
+      const x = toConsent(r, textOf);
+      chunk += csvLine([x.email, x.newsletter_id, String(x.accepted), x.signup_mode, x.locale, x.consent_text ?? '', x.consent_text_version, x.created_at, x.confirmed_at ?? '', x.ip, x.source_page]);
+    }
+    yield chunk;
+    const last = rows.at(-1)!;
+    after = { created_at: last.created_at, id: last.id };
+  }
+}

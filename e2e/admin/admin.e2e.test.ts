@@ -1,0 +1,202 @@
+/**
+ * The back office end to end, in Debian's Chromium against the real server (issue 13, "What it
+ * must show"). Steps run in order and share the pages: an admin and an editor in two contexts.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
+import { BRIDGE_CHANNEL } from '@fanfare/protocol';
+import { ADMIN, EDITOR_PASSWORD, call, login, userWithRoles } from '../../apps/server/src/cms/testing.ts';
+import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
+import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';
+import { noisePng } from './png.ts';
+
+const EDITOR_EMAIL = 'editor@example.com';
+
+let server: TestServer;
+let browser: Browser;
+let adminCtx: BrowserContext;
+let editorCtx: BrowserContext;
+let admin: Page;
+let editor: Page;
+let adminToken: string;
+let campaignId = '';
+
+async function newPage(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
+  return page;
+}
+
+async function signIn(page: Page, email: string, password: string): Promise<void> {
+  await page.goto(`${server.cmsUrl}/admin/`);
+  await page.getByLabel('E-mail').fill(email);
+  await page.locator('input[type="password"]').fill(password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+}
+
+/** The preview frame, with a recorder of every bridge frame the editor sends it. */
+async function previewFrame(page: Page): Promise<Frame> {
+  const frame = await waitFor(() => page.frames().find((f) => f.url().includes('/c/')), 'the preview frame');
+  await frame.waitForLoadState('domcontentloaded');
+  await frame.evaluate((channel) => {
+    const w = window as unknown as { __got?: unknown[] };
+    if (w.__got) return;
+    w.__got = [];
+    window.addEventListener('message', (e) => w.__got!.push(e.data));
+    // The page's hello (what the campaign SDK sends on load), so the test does not depend on its timing.
+    window.parent.postMessage({ channel, type: 'ready:v2', version: 2, requestId: 'hello-1' }, window.location.origin);
+  }, BRIDGE_CHANNEL);
+  return frame;
+}
+
+type Got = { type: string; campaign?: { name: string }; simulation?: Record<string, unknown>; token?: string | null; url?: string | null; replyTo?: string };
+const received = (frame: Frame) => frame.evaluate(() => (window as unknown as { __got: Got[] }).__got);
+
+describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
+  beforeAll(async () => {
+    await buildAdminWeb();
+    server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
+    adminToken = await login(server, ADMIN.email, ADMIN.password);
+    await userWithRoles(server, adminToken, EDITOR_EMAIL, ['editor']);
+    browser = await launchChromium();
+    adminCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    editorCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    adminCtx.setDefaultTimeout(10_000);
+    editorCtx.setDefaultTimeout(10_000);
+    admin = await newPage(adminCtx);
+    editor = await newPage(editorCtx);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('serves the back office at /admin/ and refuses to be framed', async () => {
+    const res = await fetch(`${server.cmsUrl}/admin/`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-frame-options')).toBe('DENY');
+    expect(await res.text()).toContain('/admin/assets/');
+  });
+
+  it('sign in: a wrong password is refused with the server message, the right one opens the campaigns list', async () => {
+    await admin.goto(`${server.cmsUrl}/admin/`);
+    await admin.getByRole('heading', { name: 'Sign in to the back office' }).waitFor();
+    await expectAccessible(admin, 'sign in');
+    await screenshot(admin, 'sign-in');
+    await admin.getByLabel('E-mail').fill(ADMIN.email);
+    await admin.locator('input[type="password"]').fill('wrong-password-000');
+    await admin.getByRole('button', { name: 'Sign in' }).click();
+    await admin.getByText('Invalid e-mail or password').waitFor();
+    await signIn(admin, ADMIN.email, ADMIN.password);
+    // A fresh install holds the demo campaign.
+    await admin.getByRole('table', { name: 'Campaigns' }).waitFor();
+    await expectAccessible(admin, 'campaigns');
+  });
+
+  it('create an app and a campaign', async () => {
+    const app = await call(server, 'POST', '/api/apps', { token: adminToken, body: { name: 'fan-pages', title: 'Fan pages' } });
+    expect(app.status).toBe(201);
+    await admin.reload();
+    await admin.getByRole('button', { name: 'New campaign' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'New campaign' });
+    await dialog.getByLabel('App').click();
+    await admin.getByRole('option', { name: 'Fan pages' }).click();
+    await dialog.getByLabel('Name').fill('Summer Tour 2027');
+    expect(await dialog.getByLabel('Slug').inputValue()).toBe('summer-tour-2027');
+    await dialog.getByRole('button', { name: 'Create' }).click();
+    await admin.waitForURL(/#\/campaigns\/[^/]+$/);
+    campaignId = decodeURIComponent(admin.url().split('/').pop()!);
+    const stored = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
+    expect(stored.body.slug).toBe('summer-tour-2027');
+    // The editor holds the lock while open.
+    await waitFor(async () => (await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken })).body.lock?.user_email === ADMIN.email, 'the lock');
+  });
+
+  it('edit a field and see the preview change before saving (campaignInfo:v2 on every change)', async () => {
+    const frame = await previewFrame(admin);
+    await waitFor(async () => (await received(frame)).some((m) => m.type === 'token' && m.replyTo === 'hello-1'), 'the token answer');
+    const first = await received(frame);
+    expect(first.find((m) => m.type === 'token')!.token).toMatch(/.+/);
+    expect(first.some((m) => m.type === 'theme')).toBe(true);
+    await admin.getByRole('textbox', { name: /^Name/ }).fill('Summer Tour 2027 – Live');
+    await waitFor(async () => (await received(frame)).some((m) => m.type === 'campaignInfo:v2' && m.campaign?.name === 'Summer Tour 2027 – Live'), 'the unsaved name in the preview');
+    await admin.getByTestId('unsaved').waitFor();
+    const stored = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
+    expect(stored.body.name).toBe('Summer Tour 2027');
+  });
+
+  it('save stores the draft and tells the preview (campaignSaved)', async () => {
+    const frame = await previewFrame(admin);
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
+    await waitFor(async () => (await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken })).body.name === 'Summer Tour 2027 – Live', 'the saved name');
+    await waitFor(async () => (await received(frame)).some((m) => m.type === 'campaignSaved' && m.campaign?.name === 'Summer Tour 2027 – Live'), 'campaignSaved');
+    await expect(admin.getByTestId('unsaved').count()).resolves.toBe(0);
+    await expectAccessible(admin, 'campaign editor');
+    await screenshot(admin, 'campaign-editor');
+  });
+
+  it('simulate "ended" and "gate closed" in the preview, without touching the stored campaign', async () => {
+    const ends = new Date(Date.now() + 3_600_000).toISOString();
+    const before = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
+    const frame = await previewFrame(admin);
+    await admin.getByText('Ended', { exact: true }).click();
+    await admin.getByText('Gate closed', { exact: true }).click();
+    const sim = await waitFor(
+      async () => (await received(frame)).filter((m) => m.type === 'campaignInfo:v2' && m.simulation?.token_gate === 'blocked' && m.simulation?.now).at(-1)?.simulation,
+      'a simulation with ended and gate closed',
+    );
+    expect(Date.parse(String(sim.now))).toBeGreaterThan(Date.now());
+    expect(ends).toBeTruthy();
+    const after = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
+    expect(after.body.updated_at).toBe(before.body.updated_at);
+    await admin.getByText('Phone 390 px').click();
+    await expect(admin.getByTestId('preview-frame').getAttribute('data-width')).resolves.toBe('390');
+    await screenshot(admin, 'preview-phone', 1280);
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await screenshot(admin, 'campaign-editor', 390);
+    await admin.setViewportSize({ width: 1280, height: 900 });
+    await admin.getByText('Desktop 1280 px').click();
+  });
+
+  it('a second editor is refused the lock, takes it over, and the first editor is told at once', async () => {
+    await signIn(editor, EDITOR_EMAIL, EDITOR_PASSWORD);
+    await editor.goto(`${server.cmsUrl}/admin/#/campaigns/${campaignId}`);
+    await editor.getByText(`${ADMIN.email} is editing this campaign`).waitFor();
+    await expect(editor.getByRole('textbox', { name: /^Name/ }).getAttribute('readonly')).resolves.not.toBeNull();
+    await screenshot(editor, 'campaign-locked');
+    await editor.getByRole('button', { name: 'Take over' }).click();
+    await admin.getByText(`${EDITOR_EMAIL} took over this campaign`).first().waitFor();
+    await expect(admin.getByRole('textbox', { name: /^Name/ }).getAttribute('readonly')).resolves.not.toBeNull();
+    const refused = await call(server, 'POST', `/api/campaigns/${campaignId}/patch`, { token: adminToken, body: { name: 'x' } });
+    expect(refused.status).toBe(409);
+  });
+
+  it('upload an image with its progress shown, and pick it from the preview media request (openMediaLibrary:v2 → mediaPicked)', async () => {
+    const frame = await previewFrame(admin);
+    await frame.evaluate((channel) => {
+      window.parent.postMessage(
+        { channel, type: 'openMediaLibrary:v2', requestId: 'media-1', fieldId: 'data.page.modules.0.cover_image', currentFileUrl: null, targetWidth: 600, targetHeight: 400 },
+        window.location.origin,
+      );
+    }, BRIDGE_CHANNEL);
+    const dialog = admin.getByRole('dialog', { name: 'Pick an image for the page' });
+    await dialog.getByText('The page shows it at 600 × 400 px.').waitFor();
+    // A slow uplink (150 kB/s) so the 360 kB upload shows its progress for a while.
+    const cdp = await adminCtx.newCDPSession(admin);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 150 * 1024 });
+    await dialog.getByTestId('upload-input').setInputFiles({ name: 'cover.png', mimeType: 'image/png', buffer: noisePng(400, 300) });
+    const bar = dialog.getByRole('progressbar', { name: 'Upload of cover.png' });
+    await bar.waitFor();
+    await screenshot(admin, 'media-upload-progress');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+    await dialog.getByRole('button', { name: 'Pick cover.png' }).waitFor({ timeout: 20_000 });
+    await dialog.getByText('400 × 300 px').first().waitFor();
+    await dialog.getByRole('button', { name: 'Pick cover.png' }).click();
+    const picked = await waitFor(async () => (await received(frame)).find((m) => m.type === 'mediaPicked' && m.replyTo === 'media-1'), 'mediaPicked');
+    expect(picked.url).toMatch(new RegExp(`^${server.cmsUrl}/uploads/cms/.+\\.png$`));
+    expect((await fetch(picked.url!)).status).toBe(200);
+  });
+});
