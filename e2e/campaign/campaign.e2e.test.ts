@@ -244,4 +244,41 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
       await gated.close();
     }
   });
+
+  it('campaign spec §7 editor messaging: inside the editor frame the page re-renders at once on campaignInfo:v2 and asks for media with openMediaLibrary:v2', async () => {
+    const c = await createCampaign('editor', {}, { modules: [{ type: 'hero', id: 'hero', title: { de: 'Vorher', en: 'Before' } }] });
+    const editor = await context.newPage();
+    try {
+      // The back office lives on the CMS origin: an allowed parent (spec 5).
+      await editor.goto(`${server.cmsUrl}/c/${APP}/no-such-page`);
+      await editor.evaluate((url) => {
+        const w = window as unknown as { __frames: unknown[] };
+        w.__frames = [];
+        window.addEventListener('message', (e) => w.__frames.push(e.data));
+        document.body.innerHTML = `<iframe title="preview" src="${url}" style="width:390px;height:800px"></iframe>`;
+      }, c.url);
+      await waitFor(() => editor.evaluate(() => (window as unknown as { __frames: { type: string }[] }).__frames.some((f) => f.type === 'ready:v2')), 'ready:v2 from the page');
+      const frame = editor.frameLocator('iframe');
+      await frame.getByRole('heading', { name: 'Vorher' }).waitFor();
+
+      const stored = (await api<Record<string, unknown> & { data: { page: { modules: { title: Record<string, string> }[] } } }>('GET', `/api/campaigns/${c.id}`)).body;
+      stored.data.page.modules[0]!.title = { de: 'Nachher, noch nicht gespeichert', en: 'After' };
+      await editor.evaluate((campaign) => {
+        document.querySelector('iframe')!.contentWindow!.postMessage({ channel: 'fanfare-campaign', type: 'campaignInfo:v2', campaign }, location.origin);
+      }, stored);
+      await frame.getByRole('heading', { name: 'Nachher, noch nicht gespeichert' }).waitFor();
+
+      await frame.getByRole('button', { name: 'Bild wählen' }).click();
+      const ask = await waitFor(
+        () => editor.evaluate(() => (window as unknown as { __frames: { type: string }[] }).__frames.find((f) => f.type === 'openMediaLibrary:v2') ?? null),
+        'openMediaLibrary:v2 from the page',
+      );
+      expect(ask).toMatchObject({ channel: 'fanfare-campaign', fieldId: 'data.page.modules.0.cover_image', currentFileUrl: null, targetWidth: 640, targetHeight: 640 });
+      expect(typeof (ask as { requestId?: unknown }).requestId).toBe('string');
+      // The stored campaign is untouched: the edit lived only in the preview.
+      expect((await api<{ data: { page: { modules: { title: Record<string, string> }[] } } }>('GET', `/api/campaigns/${c.id}`)).body.data.page.modules[0]!.title.de).toBe('Vorher');
+    } finally {
+      await editor.close();
+    }
+  });
 });
