@@ -7,6 +7,7 @@ import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.
 import { registerMusicRoutes } from '../providers/music/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerLiveReadAccess } from './liveAccess.ts';
+import { registerPartyAbuseLimits } from './abuseLimits.ts';
 import { registerChat } from './chat/register.ts';
 import { registerLive } from './live/register.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
@@ -19,6 +20,7 @@ export type Closer = () => Promise<void>;
 
 /** The party API: fan identity, parties, music search, the emulators when no credentials are set. */
 export async function registerPartySurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+  await registerPartyAbuseLimits(app, ctx);
   // Cover art and audio of the demo catalog: public, immutable.
   await app.register(staticFiles, {
     root: ctx.catalog.dir,

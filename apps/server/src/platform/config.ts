@@ -145,6 +145,9 @@ const Env = z.object({
   CMS_SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
   CMS_LOCK_TTL_SECONDS: z.coerce.number().int().positive().default(300),
   CMS_LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(10),
+  ANON_SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(20),
+  APPLE_LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
+  MAX_SOCKETS_PER_FAN: z.coerce.number().int().positive().default(5),
   CAMPAIGN_ENVIRONMENT: z
     .enum(['staging', 'production', 'live', 'prod', 'local'])
     .default('local')
@@ -227,6 +230,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legalDir: e.LEGAL_DIR ?? null,
     logLevel: e.LOG_LEVEL,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    abuse: {
+      /** Anonymous signups one client address may make per 10 minutes. */
+      anonSignupsPer10Min: e.ANON_SIGNUP_RATE_LIMIT,
+      /** Apple logins one client address may make per minute (party and campaign). */
+      appleLoginsPerMinute: e.APPLE_LOGIN_RATE_LIMIT,
+      /** Open party sockets one fan may hold at once. */
+      maxSocketsPerFan: e.MAX_SOCKETS_PER_FAN,
+    },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     cms: {
       adminEmail: e.ADMIN_EMAIL ?? null,

@@ -184,6 +184,8 @@ function controlFrame(events: ControlEvent[]): WireFrame {
  */
 export class PartySocketServer {
   private readonly channels = new Map<string, PartyChannel>();
+  /** Each fan's sockets on this node (the per-fan cap, MAX_SOCKETS_PER_FAN). */
+  private readonly socketsByFan = new Map<string, Set<FanSocket>>();
   private readonly heartbeat: NodeJS.Timeout;
   private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
@@ -267,6 +269,10 @@ export class PartySocketServer {
     if (!signup) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'not signed up for this party');
     s.role = await roleInParty(this.ctx.db, partyId, fan);
     if (s.state === 'closed') return;
+    // A handful of tabs per fan, not hundreds: each socket costs memory and a share of every frame.
+    if (!this.bookSocket(fan.id, s)) {
+      return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'too many open connections for this fan');
+    }
     s.fan = { id: fan.id, service: fan.service, premium: toBool(fan.premium) };
 
     const channel = this.channelFor(partyId);
@@ -288,6 +294,19 @@ export class PartySocketServer {
     const early = s.early;
     s.early = [];
     for (const text of early) this.onText(s, partyId, text);
+  }
+
+  /**
+   * Counts the fan's sockets on this node that are open or being opened, and books `s` among them
+   * when there is room: synchronous, so parallel connects cannot all slip under the cap.
+   */
+  private bookSocket(fanId: string, s: FanSocket): boolean {
+    const mine = this.socketsByFan.get(fanId) ?? new Set<FanSocket>();
+    for (const other of mine) if (other.state === 'closed') mine.delete(other);
+    if (mine.size >= this.ctx.config.abuse.maxSocketsPerFan) return false;
+    mine.add(s);
+    this.socketsByFan.set(fanId, mine);
+    return true;
   }
 
   // The state changes while we await: read it through a call so the checks are not narrowed away.
@@ -423,6 +442,8 @@ export class PartySocketServer {
   private detach(s: FanSocket, partyId: string): void {
     s.state = 'closed';
     s.pending = [];
+    const mine = s.fan ? this.socketsByFan.get(s.fan.id) : undefined;
+    if (mine?.delete(s) && mine.size === 0) this.socketsByFan.delete(s.fan!.id);
     const channel = this.channels.get(partyId);
     if (!channel || !channel.sockets.delete(s) || channel.sockets.size > 0 || channel.idleTimer) return;
     channel.idleTimer = setTimeout(() => {
