@@ -61,6 +61,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   /** Overrides the client's timeout for this call (0: none). */
   timeoutMs?: number;
+  /** Sees the raw answer (status, headers) before it is read; e.g. for a test's assertions. */
+  onResponse?: (response: Response) => void;
 }
 
 export interface ApiClient<T extends RouteTable> {
@@ -105,6 +107,7 @@ export function createApiClient<T extends RouteTable>(table: T, options: ApiClie
     for (const [k, v] of Object.entries(callOptions.headers ?? {})) headers[k.toLowerCase()] = v;
 
     const res = await send(options, url, { method: route.method, headers, body, redirect: 'manual' }, callOptions);
+    callOptions.onResponse?.(res);
     if (route.redirect && (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400))) {
       return { status: res.status, location: res.headers.get('location') } satisfies RedirectResult;
     }

@@ -19,12 +19,15 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
  * - `bearer_host`: a fan bearer whose party role is `host` or `admin` (start additionally follows
  *   `partyStartAllowed`; some calls also accept the CMS token).
  * - `cms`: a back-office user's token (`Authorization: Bearer` or `X-Cms-Token`) of an active user;
- *   with `permission`, one of the user's roles must grant it (`CMS_PERMISSIONS`).
+ *   with `permission`, one of the user's roles must grant it (`CMS_PERMISSIONS`). On the party API
+ *   the token travels as `X-Cms-Token` (the admin tool).
+ * - `cms_or_bearer`: the admin tool's `X-Cms-Token`, or a fan bearer whose party role the call
+ *   checks (start, stop and end of a party from the app's host controls).
  * - `cms_optional`: no token, or a valid back-office token (`POST /api/users`: register or create).
  * - `account`: a campaign account's token in `Authorization` (access token, or the refresh token
  *   for the refresh call).
  */
-export const ROUTE_AUTH = ['none', 'bearer', 'bearer_optional', 'bearer_host', 'cms', 'cms_optional', 'account'] as const;
+export const ROUTE_AUTH = ['none', 'bearer', 'bearer_optional', 'bearer_host', 'cms', 'cms_or_bearer', 'cms_optional', 'account'] as const;
 export type RouteAuth = (typeof ROUTE_AUTH)[number];
 
 /** One call of an API. */

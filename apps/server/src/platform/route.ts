@@ -106,6 +106,7 @@ const SECURITY: Record<RouteAuth, Record<string, string[]>[]> = {
   bearer_optional: [{}, { bearer: [] }],
   bearer_host: [{ bearer: [] }],
   cms: [{ bearer: [] }, { cmsToken: [] }],
+  cms_or_bearer: [{ cmsToken: [] }, { bearer: [] }],
   cms_optional: [{}, { bearer: [] }, { cmsToken: [] }],
   account: [{ bearer: [] }],
 };
@@ -130,14 +131,16 @@ export const UNTABLED_ROUTES: readonly { url: string; reason: string }[] = [
   { url: '/healthz', reason: 'liveness probe' },
   { url: '/readyz', reason: 'readiness probe' },
   { url: '/docs*', reason: 'the OpenAPI documents and their UI' },
-  { url: '/media/catalog/*', reason: 'static files: demo catalog covers and audio' },
-  { url: '/media/*', reason: 'static files: uploads and HLS streams' },
-  { url: '/uploads/*', reason: 'static files: uploaded images' },
+  { url: '*', reason: 'CORS preflight (OPTIONS *) of the CMS listener' },
+  { url: '/media/*', reason: 'static files: demo catalog covers and audio, HLS streams' },
+  { url: '/uploads/*', reason: 'static files: uploaded images and chat media' },
+  { url: '/campaign-web/assets/*', reason: 'static files: the campaign page bundle' },
+  { url: '/admin*', reason: 'web-app pages and assets: the back office' },
+  { url: '/assets/*', reason: 'static files: the party app bundle' },
   { url: '/emulator/*', reason: 'the Spotify and Apple emulators (no credentials set)' },
   { url: '/password/reset', reason: 'web-app page: the set-password form of a reset e-mail' },
-  { url: '/party*', reason: 'web-app pages: the party app' },
-  { url: '/admin*', reason: 'web-app pages: the back office' },
-  { url: '/assets/*', reason: 'static files: web-app bundles' },
+  { url: '/p/*', reason: 'web-app pages: the party app' },
+  { url: '/legal/*', reason: 'web-app pages: imprint, privacy, terms' },
   { url: '/', reason: 'web-app page: the start page' },
 ];
 
@@ -150,6 +153,8 @@ export function trackRoutes(app: App): void {
   app.addHook('onRoute', (opts) => {
     const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
     const contract = (opts.config as { contract?: string } | undefined)?.contract ?? null;
+    // The OpenAPI documents list the table entries and nothing else.
+    if (!contract) opts.schema = { ...opts.schema, hide: true };
     for (const method of methods) list.push({ method: String(method), url: opts.url, contract });
   });
 }
@@ -161,5 +166,5 @@ export function registeredRoutes(app: App): readonly RegisteredRoute[] {
 
 /** True when `url` is one of the listed exceptions. */
 export function isUntabledException(url: string): boolean {
-  return UNTABLED_ROUTES.some((e) => (e.url.endsWith('*') ? url.startsWith(e.url.slice(0, -1)) : url === e.url));
+  return UNTABLED_ROUTES.some((e) => url === e.url || (e.url.length > 1 && e.url.endsWith('*') && url.startsWith(e.url.slice(0, -1))));
 }

@@ -4,6 +4,7 @@
  * entry, the OpenAPI document lists exactly these, and `@fanfare/client/cms` calls them.
  */
 import { z } from 'zod';
+import { OAuthCallbackQuery } from '../oauth.ts';
 import type { RouteDef } from '../routeDef.ts';
 import {
   CampaignsPage,
@@ -83,12 +84,6 @@ import {
   SpotifyTrack,
 } from './lookups.ts';
 
-/** Query of the Spotify login callback of campaign accounts (the provider's answer). */
-export const AccountSpotifyCallbackQuery = z.object({
-  code: z.string().max(2000).optional(),
-  state: z.string().max(4000).optional(),
-  error: z.string().max(200).optional(),
-});
 
 /** The `*` of `/api/uploads/folders/*`: a folder path such as `covers/2025` (no leading slash). */
 export const UploadFolderPathParam = z.object({ '*': z.string().max(500) });
@@ -403,7 +398,7 @@ export const CMS_ROUTES = {
     auth: 'none',
     tag: 'campaign accounts',
     summary: "The provider's redirect back: redirects to the page with the tokens or an error",
-    query: AccountSpotifyCallbackQuery,
+    query: OAuthCallbackQuery,
     redirect: true,
   },
   accountAppleLogin: {

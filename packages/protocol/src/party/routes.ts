@@ -2,6 +2,7 @@
  * Every call of spec `listening-party.md`, section 7, as data: the typed client, the server's
  * route registration and the OpenAPI document are built on this table.
  */
+import { OAuthCallbackQuery } from '../oauth.ts';
 import type { RouteDef } from '../routeDef.ts';
 import { ReactionAccepted, ReactionBody } from './socket.ts';
 import {
@@ -88,7 +89,7 @@ export const PARTY_ROUTES = {
   startParty: {
     method: 'POST',
     path: '/api/parties/:id/start',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Start the party (roles per partyStartAllowed)',
     params: PartyIdParam,
     response: StartPartyResponse,
@@ -96,7 +97,7 @@ export const PARTY_ROUTES = {
   stopParty: {
     method: 'POST',
     path: '/api/parties/:id/stop',
-    auth: 'cms',
+    auth: 'cms_or_bearer',
     summary: 'Stop (pause) the party (CMS token, or a host/admin bearer from the app)',
     params: PartyIdParam,
     response: StopPartyResponse,
@@ -104,7 +105,7 @@ export const PARTY_ROUTES = {
   endParty: {
     method: 'POST',
     path: '/api/parties/:id/end',
-    auth: 'cms',
+    auth: 'cms_or_bearer',
     summary: 'End the party now (CMS token, or a host/admin bearer from the app)',
     params: PartyIdParam,
     response: EndPartyResponse,
@@ -220,6 +221,7 @@ export const PARTY_ROUTES = {
     summary: 'Post a text or sticker message',
     params: PartyIdParam,
     body: PostChatMessageBody,
+    status: 201,
     response: PostChatMessageResponse,
   },
   deleteChatMessage: {
@@ -236,6 +238,7 @@ export const PARTY_ROUTES = {
     summary: 'Post a photo or video message',
     params: PartyIdParam,
     body: PostChatMediaBody,
+    status: 201,
     response: PostChatMessageResponse,
   },
   postPopup: {
@@ -245,6 +248,7 @@ export const PARTY_ROUTES = {
     summary: 'Create a popup',
     params: PartyIdParam,
     body: PostPopupBody,
+    status: 201,
     response: PostChatMessageResponse,
   },
   postPoll: {
@@ -254,6 +258,7 @@ export const PARTY_ROUTES = {
     summary: 'Create a poll',
     params: PartyIdParam,
     body: PostPollBody,
+    status: 201,
     response: PostChatMessageResponse,
   },
   answerPoll: {
@@ -263,6 +268,7 @@ export const PARTY_ROUTES = {
     summary: 'Answer a poll (once)',
     params: PollParams,
     body: AnswerBody,
+    status: 201,
     response: AnswerPollResponse,
   },
   postQuizQuestion: {
@@ -272,6 +278,7 @@ export const PARTY_ROUTES = {
     summary: 'Create a quiz question',
     params: PartyIdParam,
     body: PostQuizQuestionBody,
+    status: 201,
     response: PostChatMessageResponse,
   },
   answerQuizQuestion: {
@@ -281,6 +288,7 @@ export const PARTY_ROUTES = {
     summary: 'Answer a quiz question (once)',
     params: QuizQuestionParams,
     body: AnswerBody,
+    status: 201,
     response: AnswerQuizResponse,
   },
   postScoreboard: {
@@ -290,6 +298,7 @@ export const PARTY_ROUTES = {
     summary: 'Post the quiz scoreboard to the chat',
     params: PartyIdParam,
     body: PostScoreboardBody,
+    status: 201,
     response: PostChatMessageResponse,
   },
   getScoreboard: {
@@ -323,6 +332,7 @@ export const PARTY_ROUTES = {
     summary: 'Schedule a chat message',
     params: PartyIdParam,
     body: PostScheduledMessageBody,
+    status: 201,
     response: PostScheduledMessageResponse,
   },
   deleteScheduledMessage: {
@@ -410,6 +420,7 @@ export const PARTY_ROUTES = {
     summary: 'Grant host or admin to an account, or create a grant token',
     params: PartyIdParam,
     body: PostGrantBody,
+    status: 201,
     response: PostGrantResponse,
   },
   deleteGrantByService: {
@@ -465,6 +476,14 @@ export const PARTY_ROUTES = {
     query: SpotifyLoginQuery,
     redirect: true,
   },
+  spotifyCallback: {
+    method: 'GET',
+    path: '/api/auth/spotify/callback',
+    auth: 'none',
+    summary: "Spotify's redirect back: redirects to the app with the access token or an error",
+    query: OAuthCallbackQuery,
+    redirect: true,
+  },
 
   // --- Uploads ----------------------------------------------------------------------------
   uploadProfile: {
@@ -474,6 +493,7 @@ export const PARTY_ROUTES = {
     summary: "Upload the caller's profile picture",
     params: PartyIdParam,
     multipart: true,
+    status: 201,
     response: UploadResponse,
   },
   uploadProfileFor: {
@@ -483,6 +503,7 @@ export const PARTY_ROUTES = {
     summary: "Upload another user's profile picture",
     params: PartyUserParams,
     multipart: true,
+    status: 201,
     response: UploadResponse,
   },
   uploadAdminProfile: {
@@ -492,6 +513,7 @@ export const PARTY_ROUTES = {
     summary: 'Upload a profile picture for a grant (host or admin)',
     params: PartyIdParam,
     multipart: true,
+    status: 201,
     response: UploadResponse,
   },
   sendReaction: {
@@ -511,6 +533,7 @@ export const PARTY_ROUTES = {
     summary: 'Upload a chat photo or video',
     params: PartyIdParam,
     multipart: true,
+    status: 201,
     response: UploadResponse,
   },
 } as const satisfies Record<string, RouteDef>;

@@ -1,8 +1,9 @@
-import { CampaignPageParams } from '@fanfare/protocol';
+import { CMS_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
+import { cmsRoute } from '../route.ts';
 import { campaignForPage, renderCampaignPage, renderCampaignWebApp } from './service.ts';
 import { CAMPAIGN_WEB_DIST, frameAncestors, registerCampaignWebAssets } from './webApp.ts';
 
@@ -14,7 +15,7 @@ export async function registerPageRoutes(app: App, ctx: ServerContext, distDir: 
   const readIndex = await registerCampaignWebAssets(app, distDir);
   const csp = frameAncestors(ctx);
 
-  app.get('/c/:app/:slug', { schema: { tags: ['campaign pages'], summary: 'A campaign page with its metadata', params: CampaignPageParams } }, async (req, reply) => {
+  cmsRoute(ctx)(app, CMS_ROUTES.campaignPage, async (req, reply) => {
     void reply
       .type('text/html; charset=utf-8')
       .header('x-content-type-options', 'nosniff')

@@ -1,15 +1,13 @@
-import { PARTY_ROUTES, PartyIdParam, ReactionAccepted, ReactionBody } from '@fanfare/protocol';
+import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { conflict, forbidden } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { requireFan } from '../auth/guards.ts';
 import { currentStatus } from '../live/playback.ts';
 import type { PartySocketServer } from '../live/socket.ts';
 import { requireParty } from '../parties/queries.ts';
+import { partyRoute } from '../route.ts';
 import type { Closer } from '../surface.ts';
 import { ReactionAggregator } from './reactions.ts';
-
-const route = PARTY_ROUTES.sendReaction;
 
 /**
  * Quick reactions (issue 15): `POST /api/parties/{id}/reactions` counts a signed-up fan's reaction
@@ -18,21 +16,16 @@ const route = PARTY_ROUTES.sendReaction;
 export async function registerReactionRoutes(app: App, ctx: ServerContext, sockets: PartySocketServer): Promise<Closer> {
   const aggregator = new ReactionAggregator((partyId, event) => sockets.broadcastControl(partyId, event), () => ctx.now());
 
-  app.post(
-    '/api/parties/:id/reactions',
-    { schema: { tags: ['live'], summary: `${route.summary}. Auth: fan bearer`, params: PartyIdParam, body: ReactionBody, response: { 202: ReactionAccepted } } },
-    async (req, reply) => {
-      const fan = await requireFan(ctx, req);
-      const partyId = req.params.id;
-      await requireParty(ctx.db, partyId);
-      // Reactions reach every fan of the party: only its own signed-up fans may send them.
-      const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', partyId).where('fan_id', '=', fan.id).executeTakeFirst();
-      if (!signup) throw forbidden('Sign up for this party first');
-      const status = await currentStatus(ctx, partyId);
-      if (!status || status.is_paused) throw conflict('Reactions are for the playing track; nothing plays right now');
-      aggregator.record(partyId, fan.id, req.body.reaction, status.track.id);
-      return reply.code(202).send({ reaction: req.body.reaction, track_id: status.track.id });
-    },
-  );
+  partyRoute(ctx)(app, PARTY_ROUTES.sendReaction, async (req, _reply, fan) => {
+    const partyId = req.params.id;
+    await requireParty(ctx.db, partyId);
+    // Reactions reach every fan of the party: only its own signed-up fans may send them.
+    const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', partyId).where('fan_id', '=', fan.id).executeTakeFirst();
+    if (!signup) throw forbidden('Sign up for this party first');
+    const status = await currentStatus(ctx, partyId);
+    if (!status || status.is_paused) throw conflict('Reactions are for the playing track; nothing plays right now');
+    aggregator.record(partyId, fan.id, req.body.reaction, status.track.id);
+    return { reaction: req.body.reaction, track_id: status.track.id };
+  });
   return async () => aggregator.close();
 }

@@ -1,13 +1,13 @@
 import multipart from '@fastify/multipart';
-import { PartyIdParam, UploadResponse } from '@fanfare/protocol';
+import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
-import { requireFan } from '../auth/guards.ts';
 import { requireParty } from '../parties/queries.ts';
 import { sendStoredFile } from '../../platform/uploads.ts';
 import { partyFolder } from '../chat/media/store.ts';
+import { partyRoute } from '../route.ts';
 import { storeImageUpload } from './service.ts';
 
 const SAFE_KEY = /^[\w-]+(\/[\w-]+)*\.(png|jpg|gif|webp)$/;
@@ -15,15 +15,10 @@ const SAFE_KEY = /^[\w-]+(\/[\w-]+)*\.(png|jpg|gif|webp)$/;
 export async function registerUploadRoutes(app: App, ctx: ServerContext): Promise<void> {
   await app.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 5 } });
 
-  app.post(
-    '/api/parties/:id/uploads/profile',
-    { schema: { tags: ['uploads'], consumes: ['multipart/form-data'], params: PartyIdParam, response: { 201: UploadResponse } } },
-    async (req, reply) => {
-      const fan = await requireFan(ctx, req);
-      await requireParty(ctx.db, req.params.id);
-      return reply.status(201).send(await storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`));
-    },
-  );
+  partyRoute(ctx)(app, PARTY_ROUTES.uploadProfile, async (req, _reply, fan) => {
+    await requireParty(ctx.db, req.params.id);
+    return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`);
+  });
 
   app.get('/uploads/*', { schema: { hide: true } }, async (req, reply) => {
     const key = (req.params as { '*': string })['*'];

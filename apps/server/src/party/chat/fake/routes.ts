@@ -1,22 +1,21 @@
-import { FakeChatBody, PartyIdParam } from '@fanfare/protocol';
+import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
-import { requireCmsForParty } from '../access.ts';
+import { requireParty } from '../../parties/queries.ts';
+import { partyRoute } from '../../route.ts';
 import type { FakeTraffic } from './service.ts';
 
-/** Fake chat traffic is an admin-tool action (and our load generator): CMS token only. */
+/** Fake chat traffic is an admin-tool action (and our load generator): CMS token only (the guard). */
 export async function registerFakeRoutes(app: App, ctx: ServerContext, fake: FakeTraffic): Promise<void> {
-  const tags = ['chat'];
+  const route = partyRoute(ctx);
 
-  app.post('/api/parties/:id/chat/fake', { schema: { tags, params: PartyIdParam, body: FakeChatBody } }, async (req, reply) => {
-    await requireCmsForParty(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.startFakeChat, async (req) => {
+    await requireParty(ctx.db, req.params.id);
     await fake.start(req.params.id, req.body);
-    return reply.status(204).send();
   });
 
-  app.delete('/api/parties/:id/chat/fake', { schema: { tags, params: PartyIdParam } }, async (req, reply) => {
-    await requireCmsForParty(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.stopFakeChat, async (req) => {
+    await requireParty(ctx.db, req.params.id);
     await fake.stop(req.params.id);
-    return reply.status(204).send();
   });
 }

@@ -1,47 +1,34 @@
-import { PartyIdParam, PartyUserParams, PostChatMediaBody, PostChatMessageResponse, UploadResponse } from '@fanfare/protocol';
+import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import { toBool } from '../../../platform/db/columns.ts';
 import { forbidden, notFound } from '../../../platform/errors.ts';
 import type { App } from '../../../platform/http.ts';
 import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
-import { requireFan } from '../../auth/guards.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { storeImageUpload } from '../../uploads/service.ts';
-import { requireCmsForParty } from '../access.ts';
+import { partyRoute } from '../../route.ts';
 import { postChatMedia } from '../messages/service.ts';
 import { MEDIA_KEY, storeChatMedia } from './store.ts';
 
 /** Chat media (upload, post, serve) and the CMS uploads of profile pictures for others. */
 export async function registerMediaRoutes(app: App, ctx: ServerContext): Promise<void> {
-  const tags = ['uploads'];
+  const route = partyRoute(ctx);
 
-  app.post(
-    '/api/parties/:id/uploads/media',
-    { schema: { tags, consumes: ['multipart/form-data'], params: PartyIdParam, response: { 201: UploadResponse } } },
-    async (req, reply) => {
-      const fan = await requireFan(ctx, req);
-      await requireParty(ctx.db, req.params.id);
-      const signup = await ctx.db
-        .selectFrom('party_users')
-        .select('can_chat')
-        .where('party_id', '=', req.params.id)
-        .where('fan_id', '=', fan.id)
-        .executeTakeFirst();
-      // Storage is spent only for fans who may post media: signed up and not blocked.
-      if (!signup) throw forbidden('Sign up for this party before uploading chat media');
-      if (!toBool(signup.can_chat)) throw forbidden('You are blocked from this chat');
-      return reply.status(201).send(await storeChatMedia(ctx, req, req.params.id, fan.id));
-    },
-  );
+  route(app, PARTY_ROUTES.uploadMedia, async (req, _reply, fan) => {
+    await requireParty(ctx.db, req.params.id);
+    const signup = await ctx.db
+      .selectFrom('party_users')
+      .select('can_chat')
+      .where('party_id', '=', req.params.id)
+      .where('fan_id', '=', fan.id)
+      .executeTakeFirst();
+    // Storage is spent only for fans who may post media: signed up and not blocked.
+    if (!signup) throw forbidden('Sign up for this party before uploading chat media');
+    if (!toBool(signup.can_chat)) throw forbidden('You are blocked from this chat');
+    return storeChatMedia(ctx, req, req.params.id, fan.id);
+  });
 
-  app.post(
-    '/api/parties/:id/chat/media',
-    { schema: { tags: ['chat'], params: PartyIdParam, body: PostChatMediaBody, response: { 201: PostChatMessageResponse } } },
-    async (req, reply) => {
-      const fan = await requireFan(ctx, req);
-      return reply.status(201).send(await postChatMedia(ctx, req.params.id, fan, req.body));
-    },
-  );
+  route(app, PARTY_ROUTES.postChatMedia, async (req, _reply, fan) => postChatMedia(ctx, req.params.id, fan, req.body));
 
   // Chat media are served with the type sniffed from their bytes and nosniff, never as HTML.
   app.get('/uploads/media/*', { schema: { hide: true } }, async (req, reply) => {
@@ -67,39 +54,31 @@ export async function registerMediaRoutes(app: App, ctx: ServerContext): Promise
     return reply.send(Buffer.from(bytes));
   });
 
-  app.post(
-    '/api/parties/:id/uploads/profile/:userId',
-    { schema: { tags, consumes: ['multipart/form-data'], params: PartyUserParams, response: { 201: UploadResponse } } },
-    async (req, reply) => {
-      // CMS only: uploading another user's picture changes their public profile.
-      await requireCmsForParty(ctx, req, req.params.id);
-      const user = await ctx.db
-        .selectFrom('party_users')
-        .select('fan_id')
-        .where('party_id', '=', req.params.id)
-        .where('fan_id', '=', req.params.userId)
-        .executeTakeFirst();
-      if (!user) throw notFound(`No user ${req.params.userId} in this party`);
-      const stored = await storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/${safeSegment(req.params.userId)}`);
-      await ctx.db
-        .updateTable('party_users')
-        .set({ profile_picture: stored.url })
-        .where('party_id', '=', req.params.id)
-        .where('fan_id', '=', req.params.userId)
-        .execute();
-      return reply.status(201).send(stored);
-    },
-  );
+  // CMS only (the guard): uploading another user's picture changes their public profile.
+  route(app, PARTY_ROUTES.uploadProfileFor, async (req) => {
+    await requireParty(ctx.db, req.params.id);
+    const user = await ctx.db
+      .selectFrom('party_users')
+      .select('fan_id')
+      .where('party_id', '=', req.params.id)
+      .where('fan_id', '=', req.params.userId)
+      .executeTakeFirst();
+    if (!user) throw notFound(`No user ${req.params.userId} in this party`);
+    const stored = await storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/${safeSegment(req.params.userId)}`);
+    await ctx.db
+      .updateTable('party_users')
+      .set({ profile_picture: stored.url })
+      .where('party_id', '=', req.params.id)
+      .where('fan_id', '=', req.params.userId)
+      .execute();
+    return stored;
+  });
 
-  app.post(
-    '/api/parties/:id/uploads/admin/profile',
-    { schema: { tags, consumes: ['multipart/form-data'], params: PartyIdParam, response: { 201: UploadResponse } } },
-    async (req, reply) => {
-      // CMS only: a picture for a host or admin grant (the admin tool puts the URL in the grant).
-      await requireCmsForParty(ctx, req, req.params.id);
-      return reply.status(201).send(await storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/grants`));
-    },
-  );
+  // CMS only (the guard): a picture for a host or admin grant (the admin tool puts the URL in the grant).
+  route(app, PARTY_ROUTES.uploadAdminProfile, async (req) => {
+    await requireParty(ctx.db, req.params.id);
+    return storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/grants`);
+  });
 }
 
 /** One `bytes=start-end` range of a Range header (suffix and open ranges too); null to send it all. */

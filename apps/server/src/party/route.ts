@@ -1,0 +1,34 @@
+import type { FastifyRequest } from 'fastify';
+import type { ServerContext } from '../context.ts';
+import { unauthorized } from '../platform/errors.ts';
+import { routeWith, type Guards } from '../platform/route.ts';
+import { bearerToken, requireCms, requireFan } from './auth/guards.ts';
+import { fanForToken } from './auth/sessions.ts';
+
+/**
+ * Who may call a party route, by its table entry's `auth`. The guard settles the caller's
+ * identity (a fan's bearer, the admin tool's `X-Cms-Token`); what that caller may do in a given
+ * party (host, admin) is the handler's check.
+ */
+export function partyGuards(ctx: ServerContext) {
+  return {
+    none: async () => null,
+    bearer: async (req: FastifyRequest) => requireFan(ctx, req),
+    // Parties without login_required accept anonymous signups; a token, when sent, must be valid.
+    bearer_optional: async (req: FastifyRequest) => {
+      const token = bearerToken(req);
+      if (!token) return null;
+      const fan = await fanForToken(ctx.db, token, ctx.now());
+      if (!fan) throw unauthorized('Invalid or expired access token');
+      return fan;
+    },
+    bearer_host: async (req: FastifyRequest) => requireFan(ctx, req),
+    cms: async (req: FastifyRequest) => requireCms(ctx, req),
+    // A CMS token, when sent, must be accepted (a wrong one is refused, not ignored).
+    cms_or_bearer: async (req: FastifyRequest) =>
+      req.headers['x-cms-token'] !== undefined ? { cms: await requireCms(ctx, req), fan: null } : { cms: null, fan: await requireFan(ctx, req) },
+  } satisfies Guards;
+}
+
+/** `route(app, PARTY_ROUTES.x, handler)` for the party listener. */
+export const partyRoute = (ctx: ServerContext) => routeWith(partyGuards(ctx));
