@@ -30,6 +30,7 @@ import {
   PROVIDER_TOKEN_MAX_LENGTH,
   EXCLUDED_TRACKS_MAX,
   GRANT_LINK_MAX_TTL_DAYS,
+  CHAT_SLOW_MODE_MAX_SECONDS,
   GRANT_LINK_MAX_USES,
 } from './constants.ts';
 import {
@@ -453,6 +454,15 @@ export type PostScheduledMessageBody = z.infer<typeof PostScheduledMessageBody>;
 /** Response of `POST /api/parties/{id}/chat/schedule`. */
 export const PostScheduledMessageResponse = ScheduledMessage;
 export type PostScheduledMessageResponse = z.infer<typeof PostScheduledMessageResponse>;
+
+/**
+ * Body and response of `PUT /api/parties/{id}/chat/slow_mode` (host/admin, ours): party-wide slow
+ * mode, one message per `seconds` per listener; 0 switches it off.
+ */
+export const SlowModeBody = z.strictObject({ seconds: z.number().int().min(0).max(CHAT_SLOW_MODE_MAX_SECONDS) });
+export type SlowModeBody = z.infer<typeof SlowModeBody>;
+export const SlowModeResponse = z.object({ seconds: NonNegativeInt });
+export type SlowModeResponse = z.infer<typeof SlowModeResponse>;
 
 /** Body of `POST /api/parties/{id}/chat/fake` (CMS): generated chat traffic, our load generator. */
 export const FakeChatBody = z.strictObject({

@@ -237,6 +237,10 @@ export const GRANT_LINK_DEFAULT_TTL_DAYS = 7;
 export const GRANT_LINK_MAX_USES = 10_000;
 export const GRANT_LINK_MAX_TTL_DAYS = 365;
 
+/** Ours: the longest slow-mode interval a host may set, in seconds, and its 429 `detail.type`. */
+export const CHAT_SLOW_MODE_MAX_SECONDS = 3600;
+export const CHAT_SLOW_MODE_ERROR = 'ChatSlowMode';
+
 /** Ours: how many tracks a party may leave out of its album or playlist. */
 export const EXCLUDED_TRACKS_MAX = 1000;
 

@@ -17,6 +17,7 @@ import {
   START_ALLOWED,
   WAITING_ROOM_MAX_MINUTES,
   CSS_VALUE_MAX_LENGTH,
+  CHAT_SLOW_MODE_MAX_SECONDS,
   FAQ_ANSWER_MAX_LENGTH,
   FAQ_ENTRIES_MAX,
   FAQ_QUESTION_MAX_LENGTH,
@@ -247,6 +248,11 @@ export const FrontendSettings = z.strictObject({
   /** Who may start the party (default `host`). */
   partyStartAllowed: StartAllowed.optional(),
   faq: z.array(FaqEntry).max(FAQ_ENTRIES_MAX).optional(),
+  /**
+   * Ours (issue 10): party-wide slow mode. While above 0, each listener may post one chat message
+   * per this many seconds (hosts and admins exempt). Hosts switch it with `PUT .../chat/slow_mode`.
+   */
+  chatSlowModeSeconds: z.number().int().min(0).max(CHAT_SLOW_MODE_MAX_SECONDS).optional(),
   visual: VisualSettings.optional(),
   /** Imprint, privacy and terms of this party (HTML), served at `/legal/{page}`. */
   legal: LegalSettings.optional(),

@@ -12,6 +12,7 @@ import { questionClosing, ResultsThrottle, type QuestionRuntime } from './polls/
 import { registerPopupRoutes } from './popups/routes.ts';
 import { registerQuizRoutes } from './quiz/routes.ts';
 import { registerScheduleRoutes } from './schedule/routes.ts';
+import { registerSlowModeRoutes } from './slowMode.ts';
 import { scheduledPosting } from './schedule/service.ts';
 
 /** Live poll and quiz counts are published at most this often per question. */
@@ -37,6 +38,7 @@ export async function registerChat(app: App, ctx: ServerContext, jobs: JobSchedu
   await registerMessageRoutes(app, ctx);
   await registerMediaRoutes(app, ctx);
   await registerModerationRoutes(app, ctx);
+  await registerSlowModeRoutes(app, ctx);
   await registerPopupRoutes(app, ctx);
   await registerPollRoutes(app, ctx, runtime);
   await registerQuizRoutes(app, ctx, runtime);

@@ -17,6 +17,7 @@ import { roleInParty } from '../../grants/service.ts';
 import { requireParty, type PartyRow } from '../../parties/queries.ts';
 import { isStaff } from '../access.ts';
 import { checkChatMedia } from '../media/store.ts';
+import { enforceSlowMode } from '../slowMode.ts';
 import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
 import { runPartyWrite } from '../../live/unitOfWork.ts';
 import { queueUnstored, storeAndPublish } from './publish.ts';
@@ -102,6 +103,7 @@ export async function postChatMessage(
   const author = await authorize(ctx, partyId, fan);
   checkSticker(party, body.sticker);
   const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
+  await enforceSlowMode(ctx, partyId, author, options.exemptFromRateLimit);
   await enforceRateLimit(ctx, partyId, author, options);
   return storeAndPublish(ctx, {
     ...emptyMessageRow(newId(), partyId, 'message'),
@@ -118,6 +120,7 @@ export async function postChatMedia(ctx: ServerContext, partyId: string, fan: Fa
   const author = await authorize(ctx, partyId, fan);
   if (body.photo) await checkChatMedia(ctx, partyId, fan.id, body.photo, 'image', ['body', 'photo']);
   if (body.video) await checkChatMedia(ctx, partyId, fan.id, body.video, 'video', ['body', 'video']);
+  await enforceSlowMode(ctx, partyId, author);
   await enforceRateLimit(ctx, partyId, author, {});
   return storeAndPublish(ctx, {
     ...emptyMessageRow(newId(), partyId, 'message'),

@@ -1,0 +1,51 @@
+/**
+ * Party-wide slow mode (issue 10: anonymous signups each bypassed the per-fan chat limit). While
+ * `frontend.chatSlowModeSeconds` is above 0, each listener may post one message per that many
+ * seconds, whoever they are; hosts, admins and the fake-traffic generator are exempt.
+ */
+import { CHAT_SLOW_MODE_ERROR, SlowModeBody, SlowModeResponse, PartyIdParam, type FrontendSettings, type Role } from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import { parseJson } from '../../platform/db/columns.ts';
+import { HttpError } from '../../platform/errors.ts';
+import type { App } from '../../platform/http.ts';
+import { requireParty } from '../parties/queries.ts';
+import { requireStaff } from './access.ts';
+
+const slowModeOf = (frontend: string | null): number => parseJson<FrontendSettings>(frontend, {}).chatSlowModeSeconds ?? 0;
+
+/** 429 `ChatSlowMode` when the fan posted within the party's slow-mode interval. */
+export async function enforceSlowMode(ctx: ServerContext, partyId: string, author: { role: Role; fanId: string }, exempt = false): Promise<void> {
+  if (exempt || author.role === 'host' || author.role === 'admin') return;
+  const party = await requireParty(ctx.db, partyId);
+  const seconds = slowModeOf(party.frontend);
+  if (seconds <= 0) return;
+  const now = ctx.now();
+  const last = await ctx.db
+    .selectFrom('chat_messages')
+    .select((eb) => eb.fn.max<number | string | null>('timestamp_ms').as('last'))
+    .where('party_id', '=', partyId)
+    .where('sender_id', '=', author.fanId)
+    .where('timestamp_ms', '>', now - seconds * 1000)
+    .executeTakeFirst();
+  if (last?.last == null) return;
+  const retryAfterMs = Math.max(0, Number(last.last) + seconds * 1000 - now);
+  throw new HttpError(429, {
+    message: `Slow mode: one message per ${seconds} s. Try again in ${Math.ceil(retryAfterMs / 1000)} s.`,
+    type: CHAT_SLOW_MODE_ERROR,
+    retry_after_ms: retryAfterMs,
+  });
+}
+
+/** `PUT /api/parties/{id}/chat/slow_mode`: hosts and admins of the party switch slow mode. */
+export async function registerSlowModeRoutes(app: App, ctx: ServerContext): Promise<void> {
+  app.put(
+    '/api/parties/:id/chat/slow_mode',
+    { schema: { tags: ['chat'], summary: 'Switch party-wide slow mode (host/admin; 0 = off)', params: PartyIdParam, body: SlowModeBody, response: { 200: SlowModeResponse } } },
+    async (req) => {
+      const { party } = await requireStaff(ctx, req, req.params.id);
+      const frontend = { ...parseJson<FrontendSettings>(party.frontend, {}), chatSlowModeSeconds: req.body.seconds };
+      await ctx.db.updateTable('parties').set({ frontend: JSON.stringify(frontend), updated_at: ctx.now() }).where('id', '=', party.id).execute();
+      return { seconds: req.body.seconds };
+    },
+  );
+}
