@@ -6,6 +6,8 @@ import type { CatalogAlbum, CatalogTrack } from '../catalog/catalog.ts';
 import type * as W from '../spotify/webApi.ts';
 import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint, type DemoFan } from './demoFans.ts';
 import { consentPage } from './page.ts';
+import { registerPlayerRoutes } from './spotifyPlayerRoutes.ts';
+import { EmulatedPlayers } from './spotifyPlayerState.ts';
 
 const CODE_TTL_MS = 60_000;
 const ACCESS_TTL_S = 3600;
@@ -51,6 +53,7 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
     };
   };
   const paging = <T>(items: T[]): W.Paging<T> => ({ items, next: null, total: items.length });
+  const players = new EmulatedPlayers(catalog, () => ctx.now());
   // The emulator client's registered redirect URIs: the party's and the CMS's login callbacks.
   const registeredCallbacks = [
     `${ctx.config.publicUrl}/api/auth/spotify/callback`,
@@ -190,21 +193,11 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
             }
             return { tracks: ids.map((id) => { const t = catalog.trackBySpotifyId(id); return t ? fullTrack(t) : null; }) };
           });
-          api.get('/me/player/devices', async () => {
-            const devices: W.Device[] = [
-              { id: 'emulator-web-player', is_active: true, is_restricted: false, name: 'Fanfare Web Player', type: 'Computer', volume_percent: 100, supports_volume: true },
-            ];
-            return { devices };
-          });
           api.put('/me/following', async (req, reply) => {
             if (!fanOf(req)) return reply.status(403).send({ error: { status: 403, message: 'User token required' } });
             return reply.status(204).send();
           });
-          // Player commands succeed without a body, as Spotify's do.
-          for (const path of ['/me/player/play', '/me/player/pause', '/me/player/volume', '/me/player/shuffle', '/me/player/repeat', '/me/player']) {
-            api.put(path, async (_req, reply) => reply.status(204).send());
-          }
-          for (const path of ['/me/player/next', '/me/player/previous']) api.post(path, async (_req, reply) => reply.status(204).send());
+          registerPlayerRoutes(api, players, fanOf, fullTrack);
         },
         { prefix: '/api/v1' },
       );
