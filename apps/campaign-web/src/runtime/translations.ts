@@ -1,4 +1,4 @@
-import { TranslationsResponse } from '@fanfare/protocol';
+import type { TranslationsResponse } from '@fanfare/protocol';
 import { PAGE_MESSAGES } from '../messages.ts';
 
 /** The page's own labels under the campaign's translations: the campaign's win key by key. */
@@ -21,8 +21,9 @@ export function fetchWithPageMessages(base: typeof fetch): typeof fetch {
     const res = await base(input, init);
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!res.ok || !TRANSLATIONS_PATH.test(url)) return res;
-    const parsed = TranslationsResponse.safeParse(await res.clone().json());
-    if (!parsed.success) return res;
-    return new Response(JSON.stringify(withPageMessages(parsed.data)), { status: res.status, headers: { 'content-type': 'application/json' } });
+    const body = (await res.clone().json()) as Partial<TranslationsResponse>;
+    // Only a translations answer of the expected shape is extended; anything else passes as it came.
+    if (!Array.isArray(body.items) || !body.items.every((i) => typeof i?.locale === 'string' && typeof i.messages === 'object')) return res;
+    return new Response(JSON.stringify(withPageMessages(body as TranslationsResponse)), { status: res.status, headers: { 'content-type': 'application/json' } });
   };
 }

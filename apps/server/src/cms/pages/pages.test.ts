@@ -8,6 +8,7 @@ import { createHttpApp } from '../../platform/http.ts';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
 import { registerPageRoutes } from './routes.ts';
+import { skeletonTextColor } from './skeleton.ts';
 
 function metaContent(html: string, name: string): string | null {
   const m = new RegExp(`<meta name="${name}" content="([^"]*)">`).exec(html);
@@ -57,6 +58,13 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
     expect(res.headers.get('content-type')).toContain('text/html');
   });
 
+  it('the first screen keeps a label text colour only when it reads at 4.5:1, else white or navy', () => {
+    expect(skeletonTextColor('#14142b', undefined)).toBe('#ffffff');
+    expect(skeletonTextColor('#ffffff', undefined)).toBe('#14213d');
+    expect(skeletonTextColor('#ffffff', '#222222')).toBe('#222222');
+    expect(skeletonTextColor('#101820', '#202020')).toBe('#ffffff');
+  });
+
   describe('the built campaign page app', () => {
     let dist: string;
     let app: Awaited<ReturnType<typeof createHttpApp>>;
@@ -67,7 +75,7 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
       fs.mkdirSync(path.join(dist, 'assets'));
       fs.writeFileSync(
         path.join(dist, 'index.html'),
-        '<!doctype html><html lang="de"><head><meta charset="utf-8" /><title>Fanfare</title><script type="module" src="/campaign-web/assets/app.js"></script></head><body><div id="root"></div></body></html>',
+        '<!doctype html><html lang="de"><head><meta charset="utf-8" /><title>Fanfare</title><script type="module" src="/campaign-web/assets/app.js"></script></head><body><div id="root"><div class="boot"></div></div>\n<noscript>needs JS</noscript></body></html>',
       );
       fs.writeFileSync(path.join(dist, 'assets', 'app.js'), js);
       fs.writeFileSync(path.join(dist, 'assets', 'app.js.br'), zlib.brotliCompressSync(js));
@@ -87,13 +95,24 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
         name: 'Built </title><script>',
         slug: 'built',
         i18n: { default_locale: 'en', locales: [{ code: 'en', pluralForm: 'nplurals=2; plural=(n != 1);' }], translations: [] },
+        data: {
+          page: {
+            look: { background_color: '#ffffff' },
+            modules: [{ type: 'hero', id: 'h', title: { de: 'Hallo', en: 'Hi <b>there</b>' }, cover_image: 'https://img.example/cover.png' }],
+          },
+        },
       });
       const res = await app.inject({ url: '/c/built-pages/built' });
       expect(res.statusCode).toBe(200);
       const html = res.body;
       expect(html).toContain('<html lang="en">');
       expect(html).toContain('<title>Built &lt;/title&gt;&lt;script&gt;</title>');
-      expect(html).toContain('<div id="root"></div>');
+      // The first screen is in the HTML, escaped, in the campaign's colours, before any script runs.
+      expect(html).toContain('<h1 class="ffui-headline ffui-headline--1">Hi &lt;b&gt;there&lt;/b&gt;</h1>');
+      expect(html).toContain('--page-bg:#ffffff;--ffui-text:#14213d');
+      expect(html).toContain('<img class="hero__cover" src="https://img.example/cover.png"');
+      expect(html).toContain('<link rel="preload" as="image" href="https://img.example/cover.png" fetchpriority="high">');
+      expect(html).not.toContain('class="boot"');
       expect(html).toContain('/campaign-web/assets/app.js');
       expect(metaContent(html, CAMPAIGN_META.campaignId)).toBe(c.id);
       expect(metaContent(html, CAMPAIGN_META.environment)).toBe('production');

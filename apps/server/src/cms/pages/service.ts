@@ -4,6 +4,7 @@ import { notFound } from '../../platform/errors.ts';
 import { findApp } from '../apps/service.ts';
 import { toCampaign, selectCampaigns } from '../campaigns/queries.ts';
 import { escapeHtml } from '../../platform/html.ts';
+import { coverPreload, renderSkeleton } from './skeleton.ts';
 
 /** The campaign of a page address (app name or id, slug); 404 when there is none. */
 export async function campaignForPage(ctx: ServerContext, appIdOrName: string, slug: string): Promise<Campaign> {
@@ -70,5 +71,6 @@ export function renderCampaignWebApp(ctx: ServerContext, campaign: Campaign, ind
   return indexHtml
     .replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(head.lang)}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
-    .replace('</head>', `${head.metas.join('\n')}\n</head>`);
+    .replace('</head>', `${[coverPreload(publicCampaign(campaign)), ...head.metas].join('\n')}\n</head>`)
+    .replace(/<div id="root">[\s\S]*?<\/div>\s*<noscript>/, `<div id="root">${renderSkeleton(publicCampaign(campaign), head.lang)}</div>\n<noscript>`);
 }
