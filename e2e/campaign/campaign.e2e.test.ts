@@ -281,4 +281,46 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
       await editor.close();
     }
   });
+
+  it('campaign spec §4 login: Spotify through the emulator, the token refreshed on load survives a reload, logout clears it', async () => {
+    const c = await createCampaign('login', {}, fullPage());
+    const fan = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-DE' });
+    const p = await fan.newPage();
+    const storedToken = () => p.evaluate(() => Object.entries(localStorage).find(([k]) => k.endsWith(':account-token'))?.[1] ?? null);
+    try {
+      await p.goto(c.url);
+      await p.getByRole('button', { name: 'Mit Spotify anmelden' }).click();
+      // The emulator's consent page stands in for Spotify's.
+      await p.getByRole('link', { name: 'Continue as Demo Fan' }).click();
+      await p.waitForURL((u) => u.pathname === new URL(c.url).pathname);
+      await p.getByRole('button', { name: 'Abmelden' }).waitFor();
+      // Spec 2: the callback parameters are taken and cleared from the address.
+      await waitFor(() => !p.url().includes('access_token'), 'the callback parameters to be cleared');
+      expect(new URL(p.url()).searchParams.get('state')).toBeNull();
+      const first = JSON.parse((await storedToken())!) as { service: string; refresh_token: string };
+      expect(first.service).toBe('spotify');
+      await screenshotBoth(p, 'logged-in');
+      await expectAccessible(p, 'logged in');
+
+      // Spec 4: the token is refreshed on load (refresh tokens rotate), and the fan stays logged in.
+      await p.reload();
+      await p.getByRole('button', { name: 'Abmelden' }).waitFor();
+      const second = await waitFor(async () => {
+        const t = JSON.parse((await storedToken()) ?? 'null') as { refresh_token: string } | null;
+        return t && t.refresh_token !== first.refresh_token ? t : null;
+      }, 'the rotated refresh token');
+      expect(second.refresh_token).not.toBe(first.refresh_token);
+
+      // Spec 4: logout calls the server with the refresh token and clears the token.
+      await p.getByRole('button', { name: 'Abmelden' }).click();
+      await p.getByRole('button', { name: 'Mit Spotify anmelden' }).waitFor();
+      expect(await storedToken()).toBeNull();
+      const reuse = await fetch(`${server.cmsUrl}/api/accounts/session/refresh`, { method: 'POST', headers: { authorization: `Bearer ${second.refresh_token}` } });
+      expect(reuse.status).toBe(401);
+      await p.reload();
+      await p.getByRole('button', { name: 'Mit Spotify anmelden' }).waitFor();
+    } finally {
+      await fan.close();
+    }
+  });
 });
