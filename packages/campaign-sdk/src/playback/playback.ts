@@ -2,7 +2,7 @@
  * Playback of one campaign: one state store, the provider player (built once, only for the two
  * providers and a logged-in account), the HLS preview and mock mode (spec §4, §5, §8).
  */
-import type { AccountTokenInfo } from '@fanfare/protocol';
+import { PREVIEW_MANIFEST_PATH, type AccountTokenInfo } from '@fanfare/protocol';
 import type { CampaignApi } from '../api.ts';
 import type { PageEnv } from '../env.ts';
 import { SDK_ERRORS } from '../errors.ts';
@@ -38,7 +38,7 @@ export interface PlaybackOptions {
 export function previewManifestUrl(baseUrl: string, trackId: string, callback: string | null): string {
   const q = new URLSearchParams({ id: trackId });
   if (callback) q.set('callback', callback);
-  return `${baseUrl}/api/previews/manifest.m3u8?${q}`;
+  return `${baseUrl}${PREVIEW_MANIFEST_PATH}?${q}`;
 }
 
 export class Playback {

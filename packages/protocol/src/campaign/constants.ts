@@ -156,3 +156,8 @@ export function isAllowedBridgeOrigin(origin: string, allowed: readonly string[]
 export function isLocalhostOrigin(origin: string): boolean {
   return /^https?:\/\/(localhost|127\.0\.0\.1|\[::1\])(:\d+)?$/.test(origin);
 }
+
+/** HLS preview stream of the campaign pages (spec 7 "HLS preview"): the manifest, by track `id` and `callback`. */
+export const PREVIEW_MANIFEST_PATH = '/api/previews/manifest.m3u8';
+/** Length of a preview: the manifest lists the first segments up to this many seconds. */
+export const PREVIEW_MAX_SECONDS = 30;

@@ -46,3 +46,19 @@ export type AppleDataResponse = z.infer<typeof AppleDataResponse>;
 export type SpotifyAlbum = z.infer<typeof SpotifyAlbum>;
 export type SpotifyPlaylist = z.infer<typeof SpotifyPlaylist>;
 export type SpotifyArtist = z.infer<typeof SpotifyArtist>;
+
+/**
+ * Query of the HLS preview manifest (spec 7): `id` is a track's Spotify or Apple id (or ISRC);
+ * `callback` names who plays the preview (the page sends its campaign id), recorded with the play.
+ */
+export const PreviewManifestQuery = z.object({
+  id: z.string().regex(/^[A-Za-z0-9]{1,64}$/, 'Expected a track id'),
+  callback: z.string().regex(/^[\w.:-]{1,100}$/, 'Expected letters, digits and . _ : - only').optional(),
+});
+export type PreviewManifestQuery = z.infer<typeof PreviewManifestQuery>;
+
+/** A segment of a preview stream: the track's audio folder and one `segNNN.ts` file. */
+export const PreviewSegmentParams = z.object({
+  audio: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/),
+  segment: z.string().regex(/^seg\d{3}\.ts$/),
+});

@@ -75,6 +75,7 @@ import {
 import {
   AppleDataResponse,
   AppleLookupParams,
+  PreviewManifestQuery,
   SeveralTracksQuery,
   SeveralTracksResponse,
   SpotifyAlbum,
@@ -83,6 +84,7 @@ import {
   SpotifyPlaylist,
   SpotifyTrack,
 } from './lookups.ts';
+import { PREVIEW_MANIFEST_PATH } from './constants.ts';
 
 
 /** The `*` of `/api/uploads/folders/*`: a folder path such as `covers/2025` (no leading slash). */
@@ -623,6 +625,14 @@ export const CMS_ROUTES = {
     summary: 'An Apple Music playlist in a storefront',
     params: AppleLookupParams,
     response: AppleDataResponse,
+  },
+  previewManifest: {
+    method: 'GET',
+    path: PREVIEW_MANIFEST_PATH,
+    auth: 'none',
+    tag: 'music lookups',
+    summary: 'HLS preview of a track (Spotify id, Apple id or ISRC): an application/vnd.apple.mpegurl manifest of its first 30 s; callback names the player (the campaign id)',
+    query: PreviewManifestQuery,
   },
 
   // --- Back office: paged lists, lock take-over and events, ledgers, folder moves ---------

@@ -2,6 +2,7 @@ import { CMS_ROUTES, type AppleDataResponse, type SeveralTracksResponse } from '
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { fetchJson, lookup } from '../../providers/http.ts';
+import { registerPreviewRoutes } from '../previews/routes.ts';
 import { cmsRoute } from '../route.ts';
 
 /**
@@ -35,4 +36,6 @@ export async function registerCmsMusicRoutes(app: App, ctx: ServerContext): Prom
     );
   route(app, CMS_ROUTES.appleAlbum, apple('albums'));
   route(app, CMS_ROUTES.applePlaylist, apple('playlists'));
+  // The HLS preview of a track (spec 7) belongs with the lookups that name the tracks.
+  await registerPreviewRoutes(app, ctx);
 }

@@ -1,0 +1,75 @@
+import { PREVIEW_MANIFEST_PATH, PREVIEW_MAX_SECONDS } from '@fanfare/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
+import { call, startCmsServer } from '../testing.ts';
+import { previewManifest } from './service.ts';
+
+describe('HLS preview manifest (unit)', () => {
+  const source = ['#EXTM3U', '#EXT-X-VERSION:3', '#EXT-X-TARGETDURATION:4', ...Array.from({ length: 12 }, (_, i) => [`#EXTINF:4.0,`, `seg${String(i).padStart(3, '0')}.ts`]).flat(), '#EXT-X-ENDLIST', ''].join('\n');
+
+  it('campaign spec §7: a preview lists the first segments up to the preview length, rewritten to absolute URLs, and ends', () => {
+    const m = previewManifest(source, (f) => `https://cms/x/${f}`, 30);
+    const segments = m.split('\n').filter((l) => l.startsWith('https://'));
+    expect(segments).toHaveLength(8); // 8 × 4 s reaches 30 s
+    expect(segments[0]).toBe('https://cms/x/seg000.ts');
+    expect(m.startsWith('#EXTM3U\n#EXT-X-VERSION:3')).toBe(true);
+    expect(m.trimEnd().endsWith('#EXT-X-ENDLIST')).toBe(true);
+    expect(m.match(/#EXT-X-ENDLIST/g)).toHaveLength(1);
+  });
+});
+
+describe.each(DB_TARGETS)('HLS preview stream over HTTP (%s)', (db) => {
+  let ts: TestServer;
+  beforeAll(async () => {
+    ts = await startCmsServer(db);
+  });
+  afterAll(() => ts?.close());
+
+  it('campaign spec §7: GET the stream manifest with id and callback serves real audio of the demo catalog', async () => {
+    const track = ts.server.ctx.catalog.tracks[0]!;
+    const r = await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=${track.spotify_id}&callback=campaign-1`);
+    expect(r.status).toBe(200);
+    expect(r.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
+    const lines = r.text.split('\n');
+    expect(lines[0]).toBe('#EXTM3U');
+    const total = lines.filter((l) => l.startsWith('#EXTINF:')).reduce((s, l) => s + Number.parseFloat(l.slice(8)), 0);
+    expect(total).toBeGreaterThanOrEqual(PREVIEW_MAX_SECONDS);
+    expect(total).toBeLessThan(PREVIEW_MAX_SECONDS + 5);
+    const segmentUrl = lines.find((l) => l.startsWith('http'))!;
+    expect(segmentUrl.startsWith(ts.cmsUrl)).toBe(true);
+    const seg = await fetch(segmentUrl);
+    expect(seg.status).toBe(200);
+    expect(seg.headers.get('content-type')).toBe('video/mp2t');
+    const bytes = new Uint8Array(await seg.arrayBuffer());
+    expect(bytes.length).toBeGreaterThan(10_000);
+    expect(bytes[0]).toBe(0x47); // MPEG-TS sync byte: a real transport stream, not a placeholder
+    expect(bytes[188]).toBe(0x47);
+  });
+
+  it('campaign spec §7: the id may be the Apple id or the ISRC; the callback is optional', async () => {
+    const track = ts.server.ctx.catalog.tracks[1]!;
+    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=${track.apple_id}`)).status).toBe(200);
+    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=${track.isrc}&callback=c1`)).status).toBe(200);
+  });
+
+  it('bad input gets a clear 4xx with {detail}: unknown track 404, bad id or callback 422, path escapes refused', async () => {
+    const unknown = await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=nothere0000000000000000`);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.detail).toBe('No preview for this track');
+    expect((await call(ts, 'GET', PREVIEW_MANIFEST_PATH)).status).toBe(422);
+    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=a/../b`)).status).toBe(422);
+    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=abc&callback=${encodeURIComponent('<script>')}`)).status).toBe(422);
+    expect((await call(ts, 'GET', '/media/previews/not-a-track/seg000.ts')).status).toBe(404);
+    expect((await call(ts, 'GET', '/media/previews/harbour-lights/index.m3u8')).status).toBe(422);
+    expect((await call(ts, 'GET', '/media/previews/harbour-lights/seg999.ts')).status).toBe(404);
+  });
+
+  it('the preview is documented in OpenAPI', async () => {
+    const doc = await call(ts, 'GET', '/docs/json');
+    expect(doc.status).toBe(200);
+    const op = doc.body.paths[PREVIEW_MANIFEST_PATH].get;
+    expect(op.operationId).toBe('previewManifest');
+    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['callback', 'id']);
+    expect(Object.keys(doc.body.paths).some((p) => p.startsWith('/media/'))).toBe(false);
+  });
+});
