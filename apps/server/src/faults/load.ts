@@ -17,6 +17,8 @@ export interface Call {
   method: 'GET' | 'POST';
   url: string;
   token?: string;
+  /** A CMS token (`X-Cms-Token`). */
+  cmsToken?: string;
   body?: unknown;
 }
 
@@ -27,6 +29,7 @@ export async function send(worker: string, call: Call): Promise<Answer> {
       method: call.method,
       headers: {
         ...(call.token ? { authorization: `Bearer ${call.token}` } : {}),
+        ...(call.cmsToken ? { 'x-cms-token': call.cmsToken } : {}),
         ...(call.body === undefined ? {} : { 'content-type': 'application/json' }),
       },
       body: call.body === undefined ? undefined : JSON.stringify(call.body),

@@ -1,15 +1,13 @@
 import { PartyClient } from '@fanfare/client';
-import type { ChatMessage, SequencedEvent } from '@fanfare/protocol';
+import type { ChatMessage } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../test/harness.ts';
 import { TestSocket, setUpParty } from '../party/live/testkit.ts';
 import { Load, recordFigures, type Answer } from './load.ts';
-import { PrivateRedis, ServerNode, freshPostgres, until } from './services.ts';
+import { PrivateRedis, ServerNode, chatMessagesIn, freshPostgres, until } from './services.ts';
 
 const target = (node: ServerNode) => ({ partyUrl: node.partyUrl }) as TestServer;
 const acked = (answers: Answer[]) => answers.filter((a) => a.status === 200 || a.status === 201).map((a) => a.body as ChatMessage);
-type MessageEvent = Extract<SequencedEvent, { type: 'message' }>;
-const messages = (events: SequencedEvent[]) => events.filter((e): e is MessageEvent => e.type === 'message');
 
 describe('issue 10 faults: kill -9 of a node mid-burst', () => {
   let db: { url: string; close: () => Promise<void> };
@@ -63,8 +61,8 @@ describe('issue 10 faults: kill -9 of a node mid-burst', () => {
       return { old, s };
     });
     const streams = [
-      ...resumed.map(({ old, s }) => () => [...messages(old.sequenced()), ...messages(s.sequenced())]),
-      ...onB.map((s) => () => messages(s.sequenced())),
+      ...resumed.map(({ old, s }) => () => [...chatMessagesIn(old.events), ...chatMessagesIn(s.events)]),
+      ...onB.map((s) => () => chatMessagesIn(s.events)),
     ];
     for (const stream of streams) {
       await until('every acknowledged message at every fan', () => {
@@ -124,7 +122,7 @@ describe('issue 10 faults: kill -9 of a node mid-burst', () => {
     const host = new PartyClient({ baseUrl: second.partyUrl, accessToken: cast.host.token });
     const after = await host.call('postChatMessage', { params: { id: P }, body: { text: 'after the restart' } });
     expect(after.seq_id).toBeGreaterThan(resync.seq_id);
-    await back.next('message', (m) => m.id === after.id, 0, 30_000);
+    await until('the new message at the fan', () => chatMessagesIn(back.events).some((m) => m.id === after.id));
     const stored = await host.call('listRecentChatMessages', { params: { id: P } });
     const storedIds = new Set(stored.items.map((m) => m.id));
     expect(before.filter((m) => !storedIds.has(m.id))).toEqual([]);

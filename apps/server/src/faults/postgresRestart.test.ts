@@ -4,7 +4,7 @@ import type { TestServer } from '../test/harness.ts';
 import { TEST_CMS_TOKEN } from '../test/harness.ts';
 import { TestSocket, setUpParty, type LiveFan } from '../party/live/testkit.ts';
 import { Load, recordFigures, send, type Answer } from './load.ts';
-import { PrivatePostgres, PrivateRedis, ServerNode, until } from './services.ts';
+import { PrivatePostgres, PrivateRedis, ServerNode, chatMessagesIn, until } from './services.ts';
 
 const P = 'pg-fault';
 /** setUpParty and TestSocket only need the party URL of a node. */
@@ -80,7 +80,7 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
 
       // Background work survived: a scheduled message is posted, and the tick stops a party at ends_at.
       await cms.call('postScheduledMessage', { params: { id: P }, body: { text: 'after the restart', post_at: new Date(Date.now() + 500).toISOString() } });
-      await fanSocket.next('message', (m) => m.text === 'after the restart', 0, 30_000);
+      await until('the scheduled message', () => chatMessagesIn(fanSocket.events).some((m) => m.text === 'after the restart'));
       await cms.call('putParty', { params: { id: P }, body: { starts_at: new Date(Date.now() - 60_000).toISOString(), ends_at: new Date(Date.now() + 1_000).toISOString() } });
       await fanSocket.next('party_stopped', () => true, 0, 30_000);
 

@@ -1,14 +1,14 @@
-import type { ChatMessage, SequencedEvent } from '@fanfare/protocol';
+import type { ChatMessage } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../test/harness.ts';
 import { TestSocket, setUpParty, type LiveFan } from '../party/live/testkit.ts';
 import { Load, recordFigures, type Answer } from './load.ts';
-import { PrivateRedis, ServerNode, freshPostgres, until } from './services.ts';
+import { PrivateRedis, ServerNode, chatMessagesIn, freshPostgres, until } from './services.ts';
 
 const P = 'redis-fault';
 const target = (node: ServerNode) => ({ partyUrl: node.partyUrl }) as TestServer;
 const acked = (answers: Answer[]) => answers.filter((a) => a.status === 200 || a.status === 201).map((a) => a.body as ChatMessage);
-const chatIds = (s: TestSocket) => s.sequenced().filter((e): e is Extract<SequencedEvent, { type: 'message' }> => e.type === 'message').map((e) => e.id);
+const chatIds = (s: TestSocket) => chatMessagesIn(s.events).map((e) => e.id);
 
 describe('issue 10 faults: Redis restarts empty while two nodes serve one party', () => {
   let db: { url: string; close: () => Promise<void> };

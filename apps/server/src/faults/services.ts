@@ -3,6 +3,7 @@
  * Redis on free ports, and server nodes as child processes (the real program, as `npm start` runs
  * it), so a test can restart, hang or kill -9 any of them without touching the shared ones.
  */
+import type { ChatMessageEvent, ServerEvent } from '@fanfare/protocol';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -219,4 +220,9 @@ export async function freshPostgres(): Promise<{ url: string; close: () => Promi
   }
   const pg = await PrivatePostgres.start();
   return { url: pg.url, close: async () => pg.destroy() };
+}
+
+/** The chat messages among a fan's events (chat events carry the message kind as their `type`). */
+export function chatMessagesIn(events: readonly ServerEvent[]): ChatMessageEvent[] {
+  return events.filter((e): e is ChatMessageEvent => e.type === 'message' && 'id' in e);
 }

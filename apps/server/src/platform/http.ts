@@ -14,7 +14,7 @@ import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
 import { HttpError } from './errors.ts';
 import { trackRoutes } from './route.ts';
-import { isDatabaseUnavailable } from './db/database.ts';
+import { isDatabaseUnavailable, isUniqueViolation } from './db/database.ts';
 import { isRedisUnavailable } from './pubsub/redis.ts';
 import type { Readiness } from './readiness.ts';
 import { answerClientError, frameworkRefusal, refuseUnsafeInput } from './input.ts';
@@ -53,7 +53,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     // socket) answer in our `{ detail }` shape, and never echo the URL back.
     frameworkErrors: (error, _req, reply) => {
       const { status, body } = frameworkRefusal(error.code);
-      void reply.status(status).send(body);
+      void (reply as unknown as { code(s: number): { send(b: unknown): unknown } }).code(status).send(body);
     },
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
@@ -121,6 +121,8 @@ export function toErrorResponse(error: unknown): { status: number; body: ErrorBo
   }
   // The database is away (restart, failover): the client may retry; the process carries on.
   if (isDatabaseUnavailable(error)) return { status: 503, body: { detail: 'Service temporarily unavailable: the database is not reachable. Try again shortly.' } };
+  // Two requests made the same row at once: the loser gets the same answer as a later duplicate.
+  if (isUniqueViolation(error)) return { status: 409, body: { detail: 'Conflict: this exists already (made by a request at the same time)' } };
   if (isRedisUnavailable(error)) return { status: 503, body: { detail: 'Service temporarily unavailable: the message hub is not reachable. Try again shortly.' } };
   const e = error as Partial<FastifyError>;
   if (typeof e.statusCode === 'number' && e.statusCode >= 400 && e.statusCode < 500) {

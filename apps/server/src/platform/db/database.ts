@@ -116,3 +116,19 @@ export async function migrateToLatest(db: Db): Promise<void> {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
 }
+
+/** True for a unique-constraint violation on either dialect (two requests made the same row at once). */
+export function isUniqueViolation(err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code;
+  return code === '23505' || code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
+}
+
+/**
+ * Takes a lock on `key` until the end of the transaction `trx`, so a rule checked by counting rows
+ * and then inserting holds when requests for the same key race (on any number of nodes).
+ * PostgreSQL: a transaction-scoped advisory lock. SQLite: nothing more is needed, a transaction
+ * holds the database's only connection, so other statements of this process wait for it.
+ */
+export async function lockForTransaction(trx: Db, dialect: Dialect, key: string): Promise<void> {
+  if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}

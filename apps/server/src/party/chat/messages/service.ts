@@ -10,6 +10,7 @@ import {
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import { parseJson } from '../../../platform/db/columns.ts';
+import { lockForTransaction, type Db } from '../../../platform/db/database.ts';
 import { forbidden, HttpError, notFound, unprocessable } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/tokens.ts';
 import type { Fan } from '../../auth/sessions.ts';
@@ -20,7 +21,7 @@ import { checkChatMedia } from '../media/store.ts';
 import { enforceSlowMode } from '../slowMode.ts';
 import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
 import { runPartyWrite } from '../../live/unitOfWork.ts';
-import { queueUnstored, storeAndPublish } from './publish.ts';
+import { queueMessage, queueUnstored, storeAndPublish } from './publish.ts';
 import {
   deleteAllMessages,
   deleteMessage,
@@ -29,6 +30,7 @@ import {
   listMessages,
   recentMessagesBy,
   toChatMessages,
+  type NewMessageRow,
 } from './queries.ts';
 
 export interface PostOptions {
@@ -64,14 +66,10 @@ async function authorize(ctx: ServerContext, partyId: string, fan: Fan): Promise
 
 /**
  * At most CHAT_RATE_LIMIT_MESSAGES per window per fan (429), counted from the stored messages so
- * it holds across nodes. Checked last, so a refused message never uses up the allowance. Hosts,
- * admins and the fake-traffic generator are exempt.
+ * it holds across nodes. Checked last, so a refused message never uses up the allowance.
  */
-async function enforceRateLimit(ctx: ServerContext, partyId: string, author: ChatAuthor, options: PostOptions): Promise<void> {
-  if (isStaff(author.role) || options.exemptFromRateLimit) return;
-  const fanId = author.fanId;
-  const now = ctx.now();
-  const { count, oldest } = await recentMessagesBy(ctx.db, partyId, fanId, now - CHAT_RATE_LIMIT_WINDOW_MS);
+async function enforceRateLimit(db: Db, now: number, partyId: string, fanId: string): Promise<void> {
+  const { count, oldest } = await recentMessagesBy(db, partyId, fanId, now - CHAT_RATE_LIMIT_WINDOW_MS);
   if (count < CHAT_RATE_LIMIT_MESSAGES) return;
   const retryAfterMs = Math.max(0, (oldest ?? now) + CHAT_RATE_LIMIT_WINDOW_MS - now);
   throw new HttpError(429, {
@@ -79,6 +77,21 @@ async function enforceRateLimit(ctx: ServerContext, partyId: string, author: Cha
     type: CHAT_RATE_LIMITED_ERROR,
     retry_after_ms: retryAfterMs,
   });
+}
+
+/**
+ * Stores and publishes a fan's message within the rate limit. The count and the insert are one
+ * transaction under a lock per fan and party, so parallel posts (on any node) cannot all pass the
+ * count before any of them is stored. Hosts, admins and the fake-traffic generator are exempt.
+ */
+async function storeWithinRateLimit(ctx: ServerContext, author: ChatAuthor, options: PostOptions, row: NewMessageRow): Promise<ChatMessage> {
+  if (isStaff(author.role) || options.exemptFromRateLimit) return storeAndPublish(ctx, row);
+  const queued = await runPartyWrite(ctx, async (w) => {
+    await lockForTransaction(w.db, ctx.dialect, `chat-rate:${row.party_id}:${author.fanId}`);
+    await enforceRateLimit(w.db, ctx.now(), row.party_id, author.fanId);
+    return queueMessage(w, ctx, row);
+  });
+  return queued.message;
 }
 
 async function checkReplyTarget(ctx: ServerContext, partyId: string, replyTo: string | null | undefined): Promise<string | null> {
@@ -104,8 +117,7 @@ export async function postChatMessage(
   checkSticker(party, body.sticker);
   const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
   await enforceSlowMode(ctx, partyId, author, options.exemptFromRateLimit);
-  await enforceRateLimit(ctx, partyId, author, options);
-  return storeAndPublish(ctx, {
+  return storeWithinRateLimit(ctx, author, options, {
     ...emptyMessageRow(newId(), partyId, 'message'),
     ...senderColumns(author),
     reply_to_message_id: replyTo,
@@ -121,8 +133,7 @@ export async function postChatMedia(ctx: ServerContext, partyId: string, fan: Fa
   if (body.photo) await checkChatMedia(ctx, partyId, fan.id, body.photo, 'image', ['body', 'photo']);
   if (body.video) await checkChatMedia(ctx, partyId, fan.id, body.video, 'video', ['body', 'video']);
   await enforceSlowMode(ctx, partyId, author);
-  await enforceRateLimit(ctx, partyId, author, {});
-  return storeAndPublish(ctx, {
+  return storeWithinRateLimit(ctx, author, {}, {
     ...emptyMessageRow(newId(), partyId, 'message'),
     ...senderColumns(author),
     text: body.text ?? null,

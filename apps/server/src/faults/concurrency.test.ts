@@ -1,0 +1,70 @@
+import { CHAT_RATE_LIMIT_MESSAGES } from '@fanfare/protocol';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DB_TARGETS, TEST_CMS_TOKEN } from '../test/harness.ts';
+import { startLiveWorld, type LiveWorld } from '../party/live/testkit.ts';
+import { send, type Answer } from './load.ts';
+
+const P = 'race';
+const statuses = (answers: Answer[]) => answers.map((a) => a.status).sort((x, y) => x - y);
+const hasDetail = (a: Answer) => typeof a.body === 'object' && a.body !== null && 'detail' in a.body;
+
+describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel requests (%s)', (db) => {
+  let w: LiveWorld;
+  const url = (path: string) => `${w.t.partyUrl}/api/parties/${P}${path}`;
+  const burst = (n: number, make: () => Parameters<typeof send>[1]) => Promise.all(Array.from({ length: n }, () => send('burst', make())));
+
+  beforeAll(async () => {
+    w = await startLiveWorld(db, P);
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it(`issue 10 faults: 30 parallel chat posts by one fan: exactly CHAT_RATE_LIMIT_MESSAGES (${CHAT_RATE_LIMIT_MESSAGES}) are stored, the rest get 429 {detail}`, async () => {
+    const answers = await burst(30, () => ({ method: 'POST', url: url('/chat/messages'), token: w.lena.token, body: { text: 'race' } }));
+    expect(answers.filter((a) => a.status === 200 || a.status === 201)).toHaveLength(CHAT_RATE_LIMIT_MESSAGES);
+    const refused = answers.filter((a) => a.status >= 300);
+    expect(refused.every((a) => a.status === 429 && hasDetail(a))).toBe(true);
+    const stored = await w.t.server.ctx.db
+      .selectFrom('chat_messages')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('party_id', '=', P)
+      .where('sender_id', '=', w.lena.id)
+      .executeTakeFirstOrThrow();
+    expect(Number(stored.n)).toBe(CHAT_RATE_LIMIT_MESSAGES);
+  });
+
+  it('issue 10 faults: ten parallel identical grant requests: one is created, nine get 409 {detail}, none 500', async () => {
+    const answers = await burst(10, () => ({
+      method: 'POST',
+      url: url('/grants'),
+      cmsToken: TEST_CMS_TOKEN,
+      body: { service: 'apple', service_id: 'apple-race-1', role: 'host', display_name: 'Racing Host' },
+    }));
+    expect(statuses(answers).filter((s) => s < 300)).toHaveLength(1);
+    expect(answers.filter((a) => a.status >= 300).every((a) => a.status === 409 && hasDetail(a))).toBe(true);
+  });
+
+  it('issue 10 faults: ten parallel answers by one fan to one poll: one counts, nine get 409', async () => {
+    const poll = await w.host.client.call('postPoll', { params: { id: P }, body: { question: 'Race?', options: ['a', 'b'], duration_seconds: 600 } });
+    const answers = await burst(10, () => ({ method: 'POST', url: url(`/chat/polls/${poll.poll_id}/answers`), token: w.fan.token, body: { answer_id: 1 } }));
+    expect(statuses(answers).filter((s) => s < 300)).toHaveLength(1);
+    expect(answers.filter((a) => a.status >= 300).every((a) => a.status === 409 && hasDetail(a))).toBe(true);
+  });
+
+  it('issue 10 faults: ten parallel votes and signups by one fan count once and never fail', async () => {
+    const { items } = await w.fan.client.call('getTracks', { params: { id: P } });
+    const track = items[0]!.id;
+    const votes = await burst(10, () => ({ method: 'POST', url: url(`/tracks/${track}/votes`), token: w.admin.token }));
+    expect(votes.every((a) => a.status < 300)).toBe(true);
+    const after = await w.fan.client.call('getTracks', { params: { id: P } });
+    const admins = await w.t.server.ctx.db.selectFrom('track_votes').select('fan_id').where('party_id', '=', P).where('track_id', '=', track).where('fan_id', '=', w.admin.id).execute();
+    expect(admins).toHaveLength(1);
+    expect(after.items.find((t) => t.id === track)).toBeDefined();
+
+    const signups = await burst(10, () => ({ method: 'POST', url: url('/users'), token: w.lena.token, body: { real_name: 'Lena', display_name: 'Lena' } }));
+    expect(signups.every((a) => a.status < 300)).toBe(true);
+    const rows = await w.t.server.ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', P).where('fan_id', '=', w.lena.id).execute();
+    expect(rows).toHaveLength(1);
+  });
+});
