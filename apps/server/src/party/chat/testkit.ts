@@ -59,6 +59,8 @@ export async function startChatWorld(db: DbTarget): Promise<ChatWorld> {
   };
   const spotify = async (hint: string, name: string) => asFan((await loginWithSpotify(t.partyUrl, hint)).accessToken, name);
 
+  // The cast's roles come from the grants below alone (the demo seed makes Hanna its host).
+  await t.server.ctx.db.deleteFrom('grants').where('party_id', '=', PARTY).execute();
   for (const [hint, role, name] of [
     ['host-hanna', 'host', 'Hanna Host'],
     ['sam', 'admin', 'Sam Admin'],

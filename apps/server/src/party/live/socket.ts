@@ -13,7 +13,7 @@ import { wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
 import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import { fanForToken } from '../auth/sessions.ts';
-import { roleInParty } from '../grants/service.ts';
+import { can, fanActor } from '../policies.ts';
 import { findParty } from '../parties/queries.ts';
 import { inAudience, type Audience, type LoggedEvent } from './hub.ts';
 import { currentStatus } from './playback.ts';
@@ -260,14 +260,9 @@ export class PartySocketServer {
     if (!fan) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'invalid or missing access token');
     const party = await findParty(this.ctx.db, partyId);
     if (!party) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'no such party');
-    const signup = await this.ctx.db
-      .selectFrom('party_users')
-      .select('fan_id')
-      .where('party_id', '=', partyId)
-      .where('fan_id', '=', fan.id)
-      .executeTakeFirst();
-    if (!signup) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'not signed up for this party');
-    s.role = await roleInParty(this.ctx.db, partyId, fan);
+    const actor = await fanActor(this.ctx, party, fan);
+    if (!can(actor, 'party.listen')) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'not signed up for this party');
+    s.role = actor.role;
     if (s.state === 'closed') return;
     // A handful of tabs per fan, not hundreds: each socket costs memory and a share of every frame.
     if (!this.bookSocket(fan.id, s)) {

@@ -6,6 +6,7 @@ import type { DemoCatalog, CatalogTrack } from '../../providers/catalog/catalog.
 import { ProviderError } from '../../providers/http.ts';
 import type { Fan } from '../auth/sessions.ts';
 import { requireParty } from '../parties/queries.ts';
+import { denial, fanActor } from '../policies.ts';
 import { findPlayback, findTrackRow, listTrackRows, toTrack, trackVoteCount, voteCounts, type TrackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
 
@@ -149,13 +150,8 @@ export async function getTracks(ctx: ServerContext, partyId: string): Promise<Pa
 export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, trackId: string, on: boolean): Promise<VoteResponse> {
   const party = await requireParty(ctx.db, partyId);
   // Guards the vote count: only fans signed up for this party are counted.
-  const signedUp = await ctx.db
-    .selectFrom('party_users')
-    .select('fan_id')
-    .where('party_id', '=', partyId)
-    .where('fan_id', '=', fan.id)
-    .executeTakeFirst();
-  if (!signedUp) throw forbidden('Not signed up for this party');
+  const reason = denial(await fanActor(ctx, party, fan), 'tracks.vote');
+  if (reason) throw forbidden(reason);
   if (!toBool(party.voting_enabled)) throw conflict('Voting is disabled for this party');
   const track: TrackRow | null = await findTrackRow(ctx.db, partyId, trackId);
   if (!track || toBool(track.excluded)) throw notFound(`Track ${trackId} is not in this party`);

@@ -16,7 +16,8 @@ import { newId } from '../../../platform/tokens.ts';
 import type { Fan } from '../../auth/sessions.ts';
 import { roleInParty } from '../../grants/service.ts';
 import { requireParty, type PartyRow } from '../../parties/queries.ts';
-import { isStaff } from '../access.ts';
+import { denial, roleHas } from '../../policies.ts';
+import { startAllowedOf } from '../../parties/service.ts';
 import { checkChatMedia } from '../media/store.ts';
 import { enforceSlowMode } from '../slowMode.ts';
 import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
@@ -54,13 +55,16 @@ export function checkSticker(party: PartyRow, sticker: string | null | undefined
   if (!stickers.includes(sticker)) throw unprocessable(loc, `Sticker ${sticker} is not in this party's sticker list`, 'sticker_not_allowed');
 }
 
-/** Checks that the fan may post in the party's chat (signed up, not blocked: 403) and returns them as author. */
-async function authorize(ctx: ServerContext, partyId: string, fan: Fan): Promise<ChatAuthor> {
-  const author = await resolveAuthor(ctx.db, partyId, fan);
-  // Only fans with a signup row for this party may post; a bearer token alone is not enough.
-  if (!author.signup) throw forbidden('Sign up for this party before posting in its chat');
-  // A blocked fan (can_chat false) is refused here, at the server, whatever the client shows.
-  if (!author.canChat) throw forbidden('You are blocked from this chat');
+/**
+ * Checks that the fan holds `chat.post` in the party (signed up, not blocked: 403) and returns
+ * them as author. A bearer token alone is not enough, and a blocked fan is refused here, at the
+ * server, whatever the client shows.
+ */
+async function authorize(ctx: ServerContext, party: PartyRow, fan: Fan): Promise<ChatAuthor> {
+  const author = await resolveAuthor(ctx.db, party.id, fan);
+  const actor = { role: author.role, isSignedUp: author.signup !== null, canChat: author.canChat, startAllowed: startAllowedOf(party) };
+  const reason = denial(actor, 'chat.post');
+  if (reason) throw forbidden(reason);
   return author;
 }
 
@@ -85,7 +89,7 @@ async function enforceRateLimit(db: Db, now: number, partyId: string, fanId: str
  * count before any of them is stored. Hosts, admins and the fake-traffic generator are exempt.
  */
 async function storeWithinRateLimit(ctx: ServerContext, author: ChatAuthor, options: PostOptions, row: NewMessageRow): Promise<ChatMessage> {
-  if (isStaff(author.role) || options.exemptFromRateLimit) return storeAndPublish(ctx, row);
+  if (roleHas(author.role, 'chat.postUnlimited') || options.exemptFromRateLimit) return storeAndPublish(ctx, row);
   const queued = await runPartyWrite(ctx, async (w) => {
     await lockForTransaction(w.db, ctx.dialect, `chat-rate:${row.party_id}:${author.fanId}`);
     await enforceRateLimit(w.db, ctx.now(), row.party_id, author.fanId);
@@ -113,7 +117,7 @@ export async function postChatMessage(
   options: PostOptions = {},
 ): Promise<ChatMessage> {
   const party = await requireParty(ctx.db, partyId);
-  const author = await authorize(ctx, partyId, fan);
+  const author = await authorize(ctx, party, fan);
   checkSticker(party, body.sticker);
   const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
   await enforceSlowMode(ctx, partyId, author, options.exemptFromRateLimit);
@@ -128,8 +132,8 @@ export async function postChatMessage(
 
 /** Posts a fan's photo or video message; the URLs must be the fan's own uploads to this party. */
 export async function postChatMedia(ctx: ServerContext, partyId: string, fan: Fan, body: PostChatMediaBody): Promise<ChatMessage> {
-  await requireParty(ctx.db, partyId);
-  const author = await authorize(ctx, partyId, fan);
+  const party = await requireParty(ctx.db, partyId);
+  const author = await authorize(ctx, party, fan);
   if (body.photo) await checkChatMedia(ctx, partyId, fan.id, body.photo, 'image', ['body', 'photo']);
   if (body.video) await checkChatMedia(ctx, partyId, fan.id, body.video, 'video', ['body', 'video']);
   await enforceSlowMode(ctx, partyId, author);
@@ -156,7 +160,7 @@ export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan
   const message = await findMessage(ctx.db, partyId, messageId);
   if (!message) throw notFound(`No message ${messageId} in this party`);
   // Own messages only, unless the caller is a host or admin of this party.
-  if (message.sender_id !== fan.id && !isStaff(await roleInParty(ctx.db, partyId, fan))) {
+  if (message.sender_id !== fan.id && !roleHas(await roleInParty(ctx.db, partyId, fan), 'chat.deleteAny')) {
     throw forbidden('Only the author, a host or an admin may delete this message');
   }
   const queued = await runPartyWrite(ctx, async (w) => {

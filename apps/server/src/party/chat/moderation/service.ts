@@ -5,7 +5,8 @@ import { forbidden, notFound } from '../../../platform/errors.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { trackVotesByFan } from '../../live/queries.ts';
 import { toPartyUser } from '../../users/service.ts';
-import { isStaff } from '../access.ts';
+import { runPartyWrite } from '../../live/unitOfWork.ts';
+import { roleHas } from '../../policies.ts';
 import { quizScores } from '../polls/queries.ts';
 import { rolesInParty } from './roles.ts';
 
@@ -25,15 +26,18 @@ export async function setCanChat(ctx: ServerContext, partyId: string, userId: st
   if (!user) throw notFound(`No user ${userId} in this party`);
   if (!canChat) {
     const role = (await rolesInParty(ctx.db, partyId, [user])).get(user.id) ?? 'listener';
-    if (isStaff(role)) throw forbidden('A host or admin cannot be blocked from the chat');
+    // Whoever may moderate the chat cannot be silenced in it.
+    if (roleHas(role, 'chat.moderate')) throw forbidden('A host or admin cannot be blocked from the chat');
   }
-  await ctx.db
-    .updateTable('party_users')
-    .set({ can_chat: fromBool(canChat) })
-    .where('party_id', '=', partyId)
-    .where('fan_id', '=', userId)
-    .execute();
-  await ctx.hub.emit(partyId, { type: 'user_can_chat', user_id: userId, can_chat: canChat });
+  await runPartyWrite(ctx, async (w) => {
+    await w.db
+      .updateTable('party_users')
+      .set({ can_chat: fromBool(canChat) })
+      .where('party_id', '=', partyId)
+      .where('fan_id', '=', userId)
+      .execute();
+    w.emit(partyId, { type: 'user_can_chat', user_id: userId, can_chat: canChat });
+  });
   return { user_id: userId, can_chat: canChat };
 }
 

@@ -9,6 +9,7 @@ import { setNextTrack } from '../../live/queue.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { resolveAuthor, senderColumns } from '../messages/author.ts';
 import { runPartyWrite } from '../../live/unitOfWork.ts';
+import { denial, fanActor } from '../../policies.ts';
 import { queueMessage } from '../messages/publish.ts';
 import { emptyMessageRow } from '../messages/queries.ts';
 import { postQuizUserScores } from '../quiz/scores.ts';
@@ -111,13 +112,13 @@ export async function answerQuestion(
   questionId: string,
   answerId: number,
 ): Promise<PollAnswer | QuizAnswer> {
-  await requireParty(ctx.db, partyId);
+  const party = await requireParty(ctx.db, partyId);
   const question = await findQuestion(ctx.db, partyId, kind, questionId);
   const noun = kind === 'poll' ? 'poll' : 'quiz question';
   if (!question) throw notFound(`No ${noun} ${questionId} in this party`);
-  const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', partyId).where('fan_id', '=', fan.id).executeTakeFirst();
   // Only fans signed up for the party answer; one answer per fan is what keeps the counts honest.
-  if (!signup) throw forbidden(`Sign up for this party before answering a ${noun}`);
+  const reason = denial(await fanActor(ctx, party, fan), kind === 'poll' ? 'polls.answer' : 'quiz.answer');
+  if (reason) throw forbidden(reason);
   const options = parseJson<string[]>(question.options, []);
   if (answerId >= options.length) throw unprocessable(['body', 'answer_id'], `answer_id must be below ${options.length}`, 'out_of_range');
   const now = ctx.now();

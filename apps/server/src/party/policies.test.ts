@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { PARTY_ABILITIES, can, denial, roleHas, type PartyAbility, type PartyActor } from './policies.ts';
+
+const actor = (role: PartyActor['role'], more: Partial<PartyActor> = {}): PartyActor => ({
+  role,
+  isSignedUp: true,
+  canChat: true,
+  startAllowed: 'both',
+  ...more,
+});
+
+/** The actors of the matrix, each a column. */
+const ACTORS = {
+  cms: actor('cms'),
+  admin: actor('admin'),
+  host: actor('host'),
+  listener: actor('listener'),
+  blocked: actor('listener', { canChat: false }),
+  stranger: actor('listener', { isSignedUp: false, canChat: false }),
+} as const;
+type Column = keyof typeof ACTORS;
+
+/**
+ * The expected matrix, written out (not derived from `PARTY_ABILITIES`), so any change of who may
+ * do what fails here and is reviewed on purpose. `blocked` is a signed-up listener without chat
+ * right; `stranger` a logged-in fan without a signup for the party.
+ */
+const EXPECTED: Record<PartyAbility, Column[]> = {
+  'party.edit': ['cms'],
+  'party.start': ['cms', 'admin', 'host'],
+  'party.stop': ['cms', 'admin', 'host'],
+  'party.end': ['cms', 'admin', 'host'],
+  'party.listen': ['admin', 'host', 'listener', 'blocked'],
+  'tracks.edit': ['cms'],
+  'tracks.vote': ['admin', 'host', 'listener', 'blocked'],
+  'chat.post': ['admin', 'host', 'listener'],
+  'chat.postUnlimited': ['admin', 'host'],
+  'chat.deleteAny': ['admin', 'host'],
+  'chat.moderate': ['admin', 'host'],
+  'chat.clear': ['cms'],
+  'chat.schedule': ['cms'],
+  'chat.fakeTraffic': ['cms'],
+  'popups.create': ['admin', 'host'],
+  'polls.create': ['admin', 'host'],
+  'polls.answer': ['admin', 'host', 'listener', 'blocked'],
+  'quiz.create': ['admin', 'host'],
+  'quiz.answer': ['admin', 'host', 'listener', 'blocked'],
+  'quiz.scoreboard': ['admin', 'host'],
+  'users.list': ['admin', 'host'],
+  'users.remove': ['cms'],
+  'users.uploadFor': ['cms'],
+  'grants.manage': ['cms'],
+};
+
+describe('party policies: the ability matrix', () => {
+  it('names every ability of the matrix and no other', () => {
+    expect(Object.keys(PARTY_ABILITIES).sort()).toEqual(Object.keys(EXPECTED).sort());
+  });
+
+  for (const [ability, allowed] of Object.entries(EXPECTED) as [PartyAbility, Column[]][]) {
+    it(`${ability}: ${allowed.join(', ')}`, () => {
+      const granted = (Object.keys(ACTORS) as Column[]).filter((c) => can(ACTORS[c], ability));
+      expect(granted).toEqual(allowed);
+    });
+  }
+
+  it('spec 4/6 start follows partyStartAllowed for fans; the CMS token may always start', () => {
+    const start = (role: PartyActor['role'], startAllowed: PartyActor['startAllowed']) => can(actor(role, { startAllowed }), 'party.start');
+    expect([start('host', 'host'), start('admin', 'host'), start('cms', 'host')]).toEqual([true, false, true]);
+    expect([start('host', 'admin'), start('admin', 'admin'), start('cms', 'admin')]).toEqual([false, true, true]);
+    expect([start('host', 'both'), start('admin', 'both'), start('listener', 'both')]).toEqual([true, true, false]);
+  });
+
+  it('a refusal says why: signup first, blocked, hosts and admins only, admin tool only, start role', () => {
+    expect(denial(ACTORS.stranger, 'chat.post')).toMatch(/Sign up/);
+    expect(denial(ACTORS.blocked, 'chat.post')).toMatch(/blocked/);
+    expect(denial(ACTORS.listener, 'polls.create')).toMatch(/hosts and admins/);
+    expect(denial(ACTORS.admin, 'grants.manage')).toMatch(/CMS token/);
+    expect(denial(actor('admin', { startAllowed: 'host' }), 'party.start')).toMatch(/may not start/);
+  });
+
+  it('by role alone: hosts and admins post without the rate limit and cannot be blocked (they moderate)', () => {
+    expect((['admin', 'host', 'listener'] as const).map((r) => roleHas(r, 'chat.postUnlimited'))).toEqual([true, true, false]);
+    expect((['admin', 'host', 'listener'] as const).map((r) => roleHas(r, 'chat.moderate'))).toEqual([true, true, false]);
+  });
+});
