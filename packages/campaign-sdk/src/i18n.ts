@@ -121,16 +121,16 @@ export class I18n {
    * The message of `key`, with `{name}` placeholders filled. Plural messages hold their forms
    * separated by `|`, picked by the locale's rule for `count`. A missing key returns the key and warns (spec §8).
    */
-  t(key: string, vars: Record<string, string | number> = {}): string {
-    const raw = this.messages.get(this.current)?.[key];
+  t(key: string, vars: Record<string, string | number> = {}, locale: string = this.current): string {
+    const raw = this.messages.get(locale)?.[key];
     if (raw === undefined) {
-      this.env.logger.warn(`Missing translation for "${key}" in ${this.current}`);
+      this.env.logger.warn(`Missing translation for "${key}" in ${locale}`);
       return key;
     }
     let text = raw;
     if (typeof vars.count === 'number' && raw.includes('|')) {
       const forms = raw.split('|');
-      const index = (this.plurals.get(this.current) ?? ((n: number) => Number(n !== 1)))(vars.count);
+      const index = (this.plurals.get(locale) ?? ((n: number) => Number(n !== 1)))(vars.count);
       text = forms[Math.min(Math.max(index, 0), forms.length - 1)]!;
     }
     return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));

@@ -108,8 +108,8 @@ export function useTiming(): { phase: TimingPhase; hasStarted: boolean; hasEnded
 export function useTranslation(): { t: (key: string, vars?: Record<string, string | number>) => string; locale: string; setLocale: (code: string) => void; availableLocales: string[] } {
   const instance = useCampaignInstance();
   const locale = useEventValue(instance, useCallback((cb) => instance.i18n.events.on('change', cb), [instance]), () => instance.i18n.locale);
-  // `locale` in the deps gives a new `t` when the language changes, so memoised children re-render.
-  const t = useCallback((key: string, vars?: Record<string, string | number>) => instance.i18n.t(key, vars), [instance, locale]);
+  // A new `t` per locale, so memoised children re-render when the language changes.
+  const t = useCallback((key: string, vars?: Record<string, string | number>) => instance.i18n.t(key, vars, locale), [instance, locale]);
   return { t, locale, setLocale: useCallback((code: string) => instance.i18n.setLocale(code), [instance]), availableLocales: instance.i18n.availableLocales };
 }
 
