@@ -39,6 +39,14 @@ export interface Config {
   legalDir: string | null;
   logLevel: string;
   uploadMaxBytes: number;
+  /** Limits against abuse (issue 10): signups, Apple logins, sockets and upload quotas. */
+  abuse: {
+    anonSignupsPer10Min: number;
+    appleLoginsPerMinute: number;
+    maxSocketsPerFan: number;
+    uploadQuotaPerFanBytes: number;
+    uploadQuotaPerPartyBytes: number;
+  };
   /** Outgoing mail: SMTP when `smtpUrl` is set, else a local outbox under DATA_DIR/outbox. */
   mail: MailConfig;
   /** The campaign system (CMS API). */
@@ -148,6 +156,8 @@ const Env = z.object({
   ANON_SIGNUP_RATE_LIMIT: z.coerce.number().int().positive().default(20),
   APPLE_LOGIN_RATE_LIMIT: z.coerce.number().int().positive().default(30),
   MAX_SOCKETS_PER_FAN: z.coerce.number().int().positive().default(5),
+  UPLOAD_QUOTA_PER_FAN_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
+  UPLOAD_QUOTA_PER_PARTY_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
   CAMPAIGN_ENVIRONMENT: z
     .enum(['staging', 'production', 'live', 'prod', 'local'])
     .default('local')
@@ -237,6 +247,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       appleLoginsPerMinute: e.APPLE_LOGIN_RATE_LIMIT,
       /** Open party sockets one fan may hold at once. */
       maxSocketsPerFan: e.MAX_SOCKETS_PER_FAN,
+      /** Bytes one fan may keep uploaded in one party, and all fans of a party together. */
+      uploadQuotaPerFanBytes: e.UPLOAD_QUOTA_PER_FAN_BYTES,
+      uploadQuotaPerPartyBytes: e.UPLOAD_QUOTA_PER_PARTY_BYTES,
     },
     mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
     cms: {

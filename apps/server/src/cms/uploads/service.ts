@@ -2,8 +2,8 @@ import type { FastifyRequest } from 'fastify';
 import type { CmsUpload, FolderListing, UploadFolder } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { CmsUploadTable } from '../../platform/db/tables/cms.ts';
-import { badRequest, conflict, notFound, payloadTooLarge, unprocessable, unsupportedMedia } from '../../platform/errors.ts';
-import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
+import { badRequest, conflict, notFound, payloadTooLarge, unprocessable } from '../../platform/errors.ts';
+import { IMAGE_KINDS, checkUploadedImage } from '../../platform/images.ts';
 import { newId } from '../../platform/tokens.ts';
 import { iso, isUniqueViolation } from '../shared.ts';
 
@@ -123,8 +123,7 @@ export async function storeUpload(ctx: ServerContext, req: FastifyRequest, userI
     throw badRequest(`Unreadable multipart body: ${(e as Error).message}`);
   }
   if (!bytes) throw unprocessable(['body', 'file'], 'A file is required');
-  const kind = sniffImage(bytes);
-  if (!kind) throw unsupportedMedia('Only PNG, JPEG, GIF or WebP images are accepted');
+  const kind = checkUploadedImage(bytes);
   const folder = normaliseFolder(folderField, ['body', 'folder']);
   await createFolder(ctx, folder, false);
   const id = newId();

@@ -12,7 +12,8 @@ import { DB_TARGETS } from '../../test/harness.ts';
 import { PARTY, PartySocket, expectStatus, startChatWorld, type ChatWorld, type TestFan } from './testkit.ts';
 
 const params = { id: PARTY };
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3, 4]);
+// A real 1x1 PNG: uploads are checked by their bytes and by the canvas size they declare.
+const PNG = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082', 'hex'));
 const MP4 = Uint8Array.from([0, 0, 0, 0x18, ...Buffer.from('ftypisom'), 0, 0, 2, 0, ...Buffer.from('isomiso2mp41'), 1, 2, 3]);
 const WEBM = Uint8Array.from([0x1a, 0x45, 0xdf, 0xa3, 0x9f, 0x42, 0x86, 0x81, 0x01, 0x42, 0x82, 0x84, ...Buffer.from('webm'), 0x42, 0x87, 0x81, 0x04]);
 

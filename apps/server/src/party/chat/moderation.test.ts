@@ -5,7 +5,8 @@ import { DB_TARGETS } from '../../test/harness.ts';
 import { PARTY, PartySocket, expectStatus, startChatWorld, waitUntil, type ChatWorld } from './testkit.ts';
 
 const params = { id: PARTY };
-const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+// A real 1x1 PNG: uploads are checked by their bytes and by the canvas size they declare.
+const PNG = Uint8Array.from(Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082', 'hex'));
 const pngForm = () => {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(PNG)], { type: 'image/png' }), 'p.png');

@@ -1,7 +1,7 @@
 import multipart from '@fastify/multipart';
 import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { notFound } from '../../platform/errors.ts';
+import { forbidden, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
 import { requireParty } from '../parties/queries.ts';
@@ -17,7 +17,10 @@ export async function registerUploadRoutes(app: App, ctx: ServerContext): Promis
 
   partyRoute(ctx)(app, PARTY_ROUTES.uploadProfile, async (req, _reply, fan) => {
     await requireParty(ctx.db, req.params.id);
-    return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`);
+    // Storage is spent only on fans of this party (issue 10): a signup comes first.
+    const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', req.params.id).where('fan_id', '=', fan.id).executeTakeFirst();
+    if (!signup) throw forbidden('Sign up for this party before uploading a profile picture');
+    return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`, { partyId: req.params.id, fanId: fan.id });
   });
 
   app.get('/uploads/*', { schema: { hide: true } }, async (req, reply) => {

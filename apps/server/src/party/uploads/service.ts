@@ -1,19 +1,24 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.ts';
-import { unsupportedMedia } from '../../platform/errors.ts';
-import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
+import { IMAGE_KINDS, checkUploadedImage } from '../../platform/images.ts';
 import { newId } from '../../platform/tokens.ts';
 import { readSingleFile } from '../../platform/uploads.ts';
+import { checkUploadQuota, recordUpload, sweepUnusedUploads, type UploadOwner } from './quota.ts';
 
 /**
  * Reads the single file of a multipart request, checks it is an image by its bytes (never by its
- * name or declared type) and within the size limit, stores it under `folder`, and returns its URL.
+ * name or declared type), within the size and pixel limits, stores it under `folder`, and returns
+ * its URL. A fan's upload (`owner`) counts against the fan's and the party's quota.
  */
-export async function storeImageUpload(ctx: ServerContext, req: FastifyRequest, folder: string): Promise<{ url: string }> {
+export async function storeImageUpload(ctx: ServerContext, req: FastifyRequest, folder: string, owner?: UploadOwner): Promise<{ url: string }> {
   const bytes = await readSingleFile(req, ctx.config.uploadMaxBytes);
-  const kind = sniffImage(bytes);
-  if (!kind) throw unsupportedMedia('Only PNG, JPEG, GIF or WebP images are accepted');
+  const kind = checkUploadedImage(bytes);
+  if (owner) await checkUploadQuota(ctx, owner, bytes.length);
   const key = `${folder}/${newId()}.${IMAGE_KINDS[kind].ext}`;
   await ctx.storage.put(key, bytes);
+  if (owner) {
+    await recordUpload(ctx, owner, key, bytes.length);
+    void sweepUnusedUploads(ctx).catch((err: unknown) => ctx.logger.warn({ err }, 'sweeping unused uploads failed'));
+  }
   return { url: `${ctx.config.publicUrl}/uploads/${key}` };
 }

@@ -5,6 +5,8 @@ import { unprocessable, unsupportedMedia } from '../../../platform/errors.ts';
 import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
 import { newId } from '../../../platform/tokens.ts';
 import { readSingleFile } from '../../../platform/uploads.ts';
+import { checkUploadedImage } from '../../../platform/images.ts';
+import { checkUploadQuota, recordUpload, sweepUnusedUploads } from '../../uploads/quota.ts';
 
 /** Where chat media are stored: `media/<party>/<fan>/<id>.<ext>`, served under `/uploads/media/`. */
 export const MEDIA_KEY = /^media\/([\w-]+)\/([\w-]+)\/[\w-]+\.(png|jpg|gif|webp|mp4|webm)$/;
@@ -23,8 +25,13 @@ export async function storeChatMedia(ctx: ServerContext, req: FastifyRequest, pa
   const bytes = await readSingleFile(req, ctx.config.uploadMaxBytes);
   const media = sniffMedia(bytes);
   if (!media) throw unsupportedMedia('Only PNG, JPEG, GIF or WebP images and MP4 or WebM videos are accepted');
+  if (media.kind === 'image') checkUploadedImage(bytes);
+  const owner = { partyId, fanId };
+  await checkUploadQuota(ctx, owner, bytes.length);
   const key = `media/${partyFolder(partyId)}/${fanId}/${newId()}.${mediaInfo(media).ext}`;
   await ctx.storage.put(key, bytes);
+  await recordUpload(ctx, owner, key, bytes.length);
+  void sweepUnusedUploads(ctx).catch((err: unknown) => ctx.logger.warn({ err }, 'sweeping unused uploads failed'));
   return { url: `${ctx.config.publicUrl}/uploads/${key}` };
 }
 

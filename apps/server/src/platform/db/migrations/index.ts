@@ -5,6 +5,7 @@ import * as m003 from './003_chat.ts';
 import * as m004 from './004_cms.ts';
 import * as m005 from './005_party_seq.ts';
 import * as m006 from './006_grant_links.ts';
+import * as m007 from './007_party_uploads.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -17,4 +18,5 @@ export const migrations: Record<string, Migration> = {
   '004_cms': m004,
   '005_party_seq': m005,
   '006_grant_links': m006,
+  '007_party_uploads': m007,
 };

@@ -6,6 +6,16 @@ export interface FoundationTables {
   party_users: PartyUserTable;
   grants: GrantTable;
   grant_redemptions: GrantRedemptionTable;
+  party_uploads: PartyUploadTable;
+}
+
+/** A file a fan uploaded to a party (migration 007): quotas and the sweep of unused files. */
+export interface PartyUploadTable {
+  storage_key: string;
+  party_id: string;
+  fan_id: string;
+  size: number;
+  created_at: number;
 }
 
 /** A fan: a streaming account (service + service user id), or an anonymous signup. */
