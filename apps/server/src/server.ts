@@ -36,7 +36,9 @@ export interface StartOptions {
 export async function startServer(config: Config, opts: StartOptions): Promise<RunningServer> {
   const { logger } = opts;
   const database = openDatabase(config.databaseUrl, {
-    onConnectionError: (err) => logger.warn({ err }, 'database connection lost; the pool reconnects on the next query'),
+    // Message and code only: a pg error carries its whole client object.
+    onConnectionError: (err) =>
+      logger.warn({ error: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on the next query'),
   });
   await migrateToLatest(database.db);
   const ctx: ServerContext = {

@@ -53,7 +53,10 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
       const downAt = Date.now();
       pg.stopServer('fast');
       for (const w of ['chatA', 'chatB', 'readA', 'readB']) {
-        await until(`${w} to see the database gone`, () => load.of(w, downAt).some((x) => x.status === 503));
+        await until(
+          () => `${w} to see the database gone; its answers since: ${JSON.stringify(load.of(w, downAt).slice(-3))}; nodes alive: ${nodes.map((x) => x.alive)} ${nodes.map((x) => (x.alive ? '' : x.output.slice(-3000))).join('\n')}`,
+          () => load.of(w, downAt).some((x) => x.status === 503),
+        );
       }
       for (const node of nodes) {
         const ready = await send('probe', { method: 'GET', url: `${node.partyUrl}/readyz` });
@@ -65,7 +68,7 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
       const upAt = Date.now();
       const recoveredAt: Record<string, number> = {};
       for (const w of ['chatA', 'chatB', 'readA', 'readB']) {
-        await until(`${w} to recover`, () => load.of(w, upAt).some(ok), 45_000);
+        await until(() => `${w} to recover; its answers since: ${JSON.stringify(load.of(w, upAt).slice(-3))}`, () => load.of(w, upAt).some(ok), 45_000);
         recoveredAt[w] = load.of(w, upAt).find(ok)!.at;
       }
       for (const node of nodes) await until('readyz to be 200 again', async () => (await send('probe', { method: 'GET', url: `${node.partyUrl}/readyz` })).status === 200);

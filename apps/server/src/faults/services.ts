@@ -20,7 +20,7 @@ export class GaveUp extends Error {}
  * Polls `check` until it holds; a check that throws counts as "not yet" (a refused connection),
  * except `GaveUp`. Throws after `timeoutMs` (a bound, never a measured threshold).
  */
-export async function until(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
+export async function until(what: string | (() => string), check: () => Promise<boolean> | boolean, timeoutMs = 30_000): Promise<void> {
   const end = Date.now() + timeoutMs;
   for (;;) {
     const held = await Promise.resolve()
@@ -30,7 +30,7 @@ export async function until(what: string, check: () => Promise<boolean> | boolea
         return false;
       });
     if (held) return;
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}`);
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${typeof what === 'string' ? what : what()}`);
     await new Promise((r) => setTimeout(r, 50));
   }
 }

@@ -40,6 +40,10 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // a listener that is an uncaught exception that ends the process. The pool drops that client and
     // opens a new one on the next query, so logging is all there is to do.
     pool.on('error', (err) => options.onConnectionError?.(err));
+    // A client checked out of the pool (inside a transaction, between two statements) gets the same
+    // error on itself, where nobody listens: handle it too. Its next statement fails (503), and the
+    // pool drops it when it comes back.
+    pool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return {
       db,
