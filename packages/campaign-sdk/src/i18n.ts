@@ -13,6 +13,7 @@ import {
 } from '@fanfare/protocol';
 import { ApiError, type CampaignApi } from './api.ts';
 import { Emitter } from './emitter.ts';
+import { compilePluralExpression } from './pluralRule.ts';
 import type { PageEnv } from './env.ts';
 import { SDK_ERRORS } from './errors.ts';
 import { readJson, writeJson, type StorageKeys } from './storage.ts';
@@ -22,14 +23,16 @@ export const DEFAULT_LOCALES: Locale[] = CAMPAIGN_DEFAULT_LOCALES.map((code) => 
 
 /**
  * Compiles a plural rule such as `nplurals=2; plural=(n != 1);`. Spec §5: anything but a numeric
- * rule throws. The pattern admits only `n`, digits, comparison, arithmetic and ternary
- * operators, which is what makes evaluating it as an expression safe.
+ * rule (the protocol's pattern, then our expression grammar) throws.
  */
 export function compilePluralForm(form: string): (n: number) => number {
   if (form.length > 200 || !PLURAL_FORM_PATTERN.test(form)) throw new Error(SDK_ERRORS.invalidPluralForm(form));
   const expr = /plural\s*=\s*([^;]+);?\s*$/.exec(form)![1]!;
-  const fn = new Function('n', `return Number(${expr});`) as (n: number) => number;
-  return (n) => fn(n);
+  try {
+    return compilePluralExpression(expr);
+  } catch {
+    throw new Error(SDK_ERRORS.invalidPluralForm(form));
+  }
 }
 
 /** Spec §9 detection order: stored choice, browser exact, browser base, geo language-country, geo language, default. */
