@@ -60,8 +60,8 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     adminToken = await login(server, ADMIN.email, ADMIN.password);
     await userWithRoles(server, adminToken, EDITOR_EMAIL, ['editor']);
     browser = await launchChromium();
-    adminCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
-    editorCtx = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+    adminCtx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
+    editorCtx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
     adminCtx.setDefaultTimeout(10_000);
     editorCtx.setDefaultTimeout(10_000);
     admin = await newPage(adminCtx);
@@ -96,9 +96,23 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
   });
 
   it('create an app and a campaign', async () => {
-    const app = await call(server, 'POST', '/api/apps', { token: adminToken, body: { name: 'fan-pages', title: 'Fan pages' } });
-    expect(app.status).toBe(201);
-    await admin.reload();
+    await admin.getByRole('link', { name: 'Apps & translations' }).click();
+    await admin.getByRole('button', { name: 'New app' }).click();
+    const appDialog = admin.getByRole('dialog', { name: 'New app' });
+    await appDialog.getByLabel('Name').fill('fan-pages');
+    await appDialog.getByLabel('Title').fill('Fan pages');
+    // The browser refuses a plural form for the same reason the server would (spec 5).
+    await appDialog.getByLabel('Plural form').first().fill('rm -rf');
+    await appDialog.getByRole('button', { name: 'Create app' }).click();
+    await appDialog.getByText('Expected a numeric plural rule').waitFor();
+    await appDialog.getByLabel('Plural form').first().fill('nplurals=2; plural=(n != 1);');
+    await appDialog.getByRole('button', { name: 'Create app' }).click();
+    await admin.getByRole('cell', { name: 'fan-pages', exact: true }).waitFor();
+    await admin.getByRole('button', { name: 'Translations of fan-pages' }).click();
+    await admin.getByTestId('missing-de').waitFor();
+    await expectAccessible(admin, 'apps');
+    await screenshot(admin, 'apps');
+    await admin.getByRole('link', { name: 'Campaigns' }).click();
     await admin.getByRole('button', { name: 'New campaign' }).click();
     const dialog = admin.getByRole('dialog', { name: 'New campaign' });
     await dialog.getByLabel('App').click();
@@ -129,6 +143,8 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
 
   it('save stores the draft and tells the preview (campaignSaved)', async () => {
     const frame = await previewFrame(admin);
+    await admin.getByTestId('unsaved').waitFor();
+    await screenshot(admin, 'before-save');
     await admin.getByRole('button', { name: 'Save', exact: true }).click();
     await waitFor(async () => (await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken })).body.name === 'Summer Tour 2027 – Live', 'the saved name');
     await waitFor(async () => (await received(frame)).some((m) => m.type === 'campaignSaved' && m.campaign?.name === 'Summer Tour 2027 – Live'), 'campaignSaved');
@@ -198,5 +214,90 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     const picked = await waitFor(async () => (await received(frame)).find((m) => m.type === 'mediaPicked' && m.replyTo === 'media-1'), 'mediaPicked');
     expect(picked.url).toMatch(new RegExp(`^${server.cmsUrl}/uploads/cms/.+\\.png$`));
     expect((await fetch(picked.url!)).status).toBe(200);
+  });
+
+  it('a newsletter signup from the campaign page appears in the subscribers list and in the CSV export', async () => {
+    const apps = await call(server, 'GET', '/api/apps', { token: adminToken });
+    const appId = apps.body.items.find((a: { name: string }) => a.name === 'fan-pages').id as string;
+    const news = await call(server, 'POST', '/api/campaigns', {
+      token: adminToken,
+      body: {
+        app_id: appId,
+        name: 'Newsletter page',
+        slug: 'newsletter-page',
+        token_gate: { enabled: true, product_id: 'vinyl-2027' },
+        newsletters: [{ id: 'label-news', enabled: true, signup_mode: 'optional', locales: { de: { addressbook_id: 'ab-1', form_id: 'form-1', consent_text: 'Ja, schickt mir Neuigkeiten.' } } }],
+      },
+    });
+    expect(news.status).toBe(201);
+    const page = await newPage(adminCtx);
+    await page.goto(news.body.url);
+    // The page's own signup call (what its newsletter form sends), from the page's origin.
+    const status = await page.evaluate(async (id) => {
+      const res = await fetch(`/api/campaigns/${id}/newsletter/signup`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ email: 'fan@example.com', consents: [{ id: 'label-news', accepted: true }], locale: 'de', redirect_url: location.href, error_redirect_url: location.href, host_url: location.href, newsletter_ids: ['label-news'] }),
+      });
+      return res.status;
+    }, news.body.id);
+    expect(status).toBe(202);
+    await page.close();
+    await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${news.body.id}/subscribers`);
+    await admin.getByRole('cell', { name: 'fan@example.com' }).waitFor();
+    await admin.getByRole('cell', { name: 'pending' }).waitFor();
+    await expectAccessible(admin, 'subscribers');
+    await screenshot(admin, 'subscribers');
+    const download = admin.waitForEvent('download');
+    await admin.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await (await download).path();
+    const csv = (await import('node:fs')).readFileSync(file, 'utf8');
+    expect(csv.split('\r\n')[0]).toContain('"email"');
+    expect(csv).toContain('"fan@example.com","label-news","pending","de","ab-1","form-1"');
+    await admin.getByRole('tab', { name: 'Consent ledger' }).click();
+    await admin.getByRole('cell', { name: 'Ja, schickt mir Neuigkeiten.' }).waitFor();
+    await screenshot(admin, 'consent-ledger');
+    // The token gate of the same campaign: codes uploaded with progress, then listed with their uses.
+    await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${news.body.id}/token-gate`);
+    await admin.getByText('No codes for this product yet').waitFor();
+    await admin.getByTestId('codes-input').setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('CODE-1\nCODE-2,3\n') });
+    await admin.getByText('2 new codes, 0 updated for vinyl-2027.').waitFor();
+    await admin.getByRole('cell', { name: '0 of 3' }).waitFor();
+    await expectAccessible(admin, 'token gate');
+    await screenshot(admin, 'token-gate');
+  });
+
+  it('an editor without the admin role can neither see nor call user administration', async () => {
+    await expect(editor.getByRole('link', { name: 'People' }).count()).resolves.toBe(0);
+    await editor.goto(`${server.cmsUrl}/admin/#/people`);
+    await editor.getByText('Not available to your role').waitFor();
+    const status = await editor.evaluate(async () => {
+      const session = JSON.parse(sessionStorage.getItem('fanfare.admin.session') ?? '{}') as { token?: string };
+      return (await fetch('/api/users', { headers: { authorization: `Bearer ${session.token}` } })).status;
+    });
+    expect(status).toBe(403);
+    // The admin sees and uses it.
+    await admin.getByRole('link', { name: 'People' }).click();
+    await admin.getByRole('cell', { name: EDITOR_EMAIL, exact: true }).waitFor();
+    await admin.getByRole('button', { name: 'Invite someone' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Invite someone' });
+    await dialog.getByLabel('E-mail').fill('new.editor@example.com');
+    await dialog.getByRole('button', { name: 'Send invitation' }).click();
+    await admin.getByRole('cell', { name: 'new.editor@example.com', exact: true }).waitFor();
+    await expectAccessible(admin, 'people');
+    await screenshot(admin, 'people');
+  });
+
+  it('the media library and the campaigns list at 1280 px pass axe', async () => {
+    await admin.getByRole('link', { name: 'Media' }).click();
+    await admin.getByText('cover.png').first().waitFor();
+    await expectAccessible(admin, 'media');
+    await screenshot(admin, 'media');
+    await admin.getByRole('link', { name: 'Campaigns' }).click();
+    await admin.getByRole('table', { name: 'Campaigns' }).waitFor();
+    await screenshot(admin, 'campaigns');
+    await admin.setViewportSize({ width: 390, height: 844 });
+    await screenshot(admin, 'campaigns', 390);
+    await admin.setViewportSize({ width: 1280, height: 900 });
   });
 });

@@ -83,8 +83,8 @@ export function createCmsApi(http: Http) {
         http.json(SubscribersPage, 'GET', `/api/campaigns/${enc(campaignId)}/newsletter/subscribers`, { query: query as Query }),
       consents: (campaignId: string, query: NewsletterLedgerQuery) =>
         http.json(ConsentsPage, 'GET', `/api/campaigns/${enc(campaignId)}/newsletter/consents`, { query: query as Query }),
-      csvUrl: (campaignId: string, kind: 'subscribers' | 'consents', query: NewsletterLedgerQuery) =>
-        http.url(`/api/campaigns/${enc(campaignId)}/newsletter/${kind}.csv`, query as Query),
+      /** Path of a CSV export (fetched with the token, then saved as a file). */
+      csvPath: (campaignId: string, kind: 'subscribers' | 'consents') => `/api/campaigns/${enc(campaignId)}/newsletter/${kind}.csv`,
     },
     tokenGate: {
       keys: (campaignId: string) => http.json(TokenGateKeysResponse, 'GET', `/api/campaigns/${enc(campaignId)}/token_gate/keys`),

@@ -22,7 +22,7 @@ function messageOf(status: number, detail: unknown): string {
 export interface HttpOptions {
   /** The bearer token of the signed-in user (read on every call, so a new sign-in is picked up). */
   token: () => string | null;
-  /** Called when the server answers 401 to a call that carried a token: the session has ended. */
+  /** Called when the server answers 401: the session has ended (expired, revoked, or dropped locally). */
   onExpired: () => void;
   /** Origin of the CMS; the page's own by default. */
   baseUrl?: string;
@@ -54,7 +54,7 @@ export function createHttp(opts: HttpOptions) {
     }
     const res = await fetch(url(path, init.query), { method, headers, body });
     if (res.status >= 400) {
-      if (res.status === 401 && token) opts.onExpired();
+      if (res.status === 401) opts.onExpired();
       const text = await res.text();
       let detail: unknown = text || res.statusText;
       try {

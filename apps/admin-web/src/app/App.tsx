@@ -14,7 +14,7 @@ import { Layout } from './Layout.tsx';
 import { SECTIONS, type Section } from './sections.tsx';
 
 // Indigo 8 and gray 7 on white pass WCAG AA for text; Mantine's orange and its default dimmed gray do not.
-const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, fontFamily: 'system-ui, sans-serif' });
+const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, fontFamily: 'system-ui, sans-serif', respectReducedMotion: true });
 const cssVariablesResolver: CSSVariablesResolver = (t) => ({ variables: {}, light: { '--mantine-color-dimmed': t.colors.gray[7]! }, dark: {} });
 
 /** Screens behind sign-in: no session sends the user to sign in, remembering where they were. */

@@ -42,7 +42,7 @@ export function Layout() {
       </AppShell.Header>
       <AppShell.Navbar p="xs" component="nav" aria-label="Sections">
         {SECTIONS.filter((s) => cmsRolesCan(roles, s.permission)).map((s) => (
-          <NavLink key={s.path} component={RouterLink} to={`/${s.path}`} label={s.label} onClick={close} />
+          <NavLink key={s.path} component={RouterLink} to={`/${s.path}`} label={s.label} onClick={close} variant="filled" />
         ))}
       </AppShell.Navbar>
       <AppShell.Main>

@@ -7,6 +7,7 @@ import { useCan } from '../api/context.tsx';
 import { PreviewPane } from '../preview/PreviewPane.tsx';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Failed, Loading } from '../ui/States.tsx';
+import { useNow } from '../ui/useNow.ts';
 import { useSlugTaken } from './CreateCampaignModal.tsx';
 import { previewCampaign, toDraft, toPatch } from './editor/draft.ts';
 import { useDraftForm } from './editor/useDraftForm.ts';
@@ -96,7 +97,8 @@ function Editor({ stored: initial }: { stored: Campaign }) {
     if (lock.state.kind === 'lost') notifyError(`${lock.state.holder} took over this campaign`, 'Editing stopped');
   }, [lock.state]);
 
-  const state = campaignState(stored, Date.now());
+  const now = useNow();
+  const state = campaignState(stored, now);
   const locales = stored.i18n?.locales?.map((l) => l.code) ?? ['de', 'en'];
   const countryOptions = (countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }));
 
@@ -113,7 +115,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
               {state}
             </Badge>
             {dirty && !readOnly && (
-              <Badge color="orange.9" variant="filled" data-testid="unsaved">
+              <Badge color="red.9" variant="filled" data-testid="unsaved">
                 Unsaved changes
               </Badge>
             )}

@@ -6,6 +6,7 @@ import { CAMPAIGN_LIST_STATES, type Campaign, type CampaignListState, type Campa
 import { useCan } from '../api/context.tsx';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/States.tsx';
+import { useNow } from '../ui/useNow.ts';
 import { CreateCampaignModal } from './CreateCampaignModal.tsx';
 import { useApps, useCampaignsPage, useCloneCampaign, useDeleteCampaign } from './queries.ts';
 import { campaignState, STATE_COLOURS } from './timing.ts';
@@ -113,7 +114,8 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
   const clone = useCloneCampaign();
   const remove = useDeleteCampaign();
   const [confirming, confirm] = useDisclosure(false);
-  const state = campaignState(c, Date.now());
+  const now = useNow();
+  const state = campaignState(c, now);
   return (
     <Table.Tr>
       <Table.Td>

@@ -33,7 +33,9 @@ export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign;
     return parsed.success ? parsed.data : {};
   }, [draft.data]);
   const latest = useRef({ draft, simulation, theme });
-  latest.current = { draft, simulation, theme };
+  useEffect(() => {
+    latest.current = { draft, simulation, theme };
+  }, [draft, simulation, theme]);
 
   useEffect(() => {
     const origins = [...new Set([new URL(stored.url, window.location.href).origin, window.location.origin])];

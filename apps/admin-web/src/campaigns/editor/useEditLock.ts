@@ -43,21 +43,25 @@ async function* readLockEvents(body: ReadableStream<Uint8Array>): AsyncGenerator
 export function useEditLock(campaignId: string, canWrite: boolean) {
   const api = useApi();
   const me = useSession()?.user;
-  const [state, setState] = useState<LockState>({ kind: 'acquiring' });
+  const [state, setState] = useState<LockState>(canWrite ? { kind: 'acquiring' } : { kind: 'readOnly', holder: null });
   const stateRef = useRef(state);
-  stateRef.current = state;
+  useEffect(() => {
+    stateRef.current = state;
+  }, [state]);
 
-  const acquire = useCallback(async () => {
+  /** Takes or renews the lock; a 409 names the holder (read-only). */
+  const requestLock = useCallback(async (): Promise<LockState> => {
     try {
-      const lock = await api.campaigns.lock(campaignId);
-      setState({ kind: 'editing', lock });
+      return { kind: 'editing', lock: await api.campaigns.lock(campaignId) };
     } catch (e) {
       if (e instanceof CmsError && e.status === 409) {
         const holder = (e.detail as { holder?: { email?: string } } | null)?.holder?.email ?? null;
-        setState({ kind: 'readOnly', holder });
-      } else setState({ kind: 'failed', error: e });
+        return { kind: 'readOnly', holder };
+      }
+      return { kind: 'failed', error: e };
     }
   }, [api, campaignId]);
+  const acquire = useCallback(() => requestLock().then(setState), [requestLock]);
 
   const takeOver = useCallback(async () => {
     const lock = await api.campaigns.takeOver(campaignId);
@@ -66,11 +70,9 @@ export function useEditLock(campaignId: string, canWrite: boolean) {
 
   // Take the lock on open; release it on leave (also when the tab closes).
   useEffect(() => {
-    if (!canWrite) {
-      setState({ kind: 'readOnly', holder: null });
-      return;
-    }
-    void acquire();
+    // A role that may not write only reads (the initial state says so).
+    if (!canWrite) return;
+    void requestLock().then(setState);
     const release = () => {
       if (stateRef.current.kind !== 'editing') return;
       // keepalive lets the release finish while the page unloads.
@@ -85,7 +87,7 @@ export function useEditLock(campaignId: string, canWrite: boolean) {
       window.removeEventListener('pagehide', release);
       release();
     };
-  }, [acquire, api, campaignId, canWrite]);
+  }, [requestLock, api, campaignId, canWrite]);
 
   // Renew the lease at a third of its lifetime while editing.
   const editingLock = state.kind === 'editing' ? state.lock : null;
