@@ -10,37 +10,59 @@ export function normaliseCode(code: string): string {
   return code.replace(/\s+/g, '').toUpperCase();
 }
 
+/** Codes stored per batch: one lookup and one insert each, then the event loop gets a turn. */
+const CODE_BATCH = 1000;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 /**
  * Stores access codes for a product from CSV text: one code per line, optionally `,max_uses`;
- * a first line `code,...` is a header. Every line is checked before anything is stored.
+ * a first line `code,...` is a header. Every line is checked before anything is stored. Codes are
+ * stored in batches of CODE_BATCH (a lookup and a multi-row insert each) with a turn of the event
+ * loop between batches, so a 100k-line upload never stalls every other request (issue 10).
  */
 export async function uploadAccessCodes(ctx: ServerContext, productId: string, csv: string, defaultMaxUses: number): Promise<TokenGateCodesResponse> {
   const codes = new Map<string, number>();
   const lines = csv.split(/\r?\n/);
-  lines.forEach((line, i) => {
-    const cells = line.split(/[,;]/).map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
-    if (!cells[0] || (i === 0 && /^code$/i.test(cells[0]))) return;
+  for (let i = 0; i < lines.length; i++) {
+    if (i > 0 && i % CODE_BATCH === 0) await nextTurn();
+    const cells = lines[i]!.split(/[,;]/).map((c) => c.trim().replace(/^"(.*)"$/, '$1'));
+    if (!cells[0] || (i === 0 && /^code$/i.test(cells[0]))) continue;
     const code = normaliseCode(cells[0]);
     if (code.length > 200) throw unprocessable(['body', 'line', i + 1], 'Code longer than 200 characters');
     const uses = cells[1] ? Number(cells[1]) : defaultMaxUses;
     if (!Number.isInteger(uses) || uses < 1 || uses > 1_000_000) throw unprocessable(['body', 'line', i + 1], 'max_uses must be a whole number from 1 to 1000000');
     codes.set(code, uses);
-  });
+  }
   if (codes.size === 0) throw unprocessable(['body'], 'No codes in the upload');
   const now = ctx.now();
   let added = 0;
-  await ctx.db.transaction().execute(async (trx) => {
-    for (const [code, maxUses] of codes) {
-      const hash = hashToken(`${productId}\n${code}`);
-      const existing = await trx.selectFrom('cms_token_gate_codes').select('id').where('product_id', '=', productId).where('code_hash', '=', hash).executeTakeFirst();
-      if (existing) {
-        await trx.updateTable('cms_token_gate_codes').set({ max_uses: maxUses }).where('id', '=', existing.id).execute();
-      } else {
-        await trx.insertInto('cms_token_gate_codes').values({ id: newId(), product_id: productId, code_hash: hash, max_uses: maxUses, uses: 0, created_at: now }).execute();
-        added++;
+  const entries = [...codes];
+  for (let start = 0; start < entries.length; start += CODE_BATCH) {
+    const batch = entries.slice(start, start + CODE_BATCH).map(([code, maxUses]) => ({ hash: hashToken(`${productId}\n${code}`), maxUses }));
+    await ctx.db.transaction().execute(async (trx) => {
+      const existing = await trx
+        .selectFrom('cms_token_gate_codes')
+        .select(['id', 'code_hash'])
+        .where('product_id', '=', productId)
+        .where('code_hash', 'in', batch.map((e) => e.hash))
+        .execute();
+      const idByHash = new Map(existing.map((row) => [row.code_hash, row.id]));
+      const fresh = batch.filter((e) => !idByHash.has(e.hash));
+      if (fresh.length > 0) {
+        await trx
+          .insertInto('cms_token_gate_codes')
+          .values(fresh.map((e) => ({ id: newId(), product_id: productId, code_hash: e.hash, max_uses: e.maxUses, uses: 0, created_at: now })))
+          .execute();
       }
-    }
-  });
+      for (const e of batch) {
+        const id = idByHash.get(e.hash);
+        if (id) await trx.updateTable('cms_token_gate_codes').set({ max_uses: e.maxUses }).where('id', '=', id).execute();
+      }
+      added += fresh.length;
+    });
+    await nextTurn();
+  }
   return { product_id: productId, added, updated: codes.size - added };
 }
 
