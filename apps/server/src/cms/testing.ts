@@ -1,5 +1,10 @@
 /* eslint-disable @typescript-eslint/no-explicit-any -- test replies are read loosely */
-/** Helpers for the CMS integration tests: a server with a known first admin, and plain HTTP calls. */
+/**
+ * Helpers for the CMS integration tests: a server with a known first admin, and calls through the
+ * typed client (`@fanfare/client/cms`), so a test reads answers as the protocol's types.
+ */
+import { ApiError, createCmsClient, type CallOptions, type CmsClient } from '@fanfare/client/cms';
+import type { Campaign, CmsRole, CreateCampaignBody, ErrorDetail, ValidationIssue } from '@fanfare/protocol';
 import { startTestServer, type DbTarget, type TestServer } from '../test/harness.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-0123' } as const;
@@ -38,32 +43,79 @@ export async function call<T = any>(
   return { status: res.status, body: parsed as T, headers: res.headers, text };
 }
 
+/** The typed CMS client of `ts`, with a back-office or campaign-account token when given. */
+export function cmsApi(ts: TestServer, token?: string | null, opts: { sessionId?: string } = {}): CmsClient {
+  return createCmsClient({ baseUrl: ts.cmsUrl, token: () => token, sessionId: opts.sessionId ? () => opts.sessionId : undefined });
+}
+
+/** The `ApiError` a call fails with (the test fails when the call succeeds). */
+export async function failure(call: Promise<unknown>): Promise<ApiError> {
+  try {
+    await call;
+  } catch (e) {
+    if (e instanceof ApiError) return e;
+    throw e;
+  }
+  throw new Error('expected the call to fail');
+}
+
+/** The validation issues of a 422 (`detail` as a list). */
+export function issuesOf(e: ApiError): ValidationIssue[] {
+  const detail = (e.body as { detail?: unknown } | null)?.detail;
+  if (!Array.isArray(detail)) throw new Error(`expected a list of issues, got ${JSON.stringify(e.body)}`);
+  return detail as ValidationIssue[];
+}
+
+/** The structured detail of an error (`{ message, type, ... }`). */
+export function detailOf(e: ApiError): ErrorDetail {
+  const detail = (e.body as { detail?: unknown } | null)?.detail;
+  if (detail === null || typeof detail !== 'object' || Array.isArray(detail)) throw new Error(`expected a detail object, got ${JSON.stringify(e.body)}`);
+  return detail as ErrorDetail;
+}
+
+/** The HTTP status a call answers with: its success status, or the status of its `ApiError`. */
+export async function statusOf(run: (opts: CallOptions) => Promise<unknown>): Promise<number> {
+  let status = 0;
+  try {
+    await run({ onResponse: (res) => void (status = res.status) });
+    return status;
+  } catch (e) {
+    if (e instanceof ApiError) return e.status;
+    throw e;
+  }
+}
+
+/** A successful call's answer with its status and headers. */
+export async function withResponse<T>(run: (opts: CallOptions) => Promise<T>): Promise<{ data: T; status: number; headers: Headers }> {
+  let res: Response | null = null;
+  const data = await run({ onResponse: (r) => void (res = r) });
+  const seen = res as Response | null;
+  if (!seen) throw new Error('no response seen');
+  return { data, status: seen.status, headers: seen.headers };
+}
+
 /** Logs in and returns the bearer token. */
 export async function login(ts: TestServer, email: string, password: string): Promise<string> {
-  const r = await call(ts, 'POST', '/api/users/login', { body: { email, password } });
-  if (r.status !== 200) throw new Error(`login ${email} failed: ${r.status} ${r.text}`);
-  return r.body.access_token as string;
+  return (await cmsApi(ts).call('login', { body: { email, password } })).access_token;
 }
 
 /** Creates an active user with `roles` (by the admin) and logs them in. */
-export async function userWithRoles(ts: TestServer, adminToken: string, email: string, roles: string[]): Promise<{ id: string; token: string }> {
-  const r = await call(ts, 'POST', '/api/users', { token: adminToken, body: { email, password: EDITOR_PASSWORD, roles } });
-  if (r.status !== 201) throw new Error(`create ${email} failed: ${r.status} ${r.text}`);
-  return { id: r.body.id, token: await login(ts, email, EDITOR_PASSWORD) };
+export async function userWithRoles(ts: TestServer, adminToken: string, email: string, roles: CmsRole[]): Promise<{ id: string; token: string }> {
+  const user = await cmsApi(ts, adminToken).call('createUser', { body: { email, password: EDITOR_PASSWORD, roles } });
+  return { id: user.id, token: await login(ts, email, EDITOR_PASSWORD) };
 }
 
 /** Creates an app and returns its id. */
-export async function createApp(ts: TestServer, adminToken: string, name: string, config: unknown = {}): Promise<string> {
-  const r = await call(ts, 'POST', '/api/apps', { token: adminToken, body: { name, config } });
-  if (r.status !== 201) throw new Error(`create app failed: ${r.status} ${r.text}`);
-  return r.body.id as string;
+export async function createApp(ts: TestServer, adminToken: string, name: string, config: Record<string, unknown> = {}): Promise<string> {
+  return (await cmsApi(ts, adminToken).call('createApp', { body: { name, config } })).id;
 }
 
+/** A campaign to create; `data` is free-form here so tests can pass partial page data the server completes. */
+export type CampaignInput = Omit<CreateCampaignBody, 'data'> & { data?: Record<string, unknown> };
+
 /** Creates a campaign and returns it. */
-export async function createCampaign(ts: TestServer, token: string, body: Record<string, unknown>): Promise<any> {
-  const r = await call(ts, 'POST', '/api/campaigns', { token, body });
-  if (r.status !== 201) throw new Error(`create campaign failed: ${r.status} ${r.text}`);
-  return r.body;
+export async function createCampaign(ts: TestServer, token: string, body: CampaignInput): Promise<Campaign> {
+  return cmsApi(ts, token).call('createCampaign', { body: body as CreateCampaignBody });
 }
 
 /** Polls `check` until it returns a value, at most `tries` times `everyMs` apart. */

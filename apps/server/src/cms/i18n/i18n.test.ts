@@ -1,10 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_PLURAL_FORM } from '@fanfare/protocol';
+import { DEFAULT_PLURAL_FORM, type TranslationsResponse } from '@fanfare/protocol';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer } from '../testing.ts';
 
 describe.each(DB_TARGETS)('i18n: translations, geo, countries (%s)', (db) => {
   let ts: TestServer;
+  const api = () => cmsApi(ts);
+  const appTranslations = (app: string, query: { fresh?: string } = {}) => api().call('getAppTranslations', { params: { app }, query });
+  const messagesOf = (r: TranslationsResponse, locale: string) => r.items.find((t) => t.locale === locale)!.messages;
   let admin: string;
   let appId: string;
 
@@ -25,29 +28,28 @@ describe.each(DB_TARGETS)('i18n: translations, geo, countries (%s)', (db) => {
   afterAll(() => ts?.close());
 
   it('app translations: the default locales de and en with the default plural rule, the app messages and locales', async () => {
-    const r = await call(ts, 'GET', '/api/apps/fan-pages/translations');
-    expect(r.status).toBe(200);
-    expect(r.body.default_locale).toBe('en');
-    expect(r.body.locales).toEqual(
+    const r = await appTranslations('fan-pages');
+    expect(r.default_locale).toBe('en');
+    expect(r.locales).toEqual(
       expect.arrayContaining([
         { code: 'de', pluralForm: DEFAULT_PLURAL_FORM },
         { code: 'en', pluralForm: DEFAULT_PLURAL_FORM },
         { code: 'fr', pluralForm: 'nplurals=2; plural=(n > 1);' },
       ]),
     );
-    const en = r.body.items.find((t: { locale: string }) => t.locale === 'en');
-    expect(en.messages['cta.listen']).toBe('Listen now');
-    expect(en.messages['newsletter.success']).toMatch(/subscription was successful/);
-    expect((await call(ts, 'GET', `/api/apps/${appId}/translations`)).body).toEqual(r.body);
-    expect((await call(ts, 'GET', '/api/apps/missing/translations')).status).toBe(404);
+    const en = messagesOf(r, 'en');
+    expect(en['cta.listen']).toBe('Listen now');
+    expect(en['newsletter.success']).toMatch(/subscription was successful/);
+    expect(await appTranslations(appId)).toEqual(r);
+    expect((await failure(appTranslations('missing'))).status).toBe(404);
   });
 
   it('campaign translations: 404 when the campaign has none (the page falls back to the app)', async () => {
     const c = await createCampaign(ts, admin, { app_id: appId, name: 'Plain', slug: 'plain' });
-    const r = await call(ts, 'GET', `/api/campaigns/${c.id}/translations`);
+    const r = await failure(api().call('getCampaignTranslations', { params: { id: c.id } }));
     expect(r.status).toBe(404);
-    expect(r.body.detail).toMatch(/no translations/);
-    expect((await call(ts, 'GET', '/api/campaigns/missing/translations')).status).toBe(404);
+    expect(r.message).toMatch(/no translations/);
+    expect((await failure(api().call('getCampaignTranslations', { params: { id: 'missing' } }))).status).toBe(404);
   });
 
   it('campaign translations override the app key by key; missing keys fall back to the app', async () => {
@@ -57,48 +59,45 @@ describe.each(DB_TARGETS)('i18n: translations, geo, countries (%s)', (db) => {
       slug: 'translated',
       i18n: { translations: [{ locale: 'en', messages: { 'cta.listen': 'Stream the album' } }] },
     });
-    const r = await call(ts, 'GET', `/api/campaigns/${c.id}/translations`);
-    expect(r.status).toBe(200);
-    const en = r.body.items.find((t: { locale: string }) => t.locale === 'en');
-    expect(en.messages['cta.listen']).toBe('Stream the album');
-    expect(en.messages['footer.imprint']).toBe('Imprint');
-    const de = r.body.items.find((t: { locale: string }) => t.locale === 'de');
-    expect(de.messages['cta.listen']).toBe('Jetzt anhören');
+    const r = await api().call('getCampaignTranslations', { params: { id: c.id } });
+    const en = messagesOf(r, 'en');
+    expect(en['cta.listen']).toBe('Stream the album');
+    expect(en['footer.imprint']).toBe('Imprint');
+    expect(messagesOf(r, 'de')['cta.listen']).toBe('Jetzt anhören');
   });
 
   it('a bad plural form is refused (422) and not stored', async () => {
-    const r = await call(ts, 'POST', '/api/campaigns', {
-      token: admin,
-      body: { app_id: appId, name: 'Bad', slug: 'bad-plural', i18n: { locales: [{ code: 'en', pluralForm: 'alert(1)' }], translations: [] } },
-    });
+    const r = await failure(
+      cmsApi(ts, admin).call('createCampaign', {
+        body: { app_id: appId, name: 'Bad', slug: 'bad-plural', i18n: { locales: [{ code: 'en', pluralForm: 'alert(1)' }], translations: [] } },
+      }),
+    );
     expect(r.status).toBe(422);
+    expect((await cmsApi(ts, admin).call('slugExists', { params: { app: appId, slug: 'bad-plural' } })).exists).toBe(false);
   });
 
   it('app translations are cached; ?fresh bypasses the cache; a config reload clears it', async () => {
-    await call(ts, 'GET', '/api/apps/fan-pages/translations');
+    await appTranslations('fan-pages');
     const config = { i18n: { translations: [{ locale: 'en', messages: { 'cta.listen': 'Changed' } }] } };
     await ts.server.ctx.db.updateTable('cms_apps').set({ config: JSON.stringify(config) }).where('id', '=', appId).execute();
-    const cached = await call(ts, 'GET', '/api/apps/fan-pages/translations');
-    expect(cached.body.items.find((t: { locale: string }) => t.locale === 'en').messages['cta.listen']).toBe('Listen now');
-    const fresh = await call(ts, 'GET', '/api/apps/fan-pages/translations?fresh=true');
-    expect(fresh.body.items.find((t: { locale: string }) => t.locale === 'en').messages['cta.listen']).toBe('Changed');
-    const bare = await call(ts, 'GET', '/api/apps/fan-pages/translations?fresh');
-    expect(bare.body.items.find((t: { locale: string }) => t.locale === 'en').messages['cta.listen']).toBe('Changed');
+    expect(messagesOf(await appTranslations('fan-pages'), 'en')['cta.listen']).toBe('Listen now');
+    expect(messagesOf(await appTranslations('fan-pages', { fresh: 'true' }), 'en')['cta.listen']).toBe('Changed');
+    expect(messagesOf(await appTranslations('fan-pages', { fresh: '' }), 'en')['cta.listen']).toBe('Changed');
   });
 
   it('geo: the country from the proxy header, else from Accept-Language, else the default DE/de', async () => {
-    const geo = (headers: Record<string, string>) => call(ts, 'GET', '/api/i18n/geo', { headers });
-    expect((await geo({ 'x-country': 'at', 'accept-language': 'en-US,en;q=0.9' })).body).toEqual({ country_code: 'AT', language_code: 'en' });
-    expect((await geo({ 'accept-language': 'fr;q=0.5, en-GB;q=0.8' })).body).toEqual({ country_code: 'GB', language_code: 'en' });
-    expect((await geo({ 'x-country': 'XX' })).body).toEqual({ country_code: 'DE', language_code: 'de' });
-    expect((await geo({})).body).toEqual({ country_code: 'DE', language_code: 'de' });
+    const geo = (headers: Record<string, string>) => api().call('getGeo', {}, { headers });
+    expect(await geo({ 'x-country': 'at', 'accept-language': 'en-US,en;q=0.9' })).toEqual({ country_code: 'AT', language_code: 'en' });
+    expect(await geo({ 'accept-language': 'fr;q=0.5, en-GB;q=0.8' })).toEqual({ country_code: 'GB', language_code: 'en' });
+    expect(await geo({ 'x-country': 'XX' })).toEqual({ country_code: 'DE', language_code: 'de' });
+    expect(await geo({})).toEqual({ country_code: 'DE', language_code: 'de' });
   });
 
   it('countries: every ISO country with its name, in the asked locale', async () => {
-    const en = await call(ts, 'GET', '/api/i18n/countries');
-    expect(en.body.items.length).toBeGreaterThan(240);
-    expect(en.body.items).toContainEqual({ code: 'DE', name: 'Germany' });
-    const de = await call(ts, 'GET', '/api/i18n/countries?locale=de');
-    expect(de.body.items).toContainEqual({ code: 'DE', name: 'Deutschland' });
+    const en = await api().call('listCountries');
+    expect(en.items.length).toBeGreaterThan(240);
+    expect(en.items).toContainEqual({ code: 'DE', name: 'Germany' });
+    const de = await api().call('listCountries', { query: { locale: 'de' } });
+    expect(de.items).toContainEqual({ code: 'DE', name: 'Deutschland' });
   });
 });

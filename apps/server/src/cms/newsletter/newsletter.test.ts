@@ -2,9 +2,10 @@ import path from 'node:path';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser } from 'mailparser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { NewsletterEntry, NewsletterSignupBody, ValidationIssue } from '@fanfare/protocol';
 import { freePort, DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { readOutbox } from '../../platform/mail.ts';
-import { ADMIN, call, createApp, createCampaign, login, startCmsServer, userWithRoles, waitFor } from '../testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer, statusOf, userWithRoles, waitFor, withResponse } from '../testing.ts';
 
 interface Received {
   from: string;
@@ -39,7 +40,7 @@ async function startSmtpSink(): Promise<{ port: number; inbox: Received[]; close
   return { port, inbox, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-const NEWSLETTERS = [
+const NEWSLETTERS: NewsletterEntry[] = [
   { id: 'label-news', enabled: true, signup_mode: 'optional', locales: { de: { addressbook_id: 'ab-de', form_id: 'form-de', consent_text: 'Ja, ich will News.' }, en: { addressbook_id: 'ab-en', form_id: 'form-en' } } },
   { id: 'artist-news', enabled: true, signup_mode: 'required', locales: { en: { addressbook_id: 'ab-artist', form_id: 'form-artist' } } },
   { id: 'terms', enabled: true, signup_mode: 'implicit', locales: { en: { addressbook_id: 'ab-terms', form_id: 'form-terms' } } },
@@ -53,10 +54,14 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
   let campaign: { id: string; url: string };
   const page = () => campaign.url;
 
-  const signup = (body: Record<string, unknown>) =>
-    call(ts, 'POST', `/api/campaigns/${campaign.id}/newsletter/signup`, {
-      body: { redirect_url: `${page()}?ok`, error_redirect_url: `${page()}?bad`, host_url: page(), locale: 'en', consents: [], ...body },
+  const signup = (body: Partial<NewsletterSignupBody>) =>
+    cmsApi(ts).call('newsletterSignup', {
+      params: { id: campaign.id },
+      body: { redirect_url: `${page()}?ok`, error_redirect_url: `${page()}?bad`, host_url: page(), locale: 'en', consents: [], email: '', newsletter_ids: [], ...body },
     });
+  /** The message of the first validation issue of a refused signup. */
+  const firstIssue = async (call: Promise<unknown>) => ((await failure(call)).body as { detail: ValidationIssue[] }).detail[0]!;
+  const exportCsv = (token: string, newsletterId: string) => cmsApi(ts, token).call('exportSubscribers', { query: { newsletter_id: newsletterId } });
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
@@ -71,13 +76,26 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
   });
 
   it('the whole round trip over SMTP: consent stored, e-mail sent, link redirects with newsletter_state=success, locale, address_book_id, form_id', async () => {
-    const r = await signup({
-      email: 'Fan@Example.com',
-      newsletter_ids: ['artist-news', 'label-news'],
-      consents: [{ id: 'artist-news', accepted: true }, { id: 'label-news', accepted: true }],
-    });
+    const r = await withResponse((o) =>
+      cmsApi(ts).call(
+        'newsletterSignup',
+        {
+          params: { id: campaign.id },
+          body: {
+            redirect_url: `${page()}?ok`,
+            error_redirect_url: `${page()}?bad`,
+            host_url: page(),
+            locale: 'en',
+            email: 'Fan@Example.com',
+            newsletter_ids: ['artist-news', 'label-news'],
+            consents: [{ id: 'artist-news', accepted: true }, { id: 'label-news', accepted: true }],
+          },
+        },
+        o,
+      ),
+    );
     expect(r.status).toBe(202);
-    expect(r.body).toEqual({ status: 'confirmation_sent', newsletter_ids: ['artist-news', 'label-news', 'terms'] });
+    expect(r.data).toEqual({ status: 'confirmation_sent', newsletter_ids: ['artist-news', 'label-news', 'terms'] });
 
     const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes('fan@example.com')));
     expect(mail.from).toBe('news@label.example');
@@ -98,8 +116,8 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     expect(consents.find((c) => c.newsletter_id === 'artist-news')!.accepted).toBe(1);
 
     // Not exported before confirmation.
-    const before = await call(ts, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=artist-news', { token: admin });
-    expect(before.text.trim().split(/\r\n/)).toHaveLength(1);
+    const before = await exportCsv(admin, 'artist-news');
+    expect(before.trim().split(/\r\n/)).toHaveLength(1);
 
     const res = await fetch(link, { redirect: 'manual' });
     expect(res.status).toBe(303);
@@ -118,10 +136,10 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     const again = await fetch(link, { redirect: 'manual' });
     expect(new URL(again.headers.get('location')!).searchParams.get('newsletter_state')).toBe('success');
 
-    const csv = await call(ts, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=artist-news', { token: admin });
+    const csv = await withResponse((o) => cmsApi(ts, admin).call('exportSubscribers', { query: { newsletter_id: 'artist-news' } }, o));
     expect(csv.status).toBe(200);
     expect(csv.headers.get('content-type')).toContain('text/csv');
-    const lines = csv.text.trim().split(/\r\n/);
+    const lines = csv.data.trim().split(/\r\n/);
     expect(lines).toHaveLength(2);
     expect(lines[1]).toContain('"fan@example.com","artist-news","en","ab-artist","form-artist"');
   });
@@ -129,7 +147,7 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
   it('repeat signups never duplicate a subscriber', async () => {
     for (let i = 0; i < 3; i++) {
       const r = await signup({ email: 'repeat@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: true }] });
-      expect(r.status).toBe(202);
+      expect(r.status).toBe('confirmation_sent');
     }
     const rows = await ts.server.ctx.db.selectFrom('cms_newsletter_subscribers').select('newsletter_id').where('email', '=', 'repeat@example.com').execute();
     expect(rows.map((r) => r.newsletter_id).sort()).toEqual(['artist-news', 'terms']);
@@ -138,32 +156,34 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
   });
 
   it("required consent missing: 'Required consent for the newsletter with id {id} not provided', nothing stored", async () => {
-    const r = await signup({ email: 'nocon@example.com', newsletter_ids: ['label-news'], consents: [{ id: 'label-news', accepted: true }] });
+    const r = await failure(signup({ email: 'nocon@example.com', newsletter_ids: ['label-news'], consents: [{ id: 'label-news', accepted: true }] }));
     expect(r.status).toBe(422);
-    expect(r.body.detail[0].msg).toBe('Required consent for the newsletter with id artist-news not provided');
-    const r2 = await signup({ email: 'nocon@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: false }] });
-    expect(r2.body.detail[0].msg).toBe('Required consent for the newsletter with id artist-news not provided');
+    expect((r.body as { detail: ValidationIssue[] }).detail[0]!.msg).toBe('Required consent for the newsletter with id artist-news not provided');
+    // campaign spec §8: the error's message carries the detail's message.
+    expect(r.message).toContain('Required consent for the newsletter with id artist-news not provided');
+    const r2 = await firstIssue(signup({ email: 'nocon@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: false }] }));
+    expect(r2.msg).toBe('Required consent for the newsletter with id artist-news not provided');
     const rows = await ts.server.ctx.db.selectFrom('cms_newsletter_subscribers').select('id').where('email', '=', 'nocon@example.com').execute();
     expect(rows).toHaveLength(0);
   });
 
   it('bad input is refused: disabled or unknown newsletter, missing locale entry, foreign redirect, bad e-mail', async () => {
     const consent = [{ id: 'artist-news', accepted: true }];
-    expect((await signup({ email: 'a@example.com', newsletter_ids: ['off', 'artist-news'], consents: consent })).status).toBe(422);
-    expect((await signup({ email: 'a@example.com', newsletter_ids: ['nope'], consents: consent })).status).toBe(422);
-    expect((await signup({ email: 'a@example.com', locale: 'fr', newsletter_ids: ['label-news'], consents: [{ id: 'label-news', accepted: true }] })).status).toBe(422);
-    const foreign = await signup({ email: 'a@example.com', newsletter_ids: ['artist-news'], consents: consent, redirect_url: 'https://evil.example/steal' });
-    expect(foreign.status).toBe(422);
-    expect(foreign.body.detail[0].loc).toEqual(['body', 'redirect_url']);
-    expect((await signup({ email: 'not-an-email', newsletter_ids: ['artist-news'], consents: consent })).status).toBe(422);
-    expect((await call(ts, 'POST', '/api/campaigns/missing/newsletter/signup', { body: {} })).status).toBe(422);
+    expect((await failure(signup({ email: 'a@example.com', newsletter_ids: ['off', 'artist-news'], consents: consent }))).status).toBe(422);
+    expect((await failure(signup({ email: 'a@example.com', newsletter_ids: ['nope'], consents: consent }))).status).toBe(422);
+    expect((await failure(signup({ email: 'a@example.com', locale: 'fr', newsletter_ids: ['label-news'], consents: [{ id: 'label-news', accepted: true }] }))).status).toBe(422);
+    const foreign = await firstIssue(signup({ email: 'a@example.com', newsletter_ids: ['artist-news'], consents: consent, redirect_url: 'https://evil.example/steal' }));
+    expect(foreign.loc).toEqual(['body', 'redirect_url']);
+    expect((await failure(signup({ email: 'not-an-email', newsletter_ids: ['artist-news'], consents: consent }))).status).toBe(422);
+    // A body missing every field (deliberately outside the type).
+    expect(await statusOf((o) => cmsApi(ts).call('newsletterSignup', { params: { id: 'missing' }, body: {} as NewsletterSignupBody }, o))).toBe(422);
     const rows = await ts.server.ctx.db.selectFrom('cms_newsletter_subscribers').select('id').where('email', '=', 'a@example.com').execute();
     expect(rows).toHaveLength(0);
   });
 
   it('an expired confirmation link redirects to error_redirect_url with newsletter_state=error; an unknown one is 404', async () => {
     const r = await signup({ email: 'late@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: true }] });
-    expect(r.status).toBe(202);
+    expect(r.newsletter_ids).toContain('artist-news');
     const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes('late@example.com')));
     const link = /(http:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+)/.exec(mail.text)![1]!;
     const realNow = ts.server.ctx.now;
@@ -178,13 +198,12 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     } finally {
       ts.server.ctx.now = realNow;
     }
-    const unknown = await call(ts, 'GET', '/api/newsletter/confirm?token=nope');
-    expect(unknown.status).toBe(404);
+    expect((await failure(cmsApi(ts).call('confirmNewsletter', { query: { token: 'nope' } }))).status).toBe(404);
   });
 
   it('only an admin may export subscribers', async () => {
     const editor = await userWithRoles(ts, admin, 'ed@example.com', ['editor']);
-    expect((await call(ts, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=terms', { token: editor.token })).status).toBe(403);
+    expect((await failure(exportCsv(editor.token, 'terms'))).status).toBe(403);
   });
 });
 
@@ -194,15 +213,22 @@ describe('newsletter e-mail without SMTP goes to the local outbox', () => {
     try {
       const admin = await login(ts, ADMIN.email, ADMIN.password);
       const appId = await createApp(ts, admin, 'pages');
-      const c = await createCampaign(ts, admin, { app_id: appId, name: 'P', slug: 'p', newsletters: [NEWSLETTERS[1]] });
-      const r = await call(ts, 'POST', `/api/campaigns/${c.id}/newsletter/signup`, {
-        body: { email: 'box@example.com', locale: 'en', consents: [{ id: 'artist-news', accepted: true }], newsletter_ids: ['artist-news'], redirect_url: c.url, error_redirect_url: c.url, host_url: c.url },
-      });
+      const c = await createCampaign(ts, admin, { app_id: appId, name: 'P', slug: 'p', newsletters: [NEWSLETTERS[1]!] });
+      const r = await withResponse((o) =>
+        cmsApi(ts).call(
+          'newsletterSignup',
+          {
+            params: { id: c.id },
+            body: { email: 'box@example.com', locale: 'en', consents: [{ id: 'artist-news', accepted: true }], newsletter_ids: ['artist-news'], redirect_url: c.url, error_redirect_url: c.url, host_url: c.url },
+          },
+          o,
+        ),
+      );
       expect(r.status).toBe(202);
       const files = await readOutbox(path.join(ts.dataDir, 'outbox'));
       expect(files.at(-1)!.to).toBe('box@example.com');
-      const box = await call(ts, 'GET', '/api/outbox', { token: admin });
-      expect(box.body.items.at(-1).text).toContain('/api/newsletter/confirm?token=');
+      const box = await cmsApi(ts, admin).call('listOutbox');
+      expect(box.items.at(-1)!.text).toContain('/api/newsletter/confirm?token=');
     } finally {
       await ts.close();
     }
