@@ -67,6 +67,18 @@ describe('campaign instance', () => {
     c.destroy();
   });
 
+  it('start runs once: a second call adds no second hello or refresh interval', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    await c.start();
+    const timers = vi.getTimerCount();
+    const posted = f.posted.length;
+    await c.start();
+    expect(vi.getTimerCount()).toBe(timers);
+    expect(f.posted.length).toBe(posted);
+    c.destroy();
+  });
+
   it('teardown: destroy clears every timer and listener of the instance', async () => {
     const f = fakeEnv({ parentOrigin: EDITOR, meta: pageMeta(campaignFixture({ ends_at: '2026-09-01T00:00:00Z' })) });
     f.local.setItem(storageKeys('c1').accountToken, JSON.stringify(tokenFixture()));

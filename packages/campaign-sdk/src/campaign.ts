@@ -76,6 +76,7 @@ export class CampaignInstance {
   /** The look the editor previews (bridge `theme`), null outside the editor. */
   theme: CampaignTheme | null = null;
   private readonly unsubscribers: Array<() => void> = [];
+  private started = false;
 
   constructor(options: CampaignOptions = {}) {
     const env = (this.env = options.env ?? browserEnv());
@@ -90,7 +91,7 @@ export class CampaignInstance {
     const musicKit = options.musicKit ?? (async () => null);
     this.login = new Login(env, this.api, this.tracker, campaign.id, keys, musicKit);
     this.newsletter = new Newsletter(env, this.api, this.tracker, () => this.config.campaign);
-    this.tokenGate = new TokenGate(env, this.api, campaign, keys);
+    this.tokenGate = new TokenGate(env, this.api, campaign, keys, () => !this.bridge.isConnected);
     this.timing = new CampaignTiming(env.timers, () => this.now(), () => this.config.campaign);
     this.i18n = new I18n(env, this.api, { campaignId: campaign.id, app: campaign.app }, keys);
     this.playback = new Playback({
@@ -170,6 +171,8 @@ export class CampaignInstance {
    * logged and do not stop the others.
    */
   async start(): Promise<void> {
+    if (this.started) return; // a second start would double the refresh interval and the hello
+    this.started = true;
     this.tracker.captureUtm();
     this.newsletterBanner = readNewsletterBanner(this.env, this.tracker);
     this.events.emit('newsletterBanner', this.newsletterBanner);

@@ -71,6 +71,13 @@ describe('token gate', () => {
     expect(assigned).toEqual(['https://cms.fanfare.example/c/fan-pages/gated?token_gate_access_key=good']);
   });
 
+  it('inside the editor the preview never redirects (it must stay on the page being edited)', async () => {
+    const f = fakeEnv({ href: PAGE });
+    const gate = new TokenGate(f.env, fakeApi(), campaignFixture(gated), keys, () => false);
+    await expect(gate.check()).resolves.toMatchObject({ has_access: false });
+    expect(f.assigned).toEqual([]);
+  });
+
   it('campaign spec §4: no redirect when blocked on the gate page itself', async () => {
     const { gate, assigned } = setup({ campaign: { ...gated, is_token_gate: true } });
     await gate.check();

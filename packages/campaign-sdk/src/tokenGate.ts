@@ -24,6 +24,8 @@ export class TokenGate {
     private readonly api: CampaignApi,
     private readonly campaign: GateCampaign,
     private readonly keys: StorageKeys,
+    /** False inside the editor: its preview frame must stay on the page being edited. */
+    private readonly mayRedirect: () => boolean = () => true,
   ) {}
 
   get result(): TokenGateResult | null {
@@ -36,7 +38,7 @@ export class TokenGate {
     this.current = result;
     this.events.emit('change', result);
     this.env.dispatch(DOCUMENT_EVENTS.tokenGateState, result);
-    this.redirect(result);
+    if (this.mayRedirect()) this.redirect(result);
     return result;
   }
 
