@@ -1,9 +1,9 @@
-import type { PartyRunState, PlayerStatus, Role } from '@fanfare/protocol';
+import type { PartyRunState, PlayerStatus } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import { conflict } from '../../platform/errors.ts';
 import { findParty, requireParty } from '../parties/queries.ts';
-import { iso, partyChangedEvent, startAllowedOf } from '../parties/service.ts';
+import { iso, partyChangedEvent } from '../parties/service.ts';
 import { compareAndSetPlayback, ensurePlayback, findPlayback, findTrackRow, listTrackRows, voteCounts, type PlaybackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
 import { progressAt, statusAt, upcomingQueue } from './timeline.ts';
@@ -18,16 +18,6 @@ export async function currentStatus(ctx: ServerContext, partyId: string): Promis
   const playback = await findPlayback(ctx.db, partyId);
   const track = playback?.track_id ? await findTrackRow(ctx.db, partyId, playback.track_id) : null;
   return statusAt(playback, track, ctx.now());
-}
-
-/** True when `role` may start a party whose `partyStartAllowed` is `allowed` (spec 4 and 6). */
-export function mayStart(allowed: 'host' | 'admin' | 'both', role: Role): boolean {
-  return allowed === 'both' ? role === 'host' || role === 'admin' : role === allowed;
-}
-
-/** Checks the start permission of a fan's role; the route calls it before `startParty`. */
-export async function canStartParty(ctx: ServerContext, partyId: string, role: Role): Promise<boolean> {
-  return mayStart(startAllowedOf(await requireParty(ctx.db, partyId)), role);
 }
 
 /**

@@ -1,13 +1,10 @@
 import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { forbidden } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import type { Fan } from '../auth/sessions.ts';
-import { roleInParty } from '../grants/service.ts';
-import { requireParty } from '../parties/queries.ts';
 import { getParty, putParty } from '../parties/service.ts';
+import { authorizeCmsOrFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
-import { canStartParty, currentStatus, endParty, startParty, stopParty } from './playback.ts';
+import { currentStatus, endParty, startParty, stopParty } from './playback.ts';
 import type { PartySocketServer } from './socket.ts';
 import { getTracks, putTracks, setVote } from './tracks.ts';
 
@@ -27,26 +24,20 @@ export async function registerLiveRoutes(app: App, ctx: ServerContext, sockets: 
   // Creating and editing parties is an admin action: CMS token only (the guard).
   route(app, PARTY_ROUTES.putParty, async (req) => putParty(ctx, req.params.id, req.body));
 
+  // Start: the admin tool (CMS token) always; a fan when their role is in `partyStartAllowed`.
   route(app, PARTY_ROUTES.startParty, async (req, _reply, caller) => {
-    await requireParty(ctx.db, req.params.id);
-    // Start is for the roles `partyStartAllowed` names (host, admin or both); the admin tool's
-    // CMS token may always start.
-    if (caller.fan) {
-      const role = await roleInParty(ctx.db, req.params.id, caller.fan);
-      if (!(await canStartParty(ctx, req.params.id, role))) throw forbidden('Your role may not start this party');
-    }
+    await authorizeCmsOrFan(ctx, req.params.id, caller, 'party.start');
     return startParty(ctx, req.params.id);
   });
 
-  // Stopping the timeline: the admin tool (CMS token) or the party's hosts and admins in the app.
+  // Stop and end: the admin tool (spec 6) or the party's hosts and admins in the app.
   route(app, PARTY_ROUTES.stopParty, async (req, _reply, caller) => {
-    await requirePartyStaff(ctx, req.params.id, caller.fan);
+    await authorizeCmsOrFan(ctx, req.params.id, caller, 'party.stop');
     return stopParty(ctx, req.params.id);
   });
 
-  // Ending the party: the admin tool (CMS token) or the party's hosts and admins in the app.
   route(app, PARTY_ROUTES.endParty, async (req, _reply, caller) => {
-    await requirePartyStaff(ctx, req.params.id, caller.fan);
+    await authorizeCmsOrFan(ctx, req.params.id, caller, 'party.end');
     return endParty(ctx, req.params.id);
   });
 
@@ -64,15 +55,4 @@ export async function registerLiveRoutes(app: App, ctx: ServerContext, sockets: 
   route(app, PARTY_ROUTES.voteTrack, async (req, _reply, fan) => setVote(ctx, req.params.id, fan, req.params.trackId, true));
 
   route(app, PARTY_ROUTES.unvoteTrack, async (req, _reply, fan) => setVote(ctx, req.params.id, fan, req.params.trackId, false));
-}
-
-/**
- * Spec 6 lists stop and end among the CMS actions; the app's host controls carry the fan's bearer
- * instead. Either passes (the guard): a CMS token, or the bearer of a fan whose role in this party
- * is host or admin. A listener's bearer is refused (403), no credentials at all 401.
- */
-async function requirePartyStaff(ctx: ServerContext, partyId: string, fan: Fan | null): Promise<void> {
-  if (!fan) return;
-  const role = await roleInParty(ctx.db, partyId, fan);
-  if (role !== 'host' && role !== 'admin') throw forbidden("Only the party's hosts and admins may do this");
 }

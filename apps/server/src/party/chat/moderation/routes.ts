@@ -3,26 +3,26 @@ import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { partyRoute } from '../../route.ts';
-import { requireStaff } from '../access.ts';
+import { authorizeFan } from '../../policies.ts';
 import { deleteAllUsers, listPartyUsers, setCanChat } from './service.ts';
 
 /** Blocking, unblocking and listing users (host/admin), removing all users (CMS). */
 export async function registerModerationRoutes(app: App, ctx: ServerContext): Promise<void> {
   const route = partyRoute(ctx);
 
-  route(app, PARTY_ROUTES.blockUser, async (req) => {
-    await requireStaff(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.blockUser, async (req, _reply, fan) => {
+    await authorizeFan(ctx, req.params.id, fan, 'chat.moderate');
     return setCanChat(ctx, req.params.id, req.params.userId, false);
   });
 
-  route(app, PARTY_ROUTES.unblockUser, async (req) => {
-    await requireStaff(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.unblockUser, async (req, _reply, fan) => {
+    await authorizeFan(ctx, req.params.id, fan, 'chat.moderate');
     return setCanChat(ctx, req.params.id, req.params.userId, true);
   });
 
-  route(app, PARTY_ROUTES.listUsers, async (req) => {
-    // The user list (with e-mails) is for hosts and admins only.
-    await requireStaff(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.listUsers, async (req, _reply, fan) => {
+    // The user list (with e-mails) is personal data: hosts and admins only.
+    await authorizeFan(ctx, req.params.id, fan, 'users.list');
     return { items: await listPartyUsers(ctx, req.params.id, req.query.can_chat) };
   });
 

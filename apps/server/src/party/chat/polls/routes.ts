@@ -2,14 +2,14 @@ import { PARTY_ROUTES, type AnswerPollResponse } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { partyRoute } from '../../route.ts';
-import { requireStaff } from '../access.ts';
+import { authorizeFan } from '../../policies.ts';
 import { answerQuestion, createQuestion, type QuestionRuntime } from './service.ts';
 
 export async function registerPollRoutes(app: App, ctx: ServerContext, runtime: QuestionRuntime): Promise<void> {
   const route = partyRoute(ctx);
 
-  route(app, PARTY_ROUTES.postPoll, async (req) => {
-    const { fan } = await requireStaff(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.postPoll, async (req, _reply, fan) => {
+    await authorizeFan(ctx, req.params.id, fan, 'polls.create');
     return createQuestion(ctx, runtime, req.params.id, fan, 'poll', req.body);
   });
 

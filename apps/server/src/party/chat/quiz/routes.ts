@@ -2,15 +2,15 @@ import { PARTY_ROUTES, type AnswerQuizResponse } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { partyRoute } from '../../route.ts';
-import { requireStaff } from '../access.ts';
+import { authorizeFan } from '../../policies.ts';
 import { answerQuestion, createQuestion, type QuestionRuntime } from '../polls/service.ts';
 import { postScoreboard, scoreboard } from './scores.ts';
 
 export async function registerQuizRoutes(app: App, ctx: ServerContext, runtime: QuestionRuntime): Promise<void> {
   const route = partyRoute(ctx);
 
-  route(app, PARTY_ROUTES.postQuizQuestion, async (req) => {
-    const { fan } = await requireStaff(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.postQuizQuestion, async (req, _reply, fan) => {
+    await authorizeFan(ctx, req.params.id, fan, 'quiz.create');
     return createQuestion(ctx, runtime, req.params.id, fan, 'quiz', req.body);
   });
 
@@ -19,8 +19,8 @@ export async function registerQuizRoutes(app: App, ctx: ServerContext, runtime: 
     return answer as AnswerQuizResponse;
   });
 
-  route(app, PARTY_ROUTES.postScoreboard, async (req) => {
-    await requireStaff(ctx, req, req.params.id);
+  route(app, PARTY_ROUTES.postScoreboard, async (req, _reply, fan) => {
+    await authorizeFan(ctx, req.params.id, fan, 'quiz.scoreboard');
     return postScoreboard(ctx, req.params.id, req.body.count, req.body.duration_seconds);
   });
 
