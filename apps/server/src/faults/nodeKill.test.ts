@@ -83,7 +83,7 @@ describe('issue 10 faults: kill -9 of a node mid-burst', () => {
     recordFigures('node-kill-cluster', {
       acknowledged: all.length,
       acknowledged_by_killed_node: fromA.length,
-      unanswered_when_killed: load.of('viaA', killedAt - 1).filter((x) => x.status === 0).length,
+      calls_to_the_killed_node_that_failed: load.of('viaA', killedAt - 1).filter((x) => x.status === 0).length,
       fans: streams.length,
       lost: 0,
       duplicates: 0,

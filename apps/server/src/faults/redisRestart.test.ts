@@ -51,13 +51,20 @@ describe('issue 10 faults: Redis restarts empty while two nodes serve one party'
     });
     let restartedAt = 0;
     let downAt = 0;
+    let fansLiveAgainAt = 0;
     try {
       await until('messages through both nodes', () => ['viaA', 'viaB'].every((w) => acked(load.of(w)).length >= 10));
       downAt = Date.now();
       await redis.stopServer('SIGKILL');
       await until('both nodes to notice', () => ['viaA', 'viaB'].every((w) => load.of(w, downAt).some((x) => x.status === 503)));
+      const seqBefore = Math.max(...acked(load.answers).map((m) => m.seq_id));
       await redis.startServer();
       restartedAt = Date.now();
+      // Measured, not asserted: when every fan has its first event numbered after the restart.
+      void until('fans to get events after the restart', () => sockets.every((s) => s.sequenced().some((e) => e.seq_id > seqBefore)), 60_000).then(
+        () => (fansLiveAgainAt = Date.now()),
+        () => undefined,
+      );
       await until('messages through both nodes after the restart', () => ['viaA', 'viaB'].every((w) => acked(load.of(w, restartedAt)).length >= 10), 45_000);
     } finally {
       await load.stop();
@@ -112,6 +119,7 @@ describe('issue 10 faults: Redis restarts empty while two nodes serve one party'
       resumed_from_seq_before_restart: before.seq_id,
       first_ack_ms_after_redis_back: acked(load.of(null, restartedAt)).length ? load.of(null, restartedAt).find((x) => x.status < 300)!.at - restartedAt : null,
       outage_ms: restartedAt - downAt,
+      every_fan_live_again_ms_after_redis_back: fansLiveAgainAt ? fansLiveAgainAt - restartedAt : null,
     });
   }, 150_000);
 });
