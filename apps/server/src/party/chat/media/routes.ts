@@ -1,11 +1,11 @@
 import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
-import { toBool } from '../../../platform/db/columns.ts';
-import { forbidden, notFound } from '../../../platform/errors.ts';
+import { notFound } from '../../../platform/errors.ts';
 import type { App } from '../../../platform/http.ts';
 import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { storeImageUpload } from '../../uploads/service.ts';
+import { authorizeFan } from '../../policies.ts';
 import { partyRoute } from '../../route.ts';
 import { postChatMedia } from '../messages/service.ts';
 import { MEDIA_KEY, storeChatMedia } from './store.ts';
@@ -15,16 +15,8 @@ export async function registerMediaRoutes(app: App, ctx: ServerContext): Promise
   const route = partyRoute(ctx);
 
   route(app, PARTY_ROUTES.uploadMedia, async (req, _reply, fan) => {
-    await requireParty(ctx.db, req.params.id);
-    const signup = await ctx.db
-      .selectFrom('party_users')
-      .select('can_chat')
-      .where('party_id', '=', req.params.id)
-      .where('fan_id', '=', fan.id)
-      .executeTakeFirst();
-    // Storage is spent only for fans who may post media: signed up and not blocked.
-    if (!signup) throw forbidden('Sign up for this party before uploading chat media');
-    if (!toBool(signup.can_chat)) throw forbidden('You are blocked from this chat');
+    // Storage is spent only for fans who may post media: `chat.post` (signed up, not blocked).
+    await authorizeFan(ctx, req.params.id, fan, 'chat.post');
     return storeChatMedia(ctx, req, req.params.id, fan.id);
   });
 
