@@ -1,16 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMPAIGN_LOGIN_STATE } from '@fanfare/protocol';
+import { CAMPAIGN_LOGIN_STATE, type CampaignAppleLoginBody } from '@fanfare/protocol';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer } from '../testing.ts';
 
 /** Follows the campaign's Spotify redirect login through the emulator as `hint`; returns the final URL. */
-async function spotifyLogin(ts: TestServer, campaignId: string, redirectUri: string, hint: string, extra = ''): Promise<URL> {
-  let res = await fetch(
-    `${ts.cmsUrl}/api/campaigns/${campaignId}/auth/spotify/login?redirect_uri=${encodeURIComponent(redirectUri)}&state=${CAMPAIGN_LOGIN_STATE}${extra}`,
-    { redirect: 'manual' },
-  );
-  expect(res.status).toBe(302);
-  const authorize = new URL(res.headers.get('location')!);
+async function spotifyLogin(ts: TestServer, campaignId: string, redirectUri: string, hint: string, hashOutput = false): Promise<URL> {
+  const start = await cmsApi(ts).call('accountLogin', {
+    params: { id: campaignId, service: 'spotify' },
+    query: { redirect_uri: redirectUri, state: CAMPAIGN_LOGIN_STATE, ...(hashOutput ? { hash_output: 'true' } : {}) },
+  });
+  expect(start.status).toBe(302);
+  const authorize = new URL(start.location!);
+  let res: Response;
   authorize.searchParams.set('login_hint', hint);
   let next = authorize.toString();
   for (let i = 0; i < 5; i++) {
@@ -26,6 +27,8 @@ async function spotifyLogin(ts: TestServer, campaignId: string, redirectUri: str
 describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
   let ts: TestServer;
   let campaign: { id: string; url: string };
+  /** The client with a campaign account's token (access or refresh). */
+  const as = (token: string | null) => cmsApi(ts, token);
 
   beforeAll(async () => {
     ts = await startCmsServer(db);
@@ -42,9 +45,8 @@ describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
     expect(q.get('auth_service')).toBe('spotify');
     for (const k of ['access_token', 'refresh_token', 'service_token', 'account_id']) expect(q.get(k)).toBeTruthy();
     expect(Number(q.get('service_expires_at'))).toBeGreaterThan(Date.now());
-    const me = await call(ts, 'GET', '/api/accounts/me', { token: q.get('access_token')! });
-    expect(me.status).toBe(200);
-    expect(me.body).toEqual({ id: q.get('account_id'), service: 'spotify', email: 'demo.fan@example.com' });
+    const me = await as(q.get('access_token')).call('getAccountMe');
+    expect(me).toEqual({ id: q.get('account_id'), service: 'spotify', email: 'demo.fan@example.com' });
     // The same streaming account logs in again: same account, new session.
     const again = await spotifyLogin(ts, campaign.id, campaign.url, 'demo-fan');
     expect(again.searchParams.get('account_id')).toBe(q.get('account_id'));
@@ -52,7 +54,7 @@ describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
   });
 
   it('hash_output=true puts the result in the fragment', async () => {
-    const back = await spotifyLogin(ts, campaign.id, campaign.url, 'lena', '&hash_output=true');
+    const back = await spotifyLogin(ts, campaign.id, campaign.url, 'lena', true);
     const frag = new URLSearchParams(back.hash.slice(1));
     expect(frag.get('state')).toBe(CAMPAIGN_LOGIN_STATE);
     expect(frag.get('access_token')).toBeTruthy();
@@ -66,34 +68,32 @@ describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
   });
 
   it('redirect_uri must be on the allowed list; unknown campaigns 404', async () => {
-    const evil = await fetch(`${ts.cmsUrl}/api/campaigns/${campaign.id}/auth/spotify/login?redirect_uri=${encodeURIComponent('https://evil.example/')}`, { redirect: 'manual' });
+    const loginTo = (id: string, redirectUri: string) => cmsApi(ts).call('accountLogin', { params: { id, service: 'spotify' }, query: { redirect_uri: redirectUri } });
+    const evil = await failure(loginTo(campaign.id, 'https://evil.example/'));
     expect(evil.status).toBe(400);
-    expect((await evil.json()).detail).toMatch(/redirect_uri/);
-    const missing = await fetch(`${ts.cmsUrl}/api/campaigns/nope/auth/spotify/login?redirect_uri=${encodeURIComponent(campaign.url)}`, { redirect: 'manual' });
-    expect(missing.status).toBe(404);
-    const forged = await fetch(`${ts.cmsUrl}/api/accounts/auth/spotify/callback?code=x&state=forged.state`, { redirect: 'manual' });
+    expect(evil.message).toMatch(/redirect_uri/);
+    expect((await failure(loginTo('nope', campaign.url))).status).toBe(404);
+    const forged = await failure(cmsApi(ts).call('accountSpotifyCallback', { query: { code: 'x', state: 'forged.state' } }));
     expect(forged.status).toBe(400);
   });
 
   it('refresh rotates the refresh token on each use; a reused old refresh token revokes the session', async () => {
     const q = (await spotifyLogin(ts, campaign.id, campaign.url, 'sam')).searchParams;
-    const r1 = await call(ts, 'POST', '/api/accounts/session/refresh', { headers: { authorization: `Bearer ${q.get('refresh_token')}` } });
-    expect(r1.status).toBe(200);
-    expect(r1.body.refresh_token).not.toBe(q.get('refresh_token'));
-    expect(r1.body.access_token).not.toBe(q.get('access_token'));
-    expect(r1.body).toMatchObject({ service: 'spotify', account_id: q.get('account_id') });
+    const r1 = await as(q.get('refresh_token')).call('refreshAccountSession');
+    expect(r1.refresh_token).not.toBe(q.get('refresh_token'));
+    expect(r1.access_token).not.toBe(q.get('access_token'));
+    expect(r1).toMatchObject({ service: 'spotify', account_id: q.get('account_id') });
     // The old access token is replaced by the new one.
-    expect((await call(ts, 'GET', '/api/accounts/me', { token: q.get('access_token')! })).status).toBe(401);
-    expect((await call(ts, 'GET', '/api/accounts/me', { token: r1.body.access_token })).status).toBe(200);
+    expect((await failure(as(q.get('access_token')).call('getAccountMe'))).status).toBe(401);
+    expect(await as(r1.access_token).call('getAccountMe')).toBeTruthy();
 
-    const r2 = await call(ts, 'POST', '/api/accounts/session/refresh', { headers: { authorization: `Bearer ${r1.body.refresh_token}` } });
-    expect(r2.status).toBe(200);
+    const r2 = await as(r1.refresh_token).call('refreshAccountSession');
 
     // Replay of the first (spent) refresh token: refused, and the whole session dies.
-    const replay = await call(ts, 'POST', '/api/accounts/session/refresh', { headers: { authorization: `Bearer ${q.get('refresh_token')}` } });
+    const replay = await failure(as(q.get('refresh_token')).call('refreshAccountSession'));
     expect(replay.status).toBe(401);
-    expect((await call(ts, 'GET', '/api/accounts/me', { token: r2.body.access_token })).status).toBe(401);
-    const legit = await call(ts, 'POST', '/api/accounts/session/refresh', { headers: { authorization: `Bearer ${r2.body.refresh_token}` } });
+    expect((await failure(as(r2.access_token).call('getAccountMe'))).status).toBe(401);
+    const legit = await failure(as(r2.refresh_token).call('refreshAccountSession'));
     expect(legit.status).toBe(401);
   });
 
@@ -103,11 +103,10 @@ describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
     const t0 = realNow();
     ts.server.ctx.now = () => t0 + 2 * 3600_000;
     try {
-      expect((await call(ts, 'GET', '/api/accounts/me', { token: q.get('access_token')! })).status).toBe(401);
-      const r = await call(ts, 'POST', '/api/accounts/session/refresh', { headers: { authorization: `Bearer ${q.get('refresh_token')}` } });
-      expect(r.status).toBe(200);
-      expect(r.body.service_token).not.toBe(q.get('service_token'));
-      expect((await call(ts, 'GET', '/api/accounts/me', { token: r.body.access_token })).status).toBe(200);
+      expect((await failure(as(q.get('access_token')).call('getAccountMe'))).status).toBe(401);
+      const r = await as(q.get('refresh_token')).call('refreshAccountSession');
+      expect(r.service_token).not.toBe(q.get('service_token'));
+      expect(await as(r.access_token).call('getAccountMe')).toBeTruthy();
     } finally {
       ts.server.ctx.now = realNow;
     }
@@ -115,21 +114,20 @@ describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
 
   it('DELETE /api/accounts/session with the refresh token logs out', async () => {
     const q = (await spotifyLogin(ts, campaign.id, campaign.url, 'demo-fan')).searchParams;
-    expect((await call(ts, 'DELETE', '/api/accounts/session', { headers: { authorization: `Bearer ${q.get('refresh_token')}` } })).status).toBe(204);
-    expect((await call(ts, 'GET', '/api/accounts/me', { token: q.get('access_token')! })).status).toBe(401);
-    expect((await call(ts, 'POST', '/api/accounts/session/refresh', { headers: { authorization: `Bearer ${q.get('refresh_token')}` } })).status).toBe(401);
-    expect((await call(ts, 'DELETE', '/api/accounts/session')).status).toBe(401);
+    await expect(as(q.get('refresh_token')).call('accountLogout')).resolves.toBeUndefined();
+    expect((await failure(as(q.get('access_token')).call('getAccountMe'))).status).toBe(401);
+    expect((await failure(as(q.get('refresh_token')).call('refreshAccountSession'))).status).toBe(401);
+    expect((await failure(as(null).call('accountLogout'))).status).toBe(401);
   });
 
   it('apple login with a music user token gives account tokens; a bad token is 401', async () => {
     const mut = (await (await fetch(`${ts.partyUrl}/emulator/apple/authorize?login_hint=lena`)).json()) as { music_user_token: string };
-    const r = await call(ts, 'POST', `/api/campaigns/${campaign.id}/auth/apple/login`, { body: { music_user_token: mut.music_user_token } });
-    expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ service: 'apple', service_token: mut.music_user_token });
-    const me = await call(ts, 'GET', '/api/accounts/me', { token: r.body.access_token });
-    expect(me.body).toMatchObject({ service: 'apple', email: null });
-    const bad = await call(ts, 'POST', `/api/campaigns/${campaign.id}/auth/apple/login`, { body: { music_user_token: 'forged' } });
+    const r = await cmsApi(ts).call('accountAppleLogin', { params: { id: campaign.id }, body: { music_user_token: mut.music_user_token } });
+    expect(r).toMatchObject({ service: 'apple', service_token: mut.music_user_token });
+    const me = await as(r.access_token).call('getAccountMe');
+    expect(me).toMatchObject({ service: 'apple', email: null });
+    const bad = await failure(cmsApi(ts).call('accountAppleLogin', { params: { id: campaign.id }, body: { music_user_token: 'forged' } }));
     expect(bad.status).toBe(401);
-    expect((await call(ts, 'POST', `/api/campaigns/${campaign.id}/auth/apple/login`, { body: {} })).status).toBe(422);
+    expect((await failure(cmsApi(ts).call('accountAppleLogin', { params: { id: campaign.id }, body: {} as CampaignAppleLoginBody }))).status).toBe(422);
   });
 });
