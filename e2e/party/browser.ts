@@ -34,7 +34,15 @@ let built: Promise<void> | null = null;
 export function buildPartyWeb(): Promise<void> {
   built ??= (async () => {
     const { build } = await import('vite');
-    await build({ root: path.join(ROOT, 'apps/party-web'), configFile: path.join(ROOT, 'apps/party-web/vite.config.ts'), logLevel: 'warn' });
+    // The production build `npm start` serves: under the test runner NODE_ENV is `test`, which
+    // would bundle React's slower development build.
+    const nodeEnv = process.env.NODE_ENV;
+    process.env.NODE_ENV = 'production';
+    try {
+      await build({ root: path.join(ROOT, 'apps/party-web'), configFile: path.join(ROOT, 'apps/party-web/vite.config.ts'), logLevel: 'warn', mode: 'production' });
+    } finally {
+      process.env.NODE_ENV = nodeEnv;
+    }
   })();
   return built;
 }

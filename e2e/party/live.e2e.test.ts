@@ -36,7 +36,7 @@ async function cms(method: string, path: string, body?: unknown): Promise<Respon
 
 async function newContext(width = 1280, height = 800): Promise<BrowserContext> {
   const context = await browser.newContext({ viewport: { width, height }, locale: 'de-DE' });
-  context.setDefaultTimeout(10_000);
+  context.setDefaultTimeout(30_000);
   contexts.push(context);
   return context;
 }
@@ -44,10 +44,11 @@ async function newContext(width = 1280, height = 800): Promise<BrowserContext> {
 async function newPage(context: BrowserContext): Promise<Page> {
   const page = await context.newPage();
   page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
+  if (process.env.E2E_CONSOLE) page.on('console', (m) => console.log(`[console] ${m.text()}`));
   return page;
 }
 
-/** Join → Service → Spotify emulator consent → Register → waiting room. */
+/** Join → Service → Spotify emulator consent → Register → waiting room (or the player once the party runs). */
 async function joinAs(page: Page, consentLabel: string, displayName: string, entry = `${server.partyUrl}/`): Promise<void> {
   await page.goto(entry);
   await page.getByRole('link', { name: 'Jetzt teilnehmen' }).click();
@@ -56,7 +57,7 @@ async function joinAs(page: Page, consentLabel: string, displayName: string, ent
   await page.waitForURL(/#\/register/);
   await page.getByLabel('Name im Chat').fill(displayName);
   await page.getByRole('button', { name: 'Zur Party' }).click();
-  await page.waitForURL(/#\/waiting/);
+  await page.waitForURL(/#\/(waiting|player)/);
 }
 
 /** The player's audio position and the server timeline's position, sampled at one instant. */
@@ -73,7 +74,7 @@ async function offsetFromServer(page: Page): Promise<{ offsetMs: number; paused:
   return { offsetMs: timelineMs - sample.audioMs, paused: sample.paused };
 }
 
-describe('issue 15 in Chromium: the party heals itself, shows presence, and finishes', { timeout: 90_000 }, () => {
+describe('issue 15 in Chromium: the party heals itself, shows presence, and finishes', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await buildPartyWeb();
     server = await startTestServer({ env: { DEMO_START_DELAY_SECONDS: '1200' } });
@@ -81,6 +82,7 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
   }, 120_000);
 
   afterAll(async () => {
+    for (const c of contexts) await c.close().catch(() => undefined);
     await browser?.close();
     await server?.close();
   });
@@ -102,7 +104,7 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     await joinAs(fan, 'Continue as Demo Fan', 'demofan');
     await host.getByRole('button', { name: 'Party starten' }).click();
     await host.waitForURL(/#\/player/);
-    await fan.waitForURL(/#\/player/, { timeout: 15_000 });
+    await fan.waitForURL(/#\/player/, { timeout: 30_000 });
     await waitFor(async () => {
       const o = await offsetFromServer(fan);
       return !o.paused && Math.abs(o.offsetMs) <= SYNC_TOLERANCE_MS;
@@ -129,7 +131,7 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
 
   it('issue 15 offset indicator: the fan sees "Synchron" or how far behind, measured from the clock sync; a tap resyncs', async () => {
     const indicator = fan.getByTestId('sync-indicator');
-    await waitFor(() => indicator.textContent().then((t) => t?.includes('Synchron')), 'the indicator to say in sync');
+    await waitFor(() => indicator.textContent().then((t) => t?.includes('Synchron')), 'the indicator to say in sync', 30_000);
     const shown = Number(await indicator.getAttribute('data-offset-ms'));
     expect(Math.abs(shown)).toBeLessThanOrEqual(IN_SYNC_TOLERANCE_MS);
     // Pull the audio 1.5 s behind: the indicator names the gap, a tap closes it.
@@ -140,8 +142,72 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     await waitFor(() => indicator.textContent().then((t) => /\d+ ms hinterher/.test(t ?? '')), 'the indicator to say behind');
     await screenshotBoth(fan, 'live-offset-behind');
     await indicator.click();
-    await waitFor(() => indicator.textContent().then((t) => t?.includes('Synchron')), 'the tap to resync');
+    await waitFor(() => indicator.textContent().then((t) => t?.includes('Synchron')), 'the tap to resync', 30_000);
     const o = await offsetFromServer(fan);
     expect(Math.abs(o.offsetMs)).toBeLessThanOrEqual(SYNC_TOLERANCE_MS);
+  });
+
+  it('issue 15 presence and reactions: a second fan sees the live listener count and the first fan\'s reaction as a burst', async () => {
+    lena = await newPage(await newContext());
+    await joinAs(lena, 'Continue as Lena', 'lena');
+    await lena.waitForURL(/#\/player/, { timeout: 30_000 });
+    // Host, fan and Lena: three listeners, counted by the server.
+    await waitFor(() => lena.getByTestId('listener-count').textContent().then((t) => t?.includes('3 hören zu')), 'Lena to see three listeners');
+    await waitFor(() => fan.getByTestId('listener-count').textContent().then((t) => t?.includes('3 hören zu')), 'the fan to see three listeners');
+    await fan.getByRole('button', { name: 'Feuer senden' }).click();
+    await waitFor(() => lena.locator('[data-testid="reaction-burst"][data-reaction="fire"]').count(), 'Lena to see the fire burst');
+    // A second reaction within the interval says how long to wait.
+    await fan.getByRole('button', { name: 'Herz senden' }).click();
+    await waitFor(() => fan.getByText(/in \d+ s wieder/).isVisible(), 'the rate-limit wait to show');
+    await screenshotBoth(lena, 'live-reactions');
+  });
+
+  it('issue 15 mobile: at 390 px the player keeps the chat input in view, pinned to the newest message', async () => {
+    await lena.setViewportSize({ width: 390, height: 844 });
+    const input = lena.getByLabel('Nachricht', { exact: true });
+    await input.fill('Hallo vom Handy');
+    await lena.getByRole('button', { name: 'Senden', exact: true }).click();
+    const mine = lena.getByTestId('chat-message').filter({ hasText: 'Hallo vom Handy' });
+    await waitFor(() => mine.count(), 'the message to arrive');
+    const inView = async (el: ReturnType<Page['locator']>) => {
+      const box = await el.boundingBox();
+      return !!box && box.y >= 0 && box.y + box.height <= 844 && box.x >= 0 && box.x + box.width <= 390;
+    };
+    await waitFor(() => inView(input), 'the chat input in view');
+    await waitFor(() => inView(mine), 'the newest message in view');
+    // The party name and the menu stay reachable on the player.
+    await expect.poll(() => lena.getByRole('button', { name: 'Menü' }).isVisible()).toBe(true);
+    await lena.screenshot({ path: 'test-results/screenshots/live-player-mobile-390.png' });
+    await lena.getByRole('button', { name: 'Menü' }).click();
+    await expect.poll(() => lena.getByRole('link', { name: 'Impressum' }).isVisible()).toBe(true);
+    await lena.screenshot({ path: 'test-results/screenshots/live-player-mobile-menu-390.png' });
+    await lena.keyboard.press('Escape');
+  });
+
+  it('issue 15 legal pages: imprint, privacy and terms are served as pages from the footer, not a JSON 404', async () => {
+    const page = await newPage(await newContext());
+    await page.goto(`${server.partyUrl}/`);
+    await page.getByRole('link', { name: 'Impressum' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Impressum' }).isVisible()).toBe(true);
+    await screenshotBoth(page, 'legal-imprint');
+    await page.goBack();
+    await page.getByRole('link', { name: 'Datenschutz' }).click();
+    await expect.poll(() => page.getByRole('heading', { name: 'Datenschutz' }).isVisible()).toBe(true);
+    const terms = await fetch(`${server.partyUrl}/legal/terms`);
+    expect(terms.headers.get('content-type')).toContain('text/html');
+    await page.close();
+  });
+
+  it('issue 15 finished album: "Das war das Album" instead of a paused player; the host\'s Start explains why it cannot', async () => {
+    const ctx = server.server.ctx;
+    const realNow = ctx.now.bind(ctx);
+    // Jump the party clock past the last track: the timeline advances through the album and stops.
+    ctx.now = () => realNow() + 10 * 60_000;
+    await waitFor(() => fan.getByTestId('album-finished').isVisible(), 'the fan to see the finished album', 20_000);
+    await expect.poll(() => fan.getByRole('heading', { name: 'Das war das Album. Danke fürs Zuhören!' }).isVisible()).toBe(true);
+    await waitFor(() => host.getByTestId('host-finished').isVisible(), 'the host to see why Start is not offered');
+    expect(await host.getByRole('button', { name: 'Party starten' }).count()).toBe(0);
+    await screenshotBoth(fan, 'live-finished');
+    await screenshotBoth(host, 'live-finished-host');
   });
 });

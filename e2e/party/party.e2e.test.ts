@@ -233,11 +233,14 @@ describe('listening party in Chromium: fan and host from login to End', { timeou
   it('the host deletes a message and blocks the fan; the fan page reflects both', async () => {
     const message = host.getByTestId('chat-message').filter({ hasText: 'Hallo zusammen!' });
     await message.getByRole('button', { name: `Nachricht von ${fanName} löschen` }).click();
+    // Delete asks once more (issue 15).
+    await message.getByRole('button', { name: `Nachricht von ${fanName} wirklich löschen` }).click();
     await expect.poll(() => fan.getByTestId('chat-message').filter({ hasText: 'Hallo zusammen!' }).count(), { timeout: 10_000 }).toBe(0);
     await fan.getByLabel('Nachricht', { exact: true }).fill('Noch eine');
     await fan.getByRole('button', { name: 'Senden', exact: true }).click();
     const second = host.getByTestId('chat-message').filter({ hasText: 'Noch eine' });
     await second.getByRole('button', { name: `${fanName} für den Chat sperren` }).click({ timeout: 10_000 });
+    await second.getByRole('button', { name: `${fanName} wirklich für den Chat sperren` }).click();
     await expect.poll(() => fan.getByTestId('chat-blocked').isVisible(), { timeout: 10_000 }).toBe(true);
     await screenshotBoth(fan, 'player-blocked');
     await host.getByText(/^Gesperrte Fans/).click();

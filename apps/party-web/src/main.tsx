@@ -6,6 +6,8 @@ import { createServices } from './app/services.ts';
 import { resolvePartyId } from './env/environment.ts';
 import { createI18n, pickLocale } from './i18n/setup.ts';
 import { initialise } from './session/loginFlow.ts';
+// The five party fonts from our own origin (issue 15), shared with the campaign page.
+import '@fanfare/ui/fonts.css';
 import './styles.css';
 
 async function boot(): Promise<void> {

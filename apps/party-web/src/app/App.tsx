@@ -24,6 +24,15 @@ import type { AppServices } from './services.ts';
 // The Player (chat, polls, host tools, players) is its own chunk: fans in the waiting room do not load it.
 const Player = lazy(() => loadWithTimeout(() => import('../screens/Player.tsx')));
 
+/** A lazily loaded screen (the Player): the loading animation meanwhile, the load-failed state if its chunk fails (spec 8). */
+function LazyScreen(props: { children: ReactNode }) {
+  return (
+    <LoadErrorBoundary fallback={<LoadFailed />}>
+      <Suspense fallback={<Loading />}>{props.children}</Suspense>
+    </LoadErrorBoundary>
+  );
+}
+
 /** How often the service token's expiry is checked (the window itself is 9 minutes). */
 const SERVICE_TOKEN_CHECK_MS = 60_000;
 
@@ -42,24 +51,25 @@ function LiveConnection(props: { WebSocket: WebSocketCtor }) {
   const wantsLive = signedUp && (page === 'waiting' || page === 'player');
   useEffect(() => {
     if (wantsLive && !services.live) {
-      services.live = new LiveSession(services, props.WebSocket);
-      void services.live.start();
+      const live = new LiveSession(services, props.WebSocket);
+      services.attachLive(live);
+      void live.start();
     }
     if (!signedUp && services.live) {
       services.live.stop();
-      services.live = null;
+      services.attachLive(null);
     }
   }, [wantsLive, signedUp, services, props.WebSocket]);
   useEffect(() => {
     if (page === 'end' && services.live) {
       services.live.stop();
-      services.live = null;
+      services.attachLive(null);
     }
   }, [page, services]);
   useEffect(
     () => () => {
       services.live?.stop();
-      services.live = null;
+      services.attachLive(null);
     },
     [services],
   );
@@ -95,11 +105,9 @@ export function AppRoutes() {
         path="/player"
         element={
           <Page>
-            <LoadErrorBoundary fallback={<LoadFailed />}>
-              <Suspense fallback={<Loading />}>
-                <Player />
-              </Suspense>
-            </LoadErrorBoundary>
+            <LazyScreen>
+              <Player />
+            </LazyScreen>
           </Page>
         }
       />

@@ -21,6 +21,10 @@ export interface AppServices {
   live: LiveSession | null;
   /** The player while the Player screen is shown. */
   player: PlayerController | null;
+  /** Sets (or clears) the live connection: components call this rather than writing the field. */
+  attachLive(live: LiveSession | null): void;
+  /** Sets (or clears) the player of the Player screen. */
+  attachPlayer(player: PlayerController | null): void;
 }
 
 export interface CreateServicesOptions {
@@ -53,7 +57,7 @@ export function createServices(o: CreateServicesOptions): AppServices {
       return mk?.getInstance?.() ?? null;
     },
   };
-  return {
+  const services: AppServices = {
     partyId: o.partyId,
     baseUrl: o.baseUrl,
     store,
@@ -63,5 +67,12 @@ export function createServices(o: CreateServicesOptions): AppServices {
     api: () => client.withAccessToken(store.getState().token),
     live: null,
     player: null,
+    attachLive: (live) => {
+      services.live = live;
+    },
+    attachPlayer: (player) => {
+      services.player = player;
+    },
   };
+  return services;
 }

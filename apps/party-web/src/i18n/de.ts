@@ -8,7 +8,7 @@ export const de = {
     pleaseWait: 'Einen Moment …',
     skipToContent: 'Zum Inhalt springen',
   },
-  header: { logoAlt: 'Logo' },
+  header: { logoAlt: 'Logo', menu: 'Menü' },
   hero: { eyebrow: 'Listening Party' },
   countdown: {
     days_one: 'Tag',
@@ -91,6 +91,13 @@ export const de = {
     myScore: 'Deine Quiz-Punkte: {{score}}',
   },
   chat: {
+    confirmDelete: 'Wirklich löschen',
+    confirmDeleteLabel: 'Nachricht von {{name}} wirklich löschen',
+    confirmBlock: 'Wirklich sperren',
+    confirmBlockLabel: '{{name}} wirklich für den Chat sperren',
+    rateLimited: 'Zu viele Nachrichten – du kannst in {{seconds}} s wieder schreiben.',
+    previewLabel: 'Vorschau deiner Datei',
+    sendPhoto: 'Senden',
     title: 'Chat',
     filterLabel: 'Nachrichten filtern',
     filter: { all: 'Alle', artist: 'Artist' },
@@ -189,6 +196,8 @@ export const de = {
     follow: { artist: 'Folge dem Artist auf {{service}}', album: 'Speichere das Album auf {{service}}', playlist: 'Folge der Playlist auf {{service}}' },
   },
   newsletter: {
+    confirmed: 'Geschafft: Deine Newsletter-Anmeldung ist bestätigt. Danke!',
+    confirmFailed: 'Die Bestätigung hat nicht geklappt. Der Link ist vielleicht abgelaufen – melde dich einfach noch einmal an.',
     title: 'Newsletter',
     email: 'E-Mail',
     name: 'Name',

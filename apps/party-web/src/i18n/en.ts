@@ -10,7 +10,7 @@ export const en: Dictionary = {
     pleaseWait: 'One moment …',
     skipToContent: 'Skip to content',
   },
-  header: { logoAlt: 'Logo' },
+  header: { logoAlt: 'Logo', menu: 'Menu' },
   hero: { eyebrow: 'Listening party' },
   countdown: {
     days_one: 'day',
@@ -93,6 +93,13 @@ export const en: Dictionary = {
     myScore: 'Your quiz points: {{score}}',
   },
   chat: {
+    confirmDelete: 'Really delete',
+    confirmDeleteLabel: 'Really delete the message from {{name}}',
+    confirmBlock: 'Really block',
+    confirmBlockLabel: 'Really block {{name}} from the chat',
+    rateLimited: 'Too many messages – you can write again in {{seconds}} s.',
+    previewLabel: 'Preview of your file',
+    sendPhoto: 'Send',
     title: 'Chat',
     filterLabel: 'Filter messages',
     filter: { all: 'All', artist: 'Artist' },
@@ -191,6 +198,8 @@ export const en: Dictionary = {
     follow: { artist: 'Follow the artist on {{service}}', album: 'Save the album on {{service}}', playlist: 'Follow the playlist on {{service}}' },
   },
   newsletter: {
+    confirmed: 'Done: your newsletter signup is confirmed. Thank you!',
+    confirmFailed: 'The confirmation did not work. The link may have expired – just sign up again.',
     title: 'Newsletter',
     email: 'Email',
     name: 'Name',

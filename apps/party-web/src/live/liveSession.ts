@@ -97,7 +97,7 @@ export class LiveSession {
     const api = this.services.api();
     const id = this.services.partyId;
     const tasks: Promise<unknown>[] = [
-      api.call('getTracks', { params: { id } }).then((r) => store.getState().setTracks(r.items)),
+      this.reloadTracks(),
       api.call('listRecentChatMessages', { params: { id } }).then((r) => store.getState().setInitialChat(r.items)),
       this.reloadStatus(),
     ];
@@ -105,6 +105,11 @@ export class LiveSession {
     if (isHostOrAdmin(roleOf(store.getState()))) tasks.push(this.loadBlocked());
     const results = await Promise.allSettled(tasks);
     for (const r of results) if (r.status === 'rejected' && !(r.reason instanceof ApiError)) console.warn(r.reason);
+  }
+
+  private async reloadTracks(): Promise<void> {
+    const r = await this.services.api().call('getTracks', { params: { id: this.services.partyId } });
+    this.services.store.getState().setTracks(r.items);
   }
 
   /** The timeline over REST (also the first clock estimate until the socket's time frames answer). */
@@ -216,8 +221,12 @@ export class LiveSession {
     switch (live.type) {
       case 'track_change':
       case 'party_started':
+        void player?.onTrackChange().catch(() => undefined);
+        return;
       case 'party_stopped':
         void player?.onTrackChange().catch(() => undefined);
+        // Which tracks have played decides whether the album has finished (issue 15).
+        void this.reloadTracks().catch(() => undefined);
         return;
       case 'queue_change': {
         const byId = new Map(store.getState().tracks.map((t) => [t.id, t as Track]));

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
@@ -6,7 +7,47 @@ import { roleOf } from '../state/store.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { stickerGlyph } from '../ui/stickers.ts';
 import { useUi } from '../ui/uiContext.tsx';
+import { splitLinks } from '../rules/links.ts';
 import { PollCard, ScoreboardCard } from './PollCard.tsx';
+
+/** Chat text with its web links clickable: a new tab, no opener, no referrer (issue 15). */
+function LinkedText(props: { text: string }) {
+  return (
+    <>
+      {splitLinks(props.text).map((part, i) =>
+        part.kind === 'link' ? (
+          <a key={i} href={part.href} target="_blank" rel="noopener noreferrer nofollow ugc">
+            {part.text}
+          </a>
+        ) : (
+          <span key={i}>{part.text}</span>
+        ),
+      )}
+    </>
+  );
+}
+
+/** A moderation action that asks once more before it acts (issue 15: delete and block confirm). */
+function ConfirmButton(props: { label: string; ariaLabel: string; confirmLabel: string; confirmAria: string; cancelLabel: string; onConfirm: () => Promise<void> }) {
+  const [asking, setAsking] = useState(false);
+  if (!asking) {
+    return (
+      <button type="button" className="link-button link-button--danger" onClick={() => setAsking(true)} aria-label={props.ariaLabel}>
+        {props.label}
+      </button>
+    );
+  }
+  return (
+    <span className="msg__confirm" role="group">
+      <button type="button" className="button button--small button--danger" autoFocus onClick={() => void props.onConfirm().finally(() => setAsking(false))} aria-label={props.confirmAria}>
+        {props.confirmLabel}
+      </button>
+      <button type="button" className="link-button" onClick={() => setAsking(false)}>
+        {props.cancelLabel}
+      </button>
+    </span>
+  );
+}
 
 /** One chat entry: text, sticker, photo, video, reply, poll, quiz or scoreboard; moderation for hosts. */
 export function ChatMessageView(props: { message: ChatMessage; onReply: (m: ChatMessage) => void; replyTo: ChatMessage | null }) {
@@ -50,7 +91,12 @@ export function ChatMessageView(props: { message: ChatMessage; onReply: (m: Chat
       <div className="msg__content">
         <header className="msg__head">
           <span className="msg__name">{name}</span>
-          {kind === 'artist' && <span className="badge">{t(`role.${sender!.role}`)}</span>}
+          {kind === 'artist' && (
+            <span className="badge badge--role" data-testid="role-badge">
+              <span aria-hidden="true">★ </span>
+              {t(`role.${sender!.role}`)}
+            </span>
+          )}
           {score > 0 && <span className="badge badge--score" title={t('chat.quizScore')}>{t('chat.points', { count: score })}</span>}
           <time className="msg__time" dateTime={new Date(m.timestamp_ms).toISOString()}>
             {time}
@@ -62,7 +108,11 @@ export function ChatMessageView(props: { message: ChatMessage; onReply: (m: Chat
             <strong>{props.replyTo.sender?.display_name ?? t('chat.system')}</strong>: {props.replyTo.text ?? stickerGlyph(props.replyTo.sticker)}
           </blockquote>
         )}
-        {m.text && <p className="msg__text">{m.text}</p>}
+        {m.text && (
+          <p className="msg__text">
+            <LinkedText text={m.text} />
+          </p>
+        )}
         {m.sticker && (
           <p className="msg__sticker" role="img" aria-label={t('chat.sticker', { name: t(`sticker.${m.sticker}`, { defaultValue: m.sticker }) })}>
             {stickerGlyph(m.sticker)}
@@ -81,14 +131,24 @@ export function ChatMessageView(props: { message: ChatMessage; onReply: (m: Chat
             </button>
           )}
           {moderator && sender && (
-            <button type="button" className="link-button link-button--danger" onClick={() => void remove()} aria-label={t('chat.deleteLabel', { name })}>
-              {t('chat.delete')}
-            </button>
+            <ConfirmButton
+              label={t('chat.delete')}
+              ariaLabel={t('chat.deleteLabel', { name })}
+              confirmLabel={t('chat.confirmDelete')}
+              confirmAria={t('chat.confirmDeleteLabel', { name })}
+              cancelLabel={t('common.cancel')}
+              onConfirm={remove}
+            />
           )}
           {moderator && sender && !isOwn && sender.role === 'listener' && (
-            <button type="button" className="link-button link-button--danger" onClick={() => void block()} aria-label={t('chat.blockLabel', { name })}>
-              {t('chat.block')}
-            </button>
+            <ConfirmButton
+              label={t('chat.block')}
+              ariaLabel={t('chat.blockLabel', { name })}
+              confirmLabel={t('chat.confirmBlock')}
+              confirmAria={t('chat.confirmBlockLabel', { name })}
+              cancelLabel={t('common.cancel')}
+              onConfirm={block}
+            />
           )}
         </div>
       </div>

@@ -1,7 +1,9 @@
-import { useId, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
+import { ApiError } from '@fanfare/client';
 import { useTranslation } from 'react-i18next';
 import { CHAT_TEXT_MAX_LENGTH, type ChatMessage } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
+import { retryAfterSeconds } from '../rules/errors.ts';
 import { allowedStickers } from '../rules/theme.ts';
 import { stickerGlyph } from '../ui/stickers.ts';
 
@@ -17,6 +19,17 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
   const [busy, setBusy] = useState(false);
   const inputId = useId();
   const fileRef = useRef<HTMLInputElement>(null);
+  /** A photo or video chosen but not sent yet: shown first (issue 15). */
+  const [pending, setPending] = useState<File | null>(null);
+  const previewUrl = useMemo(() => (pending ? URL.createObjectURL(pending) : null), [pending]);
+  useEffect(() => () => {
+    if (previewUrl) URL.revokeObjectURL(previewUrl);
+  }, [previewUrl]);
+  /** The words for a failed send: how long to wait after the rate limit, else a plain failure. */
+  const failure = (err: unknown, fallback: string) => {
+    const seconds = err instanceof ApiError && err.status === 429 ? retryAfterSeconds(err.body) : null;
+    return seconds !== null ? t('chat.rateLimited', { seconds }) : fallback;
+  };
 
   if (!canChat) {
     return (
@@ -38,8 +51,8 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
       services.store.getState().applyChat([message]);
       props.onSent();
       return true;
-    } catch {
-      setError(t('chat.sendError'));
+    } catch (err) {
+      setError(failure(err, t('chat.sendError')));
       return false;
     } finally {
       setBusy(false);
@@ -65,13 +78,19 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
       });
       services.store.getState().applyChat([message]);
       setText('');
+      setPending(null);
       props.onSent();
-    } catch {
-      setError(t('chat.uploadError'));
+    } catch (err) {
+      setError(failure(err, t('chat.uploadError')));
     } finally {
       setBusy(false);
       if (fileRef.current) fileRef.current.value = '';
     }
+  };
+  const choose = (file: File | undefined) => {
+    setError(null);
+    setPending(file ?? null);
+    if (fileRef.current) fileRef.current.value = '';
   };
 
   return (
@@ -82,6 +101,23 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
           <button type="button" className="link-button" onClick={props.onCancelReply}>
             {t('common.cancel')}
           </button>
+        </div>
+      )}
+      {pending && previewUrl && (
+        <div className="composer__preview" data-testid="media-preview">
+          {pending.type.startsWith('video/') ? (
+            <video src={previewUrl} muted playsInline className="composer__preview-media" aria-label={t('chat.previewLabel')} />
+          ) : (
+            <img src={previewUrl} alt={t('chat.previewLabel')} className="composer__preview-media" />
+          )}
+          <div className="button-row">
+            <button type="button" className="button button--small" disabled={busy} onClick={() => void upload(pending)}>
+              {t('chat.sendPhoto')}
+            </button>
+            <button type="button" className="link-button" disabled={busy} onClick={() => setPending(null)}>
+              {t('common.cancel')}
+            </button>
+          </div>
         </div>
       )}
       {showStickers && stickers.length > 0 && (
@@ -121,7 +157,7 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
         <button type="button" className="icon-button" aria-label={t('chat.attach')} onClick={() => fileRef.current?.click()} disabled={busy}>
           <span aria-hidden="true">📎</span>
         </button>
-        <input ref={fileRef} type="file" accept="image/*,video/*" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => e.target.files?.[0] && void upload(e.target.files[0])} />
+        <input ref={fileRef} type="file" accept="image/*,video/*" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => choose(e.target.files?.[0])} />
         <button type="submit" className="button" disabled={busy || !text.trim()}>
           {t('chat.send')}
         </button>

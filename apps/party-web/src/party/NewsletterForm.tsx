@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useParty } from '../app/context.tsx';
 import { newsletterEndpoint, newsletterIds } from '../env/environment.ts';
 import { CountrySelect } from '../ui/CountrySelect.tsx';
 import { newsletterPayload } from './newsletterPayload.ts';
@@ -13,7 +14,9 @@ export function NewsletterForm() {
   const endpoint = newsletterEndpoint(document);
   const offered = newsletterIds(document);
   const ids = { email: useId(), name: useId(), country: useId(), consent: useId() };
-  const [form, setForm] = useState({ email: '', name: '', country: '', consent: false });
+  const user = useParty((s) => s.user);
+  // Issue 15: the fan's e-mail, name and country from the signup are reused.
+  const [form, setForm] = useState(() => ({ email: user?.email ?? '', name: user?.real_name ?? user?.display_name ?? '', country: user?.country ?? '', consent: false }));
   const [state, setState] = useState<'idle' | 'busy' | 'done' | 'error'>('idle');
   if (!endpoint || offered.length === 0) return null;
   const submit = async (e: FormEvent) => {
@@ -66,5 +69,35 @@ export function NewsletterForm() {
         {t('newsletter.submit')}
       </button>
     </form>
+  );
+}
+
+/** What the newsletter confirmation link says when it brings the fan back (`?newsletter_state=`). */
+export function newsletterState(search: string): 'success' | 'error' | null {
+  const value = new URLSearchParams(search).get('newsletter_state');
+  return value === 'success' || value === 'error' ? value : null;
+}
+
+/**
+ * After confirming the newsletter the fan lands back on the party page: a success (or error)
+ * message instead of a blank form (issue 15). Dismissible; the address keeps no trace of it.
+ */
+export function NewsletterBanner() {
+  const { t } = useTranslation();
+  const [state, setState] = useState(() => newsletterState(window.location.search));
+  if (!state) return null;
+  const dismiss = () => {
+    const url = new URL(window.location.href);
+    for (const key of [...url.searchParams.keys()]) if (key === 'newsletter_state' || key.startsWith('newsletter_') || key === 'address_book_id' || key === 'form_id') url.searchParams.delete(key);
+    window.history.replaceState(window.history.state, '', url.toString());
+    setState(null);
+  };
+  return (
+    <div className={`card newsletter-banner newsletter-banner--${state}`} role={state === 'success' ? 'status' : 'alert'} data-testid="newsletter-banner">
+      <p>{state === 'success' ? t('newsletter.confirmed') : t('newsletter.confirmFailed')}</p>
+      <button type="button" className="button button--ghost button--small" onClick={dismiss}>
+        {t('common.close')}
+      </button>
+    </div>
   );
 }

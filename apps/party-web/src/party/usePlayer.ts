@@ -60,13 +60,13 @@ export function usePlayer(audio: React.RefObject<HTMLAudioElement | null>, enabl
         if (store.getState().offsetMs !== offsetMs) store.getState().setOffset(offsetMs);
       },
     });
-    services.player = controller;
+    services.attachPlayer(controller);
     void controller.play().catch(() => undefined);
     return () => {
       unsubscribe();
       controller.destroy();
       store.getState().setOffset(null);
-      services.player = null;
+      services.attachPlayer(null);
       created.current = false;
     };
   }, [enabled, audio, services]);

@@ -8,9 +8,12 @@ export function textColor(dark: boolean | undefined): string {
   return dark ? TEXT_ON_DARK : TEXT_ON_LIGHT;
 }
 
-/** CSS font stacks of the five party fonts (spec 3 and 9); system fonts, nothing loaded from outside. */
+/**
+ * CSS font stacks of the five party fonts (spec 3 and 9). The first family of each is served from
+ * our own origin by `@fanfare/ui/fonts.css` (issue 15); the rest are fallbacks while it loads.
+ */
 export const FONT_STACKS: Record<Font, string> = {
-  mono: "ui-monospace, 'SFMono-Regular', Menlo, Consolas, 'Liberation Mono', monospace",
+  mono: "'Roboto Mono', ui-monospace, 'SFMono-Regular', Menlo, Consolas, monospace",
   poppins: "Poppins, 'Segoe UI', system-ui, -apple-system, Roboto, Helvetica, Arial, sans-serif",
   playfair: "'Playfair Display', Georgia, 'Times New Roman', serif",
   merriweather: "Merriweather, Georgia, Cambria, 'Times New Roman', serif",

@@ -33,8 +33,9 @@ export default function Player() {
             {t('player.myScore', { score: myScore })}
           </p>
         )}
-        <TrackList compact />
+        {/* Hosts see their controls first, within a 1280×800 screen (issue 15). */}
         <HostPanel />
+        <TrackList compact />
       </div>
     </div>
   );

@@ -19,14 +19,15 @@ export function Register() {
   const user = useParty((s) => s.user);
   const systemUser = useParty((s) => s.systemUser);
   const ids = { real: useId(), display: useId(), email: useId(), country: useId(), emailErr: useId(), nameErr: useId(), competition: useId() };
-  const [form, setForm] = useState({
+  const [form, setForm] = useState(() => ({
     realName: systemUser?.display_name ?? '',
-    displayName: '',
+    // Issue 15: the chat name starts as the provider's display name, a sticker is chosen already.
+    displayName: (systemUser?.display_name ?? '').slice(0, DISPLAY_NAME_MAX_LENGTH),
     email: systemUser?.email ?? '',
     country: systemUser?.country ?? '',
-    profileSticker: null as string | null,
+    profileSticker: (party ? (allowedStickers(party.frontend.visual)[0] ?? null) : null) as string | null,
     competitionAccepted: false,
-  });
+  }));
   const [failures, setFailures] = useState<SignupFailure[]>([]);
   const [busy, setBusy] = useState(false);
   if (!party) return null;

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useNavigate } from 'react-router';
 import { useParty } from '../app/context.tsx';
@@ -20,6 +20,8 @@ export function Waiting() {
   const token = useParty((s) => s.token);
   const user = useParty((s) => s.user);
   const modules = party?.frontend.pageModulesWaiting ?? ['countdown', 'tracks', 'faq'];
+  // The render's clock: read once, and again when the countdown reaches zero.
+  const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     if (status) void navigate('/player', { replace: true });
   }, [status, navigate]);
@@ -34,8 +36,8 @@ export function Waiting() {
       <HostStartButton />
       {modules.map((m) => {
         if (m === 'countdown')
-          return Date.now() < startsAt ? (
-            <Countdown key={m} targetMs={startsAt} label={t('waiting.countdownLabel')} />
+          return now < startsAt ? (
+            <Countdown key={m} targetMs={startsAt} label={t('waiting.countdownLabel')} onDone={() => setNow(Date.now())} />
           ) : (
             <p key={m} className="lead" role="status">
               {t('waiting.startingSoon')}

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { countdownParts } from '../rules/playback.ts';
 
@@ -11,10 +11,9 @@ export function Countdown(props: { targetMs: number; label: string; onDone?: () 
     const timer = setInterval(() => setNow(Date.now()), 1000);
     return () => clearInterval(timer);
   }, []);
-  const onDone = useRef(props.onDone);
-  onDone.current = props.onDone;
+  const reachedZero = useEffectEvent(() => props.onDone?.());
   useEffect(() => {
-    if (parts.done) onDone.current?.();
+    if (parts.done) reachedZero();
   }, [parts.done]);
   const units: [number, string][] = [
     [parts.days, t('countdown.days', { count: parts.days })],

@@ -1,7 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
 import { footerLinks } from '../env/environment.ts';
-import { LOCALES } from '../i18n/setup.ts';
+import { LOCALES, ensureLocale, type Locale } from '../i18n/setup.ts';
 import { showsLanguageSwitch } from '../rules/layout.ts';
 import { logout } from '../session/loginFlow.ts';
 import { Avatar } from './Avatar.tsx';
@@ -12,6 +12,32 @@ import { useUi } from './uiContext.tsx';
  * more than one locale), FAQ, imprint, privacy, terms (only with the competition), copyright.
  */
 export function Footer() {
+  return (
+    <footer className="footer">
+      <FooterContent />
+    </footer>
+  );
+}
+
+/** The page's `lang` follows the chosen locale (screen readers, hyphenation). */
+function setDocumentLanguage(lng: Locale): void {
+  document.documentElement.setAttribute('lang', lng);
+}
+
+/**
+ * A footer link to the party's own legal page: the app at `/p/{partyId}/` has its pages under
+ * that prefix, the default party's at `/legal/...` (issue 15).
+ */
+export function partyLegalHref(href: string, pathname: string): string {
+  const prefix = /^\/p\/[A-Za-z0-9_-]{1,64}\//.exec(pathname)?.[0];
+  return prefix && href.startsWith('/legal/') ? `${prefix}${href.slice(1)}` : href;
+}
+
+/**
+ * What the footer holds; the Player has no footer (spec 2), so its menu shows the same (issue 15:
+ * logout, FAQ, legal, language reachable from the player).
+ */
+export function FooterContent() {
   const { t, i18n } = useTranslation();
   const services = useServices();
   const ui = useUi();
@@ -19,20 +45,25 @@ export function Footer() {
   const systemUser = useParty((s) => s.systemUser);
   const token = useParty((s) => s.token);
   const competition = useParty((s) => s.party?.frontend.competitionIsEnabled ?? false);
-  const links = footerLinks(document);
+  const raw = footerLinks(document);
+  const links = {
+    imprint: partyLegalHref(raw.imprint, window.location.pathname),
+    privacy: partyLegalHref(raw.privacy, window.location.pathname),
+    terms: partyLegalHref(raw.terms, window.location.pathname),
+  };
   const name = user?.display_name ?? systemUser?.display_name ?? null;
   const picture = user?.profile_picture ?? systemUser?.profile_picture ?? null;
-  const switchLocale = (lng: string) => {
-    void i18n.changeLanguage(lng);
+  const switchLocale = (lng: Locale) => {
+    void ensureLocale(i18n, lng).then(() => i18n.changeLanguage(lng));
     try {
       localStorage.setItem('fanfare.locale', lng);
     } catch {
       // Not stored: the choice lasts for this page.
     }
-    document.documentElement.lang = lng;
+    setDocumentLanguage(lng);
   };
   return (
-    <footer className="footer">
+    <>
       {token && name && (
         <div className="footer__user">
           <Avatar name={name} picture={picture} sticker={user?.profile_sticker} size={32} />
@@ -67,6 +98,6 @@ export function Footer() {
         </div>
       )}
       <p className="footer__copyright">{t('footer.copyright', { year: new Date().getFullYear() })}</p>
-    </footer>
+    </>
   );
 }

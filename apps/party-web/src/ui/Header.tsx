@@ -1,6 +1,9 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParty } from '../app/context.tsx';
 import { headerMode } from '../rules/layout.ts';
+import { FooterContent } from './Footer.tsx';
+import { Modal } from './Modal.tsx';
 
 /** Elements of the header in order when the party lists none. */
 const DEFAULT_HEADER_ELEMENTS = ['logo', 'title', 'image'];
@@ -15,9 +18,12 @@ export function Header(props: { page: string; isMobile: boolean }) {
   if (mode === 'hidden') return null;
   const logo = hasLogo ? <img className="header__logo" src={visual!.logoImage} alt={t('header.logoAlt')} /> : <span className="header__wordmark">Fanfare</span>;
   if (mode === 'logo') {
+    // The Player has no footer (spec 2): its header keeps the party's name and a menu (issue 15).
     return (
       <header className="header header--compact">
         {logo}
+        <p className="header__title header__title--compact">{party?.name ?? t('app.name')}</p>
+        <PlayerMenu />
       </header>
     );
   }
@@ -40,4 +46,25 @@ export function SideLogo(props: { page: string; isMobile: boolean }) {
   const logo = useParty((s) => s.party?.frontend.visual?.logoImage);
   if (!logo || headerMode(props.page, props.isMobile, true) !== 'hidden') return null;
   return <img className="side-logo" src={logo} alt={t('header.logoAlt')} />;
+}
+
+/** The Player's menu: logout, FAQ, legal pages and language, which the footer holds elsewhere. */
+function PlayerMenu() {
+  const { t } = useTranslation();
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button type="button" className="button button--ghost button--small header__menu" aria-haspopup="dialog" onClick={() => setOpen(true)}>
+        <span aria-hidden="true">☰ </span>
+        {t('header.menu')}
+      </button>
+      {open && (
+        <Modal title={t('header.menu')} onClose={() => setOpen(false)}>
+          <div className="footer footer--menu">
+            <FooterContent />
+          </div>
+        </Modal>
+      )}
+    </>
+  );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useId, useRef, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 
 /** An accessible modal dialog: labelled, Escape and backdrop close it, focus moves in and back. */
@@ -7,13 +7,14 @@ export function Modal(props: { title: string; onClose: () => void; children: Rea
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const closeable = props.closeable ?? true;
-  const close = useRef(() => closeable && props.onClose());
-  close.current = () => closeable && props.onClose();
+  const close = useEffectEvent(() => {
+    if (closeable) props.onClose();
+  });
   useEffect(() => {
     const previous = document.activeElement as HTMLElement | null;
     ref.current?.focus();
     const onKey = (e: KeyboardEvent) => {
-      if (e.key === 'Escape') close.current();
+      if (e.key === 'Escape') close();
     };
     document.addEventListener('keydown', onKey);
     document.body.classList.add('no-scroll');

@@ -6,6 +6,7 @@ import { loadWithTimeout } from '../rules/loadTimeout.ts';
 import { themeVariables } from '../rules/theme.ts';
 import { LoadErrorBoundary } from './LoadErrorBoundary.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
+import { NewsletterBanner } from '../party/NewsletterForm.tsx';
 import { ConnectionStatus, GlobalError } from './ConnectionStatus.tsx';
 import { Footer } from './Footer.tsx';
 import { Header, SideLogo } from './Header.tsx';
@@ -59,6 +60,7 @@ export function Shell(props: { page: string; children: ReactNode }) {
             <main id="main" tabIndex={-1} className="main">
               <SideLogo page={props.page} isMobile={isMobile} />
               <ConnectionStatus />
+              <NewsletterBanner />
               {props.children}
             </main>
             {showsFooter(props.page) && <Footer />}
