@@ -60,7 +60,7 @@ export function renderLegalPage(opts: { title: string; body: string; partyName: 
 <meta charset="utf-8" />
 <meta name="viewport" content="width=device-width, initial-scale=1" />
 <title>${heading}${opts.partyName ? ` · ${escapeHtml(opts.partyName)}` : ''}</title>
-<link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Ccircle cx='16' cy='16' r='14' fill='%23ff5a36'/%3E%3C/svg%3E" />
 <style>
 body { margin: 0; background: #14142b; color: #fff; font: 16px/1.6 system-ui, sans-serif; }
 main { max-width: 44rem; margin: 0 auto; padding: 1.5rem 1.25rem 3rem; }
