@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@fanfare/ui/fonts.css';
 import '@fanfare/ui/ui.css';
@@ -25,12 +25,16 @@ function renderFailure(err: unknown) {
 
 try {
   const { runtime, ready } = bootRuntime();
-  root.render(
-    <StrictMode>
-      <RuntimeProvider runtime={runtime}>
-        <App />
-      </RuntimeProvider>
-    </StrictMode>,
+  // A transition lets React render in slices that yield to the browser: the server's first screen
+  // stays painted and the main thread is never blocked for long while the page takes over.
+  startTransition(() =>
+    root.render(
+      <StrictMode>
+        <RuntimeProvider runtime={runtime}>
+          <App />
+        </RuntimeProvider>
+      </StrictMode>,
+    ),
   );
   ready.catch(renderFailure);
 } catch (err) {

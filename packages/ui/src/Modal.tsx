@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { MODAL_OVERLAY_OPACITY_DEFAULT } from '@fanfare/protocol';
 import { Icon } from './icons.tsx';
 import { useNoScroll } from './noScroll.ts';
@@ -30,7 +30,10 @@ export function FullScreenModal({ title, hideTitle = false, onClose, closeLabel 
   const titleId = useId();
   const ref = useRef<HTMLDivElement>(null);
   const close = useRef(onClose);
-  close.current = onClose;
+  // The key handler reads the latest onClose without re-subscribing.
+  useLayoutEffect(() => {
+    close.current = onClose;
+  });
   useNoScroll();
 
   useEffect(() => {

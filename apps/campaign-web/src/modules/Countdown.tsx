@@ -19,7 +19,6 @@ export function Countdown({ module }: { module: z.infer<typeof CountdownModule> 
   const isUpcoming = view.phase === 'upcoming';
   useEffect(() => {
     if (!isUpcoming) return;
-    setNow(rt.now());
     const timer = window.setInterval(() => setNow(rt.now()), 1000);
     return () => window.clearInterval(timer);
   }, [isUpcoming, rt]);

@@ -5,30 +5,31 @@ import { formatClock } from '../rules/format.ts';
 import { usePage, useRuntime } from '../runtime/context.tsx';
 import type { PlayerControls } from '../runtime/types.ts';
 
-type Tracks = { kind: 'loading' } | { kind: 'failed' } | { kind: 'ready'; tracks: PlaybackTrack[] };
+type Tracks = { request: string; kind: 'failed' } | { request: string; kind: 'ready'; tracks: PlaybackTrack[] };
 
 /** The campaign's tracks and the player (provider when logged in, HLS preview otherwise). */
 export default function PlayerPanel({ trackIds }: { trackIds: string[] }) {
   const rt = useRuntime();
   const view = usePage();
-  const [tracks, setTracks] = useState<Tracks>({ kind: 'loading' });
+  const [result, setResult] = useState<Tracks | null>(null);
   const [attempt, setAttempt] = useState(0);
   const key = trackIds.join(',');
+  // The answer belongs to one request (ids and attempt): an older one reads as loading.
+  const request = `${attempt}:${key}`;
 
   useEffect(() => {
     let live = true;
-    setTracks({ kind: 'loading' });
     rt.tracks(key.split(',')).then(
-      (list) => live && setTracks({ kind: 'ready', tracks: list }),
-      () => live && setTracks({ kind: 'failed' }),
+      (list) => live && setResult({ request, kind: 'ready', tracks: list }),
+      () => live && setResult({ request, kind: 'failed' }),
     );
     return () => {
       live = false;
     };
-  }, [rt, key, attempt]);
+  }, [rt, key, request]);
 
-  if (tracks.kind === 'loading') return <p className="player__loading">{rt.t('page.loading')}</p>;
-  if (tracks.kind === 'failed')
+  if (!result || result.request !== request) return <p className="player__loading">{rt.t('page.loading')}</p>;
+  if (result.kind === 'failed')
     return (
       <div className="notice notice--error" role="alert">
         {rt.t('player.loadFailed')}{' '}
@@ -38,7 +39,7 @@ export default function PlayerPanel({ trackIds }: { trackIds: string[] }) {
       </div>
     );
   // A new player whenever the login changes: provider playback replaces the preview.
-  return <PlayerBody key={view.account?.service ?? 'preview'} tracks={tracks.tracks} />;
+  return <PlayerBody key={view.account?.service ?? 'preview'} tracks={result.tracks} />;
 }
 
 function PlayerBody({ tracks }: { tracks: PlaybackTrack[] }) {

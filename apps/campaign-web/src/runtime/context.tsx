@@ -1,4 +1,4 @@
-import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, startTransition, useContext, useEffect, useState, type ReactNode } from 'react';
 import type { PageRuntime, PageView } from './types.ts';
 
 const RuntimeContext = createContext<PageRuntime | null>(null);
@@ -14,8 +14,18 @@ export function useRuntime(): PageRuntime {
   return runtime;
 }
 
-/** The page snapshot; re-renders on every change (locale, timing, gate, login, editor edits). */
+/**
+ * The page snapshot; re-renders on every change (locale, timing, gate, login, editor edits). The
+ * re-render is a transition, so a whole-page update (the runtime arriving, a language switch)
+ * renders in slices and never blocks input for long.
+ */
 export function usePage(): PageView {
   const runtime = useRuntime();
-  return useSyncExternalStore(runtime.subscribe, runtime.getSnapshot);
+  const [view, setView] = useState(runtime.getSnapshot);
+  useEffect(() => {
+    const update = () => startTransition(() => setView(runtime.getSnapshot()));
+    update(); // a change between the first render and this subscription
+    return runtime.subscribe(update);
+  }, [runtime]);
+  return view;
 }

@@ -9,8 +9,12 @@ import {
 } from '@fanfare/protocol';
 import { pageOf } from '../rules/look.ts';
 import { createPlayerControls } from './player.ts';
+import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
 import { fetchWithPageMessages } from './translations.ts';
 import type { PageRuntime, PageView } from './types.ts';
+
+/** Page metadata naming the Spotify emulator's Web API (written by the CMS, apps/server cms/pages). */
+const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
 
 /** The product's short name, shown by the streaming provider as the player's name (spec 9). */
 const PLAYER_NAME = 'Fanfare';
@@ -56,11 +60,17 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
  */
 export async function createRuntime(): Promise<PageRuntime> {
   const env = browserEnv();
+  // The CMS names the Spotify emulator's Web API when it runs one (offline, tests): the page then
+  // plays through the emulator with a stand-in for Spotify's Web Playback SDK.
+  const spotifyEmulatorApi = env.meta(SPOTIFY_EMULATOR_META);
   const dataLayer = ((window as unknown as { dataLayer?: unknown[] }).dataLayer ??= []);
   const c = createCampaign({
     env: { ...env, fetch: fetchWithPageMessages(env.fetch) },
     trackingSink: dataLayerSink(dataLayer),
     playerName: PLAYER_NAME,
+    ...(spotifyEmulatorApi
+      ? { spotifyApiUrl: spotifyEmulatorApi, spotifySdk: async () => emulatorSpotifySdk(spotifyEmulatorApi, env.fetch, env.timers) }
+      : { spotifySdk: loadSpotifyWebPlaybackSdk() }),
     // The CMS serves this page, so in a local set-up on any port the page's own origin is the backend.
     backendOrigins: { local: window.location.origin },
     createMedia: () => {

@@ -8,6 +8,7 @@ import { createHttpApp } from '../../platform/http.ts';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
 import { registerPageRoutes } from './routes.ts';
+import { SPOTIFY_EMULATOR_META } from './service.ts';
 import { skeletonTextColor } from './skeleton.ts';
 
 function metaContent(html: string, name: string): string | null {
@@ -45,6 +46,8 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
     expect(html).not.toContain('<live>');
     expect(metaContent(html, CAMPAIGN_META.environment)).toBe('production');
     expect(metaContent(html, CAMPAIGN_META.campaignId)).toBe(c.id);
+    // With the built-in emulator (no Spotify credentials) the page is told where its Web API is.
+    expect(metaContent(html, SPOTIFY_EMULATOR_META)).toBe(`${ts.partyUrl}/emulator/spotify/api/v1`);
     const embedded = Campaign.parse(JSON.parse(metaContent(html, CAMPAIGN_META.campaign)!));
     expect(embedded).toMatchObject({ id: c.id, name: 'Tour "2030" <live>', slug: 'tour', app: 'fan-pages' });
     // Editors' lock (with an e-mail address) is not shown to visitors.
@@ -75,9 +78,10 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
       fs.mkdirSync(path.join(dist, 'assets'));
       fs.writeFileSync(
         path.join(dist, 'index.html'),
-        '<!doctype html><html lang="de"><head><meta charset="utf-8" /><title>Fanfare</title><script type="module" src="/campaign-web/assets/app.js"></script></head><body><div id="root"><div class="boot"></div></div>\n<noscript>needs JS</noscript></body></html>',
+        '<!doctype html><html lang="de"><head><meta charset="utf-8" /><title>Fanfare</title><script type="module" src="/campaign-web/assets/app.js"></script><link rel="stylesheet" crossorigin href="/campaign-web/assets/app.css"></head><body><div id="root"><div class="boot"></div></div>\n<noscript>needs JS</noscript></body></html>',
       );
       fs.writeFileSync(path.join(dist, 'assets', 'app.js'), js);
+      fs.writeFileSync(path.join(dist, 'assets', 'app.css'), '.page{color:red}');
       fs.writeFileSync(path.join(dist, 'assets', 'app.js.br'), zlib.brotliCompressSync(js));
       fs.writeFileSync(path.join(dist, 'assets', 'app.js.gz'), zlib.gzipSync(js));
       app = await createHttpApp({ name: 'cms', title: 't', logger: ts.server.ctx.logger, isReady: async () => true });
@@ -113,6 +117,9 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
       expect(html).toContain('<img class="hero__cover" src="https://img.example/cover.png"');
       expect(html).toContain('<link rel="preload" as="image" href="https://img.example/cover.png" fetchpriority="high">');
       expect(html).not.toContain('class="boot"');
+      // The page's stylesheet is in the HTML: the first paint waits for no other request.
+      expect(html).toContain('<style>.page{color:red}</style>');
+      expect(html).not.toContain('href="/campaign-web/assets/app.css"');
       expect(html).toContain('/campaign-web/assets/app.js');
       expect(metaContent(html, CAMPAIGN_META.campaignId)).toBe(c.id);
       expect(metaContent(html, CAMPAIGN_META.environment)).toBe('production');

@@ -21,6 +21,9 @@ export function publicCampaign(campaign: Campaign): Campaign {
   return { ...campaign, lock: null };
 }
 
+/** Names the Spotify emulator's Web API when the page should play through it instead of Spotify. */
+export const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
+
 /** The page's head: title, language, the campaign JSON and environment (what the SDK reads), the campaign's own meta tags. */
 function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title: string; metas: string[] } {
   const pub = publicCampaign(campaign);
@@ -35,6 +38,8 @@ function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title
       meta(CAMPAIGN_META.campaignId, pub.id),
       meta(CAMPAIGN_META.campaign, JSON.stringify(pub)),
       meta(CAMPAIGN_META.environment, ctx.config.cms.environment),
+      // With the built-in Spotify emulator the page plays through it (Spotify's own script cannot load).
+      ...(ctx.config.emulators.spotify ? [meta(SPOTIFY_EMULATOR_META, ctx.config.spotify.apiUrl)] : []),
       ...own,
     ],
   };

@@ -34,12 +34,32 @@ export async function registerCampaignWebAssets(app: App, distDir: string = CAMP
     const file = path.join(distDir, 'index.html');
     try {
       const { mtimeMs } = fs.statSync(file);
-      if (!cached || cached.mtimeMs !== mtimeMs) cached = { mtimeMs, html: fs.readFileSync(file, 'utf8') };
+      if (!cached || cached.mtimeMs !== mtimeMs) cached = { mtimeMs, html: inlineStylesheets(fs.readFileSync(file, 'utf8'), assetsDir) };
       return cached.html;
     } catch {
       return null;
     }
   };
+}
+
+/** Stylesheets up to this size are written into the page instead of linked. */
+export const INLINE_CSS_MAX_BYTES = 32 * 1024;
+
+/**
+ * Writes the page's own stylesheets into the HTML: the first paint then waits for no other
+ * request (on a phone network each one costs round trips). Font and image URLs in the CSS are
+ * absolute (`/campaign-web/assets/...`), so they stay valid. Larger or missing files stay linked.
+ */
+export function inlineStylesheets(html: string, assetsDir: string): string {
+  return html.replace(/<link rel="stylesheet"[^>]*href="\/campaign-web\/assets\/([\w.-]+\.css)"[^>]*>/g, (tag, name: string) => {
+    try {
+      const css = fs.readFileSync(path.join(assetsDir, name), 'utf8');
+      if (Buffer.byteLength(css) > INLINE_CSS_MAX_BYTES || css.includes('</style')) return tag;
+      return `<style>${css}</style>`;
+    } catch {
+      return tag;
+    }
+  });
 }
 
 /**
