@@ -2,7 +2,7 @@ import type { ChatMessage } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../test/harness.ts';
 import { TestSocket, setUpParty, type LiveFan } from '../party/live/testkit.ts';
-import { Load, recordFigures, type Answer } from './load.ts';
+import { Load, recordFigures, send, type Answer } from './load.ts';
 import { PrivateRedis, ServerNode, chatMessagesIn, freshPostgres, until } from './services.ts';
 
 const P = 'redis-fault';
@@ -30,7 +30,7 @@ describe('issue 10 faults: Redis restarts empty while two nodes serve one party'
     await db?.close();
   }, 60_000);
 
-  it('issue 10 faults: every acknowledged message reaches every connected fan exactly once and in order, seq_ids never go backwards, and a resume from before the restart gets resync', async () => {
+  it('issue 10 faults: every acknowledged message reaches every connected fan exactly once and in order, seq_ids never go backwards, /readyz reports Redis, and a resume from before the restart gets resync', async () => {
     const [a, b] = nodes as [ServerNode, ServerNode];
     const fans: [ServerNode, LiveFan][] = [
       [a, cast.fan],
@@ -57,6 +57,11 @@ describe('issue 10 faults: Redis restarts empty while two nodes serve one party'
       downAt = Date.now();
       await redis.stopServer('SIGKILL');
       await until('both nodes to notice', () => ['viaA', 'viaB'].every((w) => load.of(w, downAt).some((x) => x.status === 503)));
+      for (const node of nodes) {
+        const ready = await send('probe', { method: 'GET', url: `${node.partyUrl}/readyz` });
+        expect(ready.status).toBe(503);
+        expect(JSON.stringify(ready.body)).toMatch(/redis/);
+      }
       const seqBefore = Math.max(...acked(load.answers).map((m) => m.seq_id));
       await redis.startServer();
       restartedAt = Date.now();

@@ -452,7 +452,15 @@ export class PartySocketServer {
   private channelFor(partyId: string): PartyChannel {
     let c = this.channels.get(partyId);
     if (!c) {
-      c = new PartyChannel(this, partyId);
+      const channel = new PartyChannel(this, partyId);
+      // A channel that could not start (database or Redis away) is dropped, so the next socket
+      // of the party tries again instead of failing for as long as this node runs.
+      channel.ready.catch(() => {
+        if (this.channels.get(partyId) !== channel) return;
+        this.channels.delete(partyId);
+        channel.close();
+      });
+      c = channel;
       this.channels.set(partyId, c);
     }
     return c;
