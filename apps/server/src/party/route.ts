@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.ts';
 import { unauthorized } from '../platform/errors.ts';
 import { routeWith, type Guards } from '../platform/route.ts';
-import { bearerToken, requireCms, requireFan } from './auth/guards.ts';
+import { bearerToken, requireCms, requireCmsOrFan, requireFan } from './auth/guards.ts';
 import { fanForToken } from './auth/sessions.ts';
 
 /**
@@ -24,9 +24,9 @@ export function partyGuards(ctx: ServerContext) {
     },
     bearer_host: async (req: FastifyRequest) => requireFan(ctx, req),
     cms: async (req: FastifyRequest) => requireCms(ctx, req),
-    // A CMS token, when sent, must be accepted (a wrong one is refused, not ignored).
-    cms_or_bearer: async (req: FastifyRequest) =>
-      req.headers['x-cms-token'] !== undefined ? { cms: await requireCms(ctx, req), fan: null } : { cms: null, fan: await requireFan(ctx, req) },
+    // A CMS token, when sent, must be accepted (a wrong one is refused, not ignored); a bearer is
+    // a fan's access token or a back-office user's own token (issue 15).
+    cms_or_bearer: async (req: FastifyRequest) => requireCmsOrFan(ctx, req),
   } satisfies Guards;
 }
 

@@ -21,6 +21,11 @@ describe.each(DB_TARGETS)("issue 15: party admin calls accept the CMS user's bea
     expect((await grants({ 'x-cms-token': cmsToken })).status).toBe(200);
   });
 
+  it('stop, which the app\'s hosts may also call, takes the CMS user\'s bearer too', async () => {
+    const stop = await fetch(`${ts.partyUrl}/api/parties/demo/stop`, { method: 'POST', headers: { authorization: `Bearer ${cmsToken}` } });
+    expect(stop.status).toBe(200);
+  });
+
   it("a fan's bearer is no CMS token (401); a wrong X-Cms-Token is refused (403); nothing is 401", async () => {
     const fan = (await loginWithSpotify(ts.partyUrl, 'demo-fan', { partyId: 'demo' })).accessToken;
     const asFan = await grants({ authorization: `Bearer ${fan}` });
