@@ -145,7 +145,7 @@ describe.each(DB_TARGETS)('back-office calls (%s)', (db) => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/csv');
     const lines = (await res.text()).trimEnd().split('\r\n');
-    expect(lines[0]).toBe('"email","newsletter_id","state","locale","address_book_id","form_id","campaign_id","created_at","confirmed_at"');
+    expect(lines[0]).toBe('"email","newsletter_id","state","locale","address_book_id","form_id","campaign_id","created_at","confirmed_at","name","country"');
     expect(lines).toHaveLength(7_501);
     expect(new Set(lines.slice(1)).size).toBe(7_500);
     expect((await call(ts, 'GET', '/api/campaigns/missing/newsletter/subscribers.csv', { token: admin })).status).toBe(404);

@@ -87,6 +87,9 @@ export const NewsletterSubscriber = z.object({
   locale: z.string(),
   address_book_id: z.string(),
   form_id: z.string(),
+  /** Name and country given with the signup, if any. */
+  name: z.string().nullable(),
+  country: z.string().nullable(),
   state: z.enum(NEWSLETTER_SUBSCRIBER_STATES),
   created_at: IsoDateTime,
   confirmed_at: IsoDateTime.nullable(),

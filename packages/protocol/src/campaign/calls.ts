@@ -253,6 +253,14 @@ export const NewsletterSignupBody = z.object({
   error_redirect_url: HttpUrl,
   host_url: HttpUrl,
   newsletter_ids: z.array(z.string().min(1).max(100)).min(1).max(20),
+  /** The fan's name (the party page's form asks for it; party spec 1). Stored and exported. */
+  name: z.string().trim().max(200).optional(),
+  /** ISO 3166-1 alpha-2 country, stored upper case. Stored and exported. */
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter country code')
+    .transform((code) => code.toUpperCase())
+    .optional(),
 });
 export type NewsletterSignupBody = z.input<typeof NewsletterSignupBody>;
 

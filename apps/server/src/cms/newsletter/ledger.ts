@@ -37,6 +37,8 @@ const toSubscriber = (r: CmsNewsletterSubscriberTable): NewsletterSubscriber => 
   locale: r.locale,
   address_book_id: r.address_book_id,
   form_id: r.form_id,
+  name: r.name ?? null,
+  country: r.country ?? null,
   state: r.state === 'confirmed' ? 'confirmed' : 'pending',
   created_at: iso(r.created_at),
   confirmed_at: isoOrNull(r.confirmed_at),
@@ -108,7 +110,7 @@ function csvCell(value: string): string {
 }
 const csvLine = (cells: string[]) => cells.map(csvCell).join(',') + '\r\n';
 
-export const SUBSCRIBER_CSV_HEADER = ['email', 'newsletter_id', 'state', 'locale', 'address_book_id', 'form_id', 'campaign_id', 'created_at', 'confirmed_at'];
+export const SUBSCRIBER_CSV_HEADER = ['email', 'newsletter_id', 'state', 'locale', 'address_book_id', 'form_id', 'campaign_id', 'created_at', 'confirmed_at', 'name', 'country'];
 export const CONSENT_CSV_HEADER = ['email', 'newsletter_id', 'accepted', 'signup_mode', 'locale', 'consent_text', 'consent_text_version', 'created_at', 'confirmed_at', 'ip', 'source_page'];
 
 /**
@@ -131,7 +133,7 @@ export async function* streamSubscribersCsv(ctx: ServerContext, campaignId: stri
     let chunk = '';
     for (const r of rows) {
       const x = toSubscriber(r);
-      chunk += csvLine([x.email, x.newsletter_id, x.state, x.locale, x.address_book_id, x.form_id, x.campaign_id, x.created_at, x.confirmed_at ?? '']);
+      chunk += csvLine([x.email, x.newsletter_id, x.state, x.locale, x.address_book_id, x.form_id, x.campaign_id, x.created_at, x.confirmed_at ?? '', x.name ?? '', x.country ?? '']);
     }
     yield chunk;
     const last = rows.at(-1)!;

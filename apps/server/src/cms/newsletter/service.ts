@@ -112,13 +112,22 @@ export async function signUpForNewsletters(
           locale: body.locale,
           address_book_id: loc.addressbook_id,
           form_id: loc.form_id,
+          name: body.name || null,
+          country: body.country ?? null,
           state: 'pending',
           created_at: now,
           updated_at: now,
           confirmed_at: null,
         })
-        // A repeat signup keeps the one subscriber (and a confirmed one stays confirmed).
-        .onConflict((oc) => oc.columns(['newsletter_id', 'email']).doUpdateSet({ updated_at: now }))
+        // A repeat signup keeps the one subscriber (and a confirmed one stays confirmed); a name or
+        // country given again replaces the stored one.
+        .onConflict((oc) =>
+          oc.columns(['newsletter_id', 'email']).doUpdateSet({
+            updated_at: now,
+            ...(body.name ? { name: body.name } : {}),
+            ...(body.country ? { country: body.country } : {}),
+          }),
+        )
         .execute();
       const subscriber = await trx
         .selectFrom('cms_newsletter_subscribers')
@@ -242,12 +251,12 @@ export async function exportSubscribersCsv(ctx: ServerContext, newsletterId: str
         .orderBy('created_at')
         .execute()
     : [];
-  const header = ['email', 'newsletter_id', 'locale', 'address_book_id', 'form_id', 'campaign_id', 'confirmed_at', 'consent_text_version', 'consent_at', 'consent_ip', 'consent_source_page'];
+  const header = ['email', 'newsletter_id', 'locale', 'address_book_id', 'form_id', 'campaign_id', 'confirmed_at', 'consent_text_version', 'consent_at', 'consent_ip', 'consent_source_page', 'name', 'country'];
   const lines = [header.join(',')];
   for (const s of subs) {
     const c = consents.filter((x) => x.subscriber_id === s.id).at(-1);
     lines.push(
-      [s.email, s.newsletter_id, s.locale, s.address_book_id, s.form_id, s.campaign_id, s.confirmed_at ? iso(s.confirmed_at) : '', c?.consent_text_version ?? '', c ? iso(c.created_at) : '', c?.ip ?? '', c?.source_page ?? '']
+      [s.email, s.newsletter_id, s.locale, s.address_book_id, s.form_id, s.campaign_id, s.confirmed_at ? iso(s.confirmed_at) : '', c?.consent_text_version ?? '', c ? iso(c.created_at) : '', c?.ip ?? '', c?.source_page ?? '', s.name ?? '', s.country ?? '']
         .map(csvCell)
         .join(','),
     );

@@ -6,6 +6,7 @@ import * as m004 from './004_cms.ts';
 import * as m005 from './005_party_seq.ts';
 import * as m006 from './006_grant_links.ts';
 import * as m007 from './007_party_uploads.ts';
+import * as m008 from './008_newsletter_profile.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -19,4 +20,5 @@ export const migrations: Record<string, Migration> = {
   '005_party_seq': m005,
   '006_grant_links': m006,
   '007_party_uploads': m007,
+  '008_newsletter_profile': m008,
 };

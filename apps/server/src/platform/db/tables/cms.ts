@@ -104,6 +104,9 @@ export interface CmsNewsletterSubscriberTable {
   locale: string;
   address_book_id: string;
   form_id: string;
+  /** Name and country the fan gave with the signup (optional; the party page sends them). */
+  name: string | null;
+  country: string | null;
   /** pending | confirmed */
   state: string;
   created_at: number;

@@ -1,0 +1,62 @@
+/** Issue 10: the newsletter's name and country from the party page are stored and exported by the CMS. */
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readOutbox } from '../platform/mail.ts';
+import { DB_TARGETS, type TestServer } from '../test/harness.ts';
+import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../cms/testing.ts';
+
+describe.each(DB_TARGETS)('issue 10 newsletter name and country on %s', (db) => {
+  let t: TestServer;
+  let admin: string;
+  let campaign: { id: string; url: string };
+  beforeAll(async () => {
+    t = await startCmsServer(db);
+    admin = await login(t, ADMIN.email, ADMIN.password);
+    const appId = await createApp(t, admin, 'party-news');
+    campaign = await createCampaign(t, admin, {
+      app_id: appId,
+      name: 'Party news',
+      slug: 'party-news',
+      newsletters: [{ id: 'party-news', enabled: true, signup_mode: 'optional', locales: { en: { addressbook_id: 'ab', form_id: 'form' } } }],
+    });
+  });
+  afterAll(async () => t?.close());
+
+  it('party spec 1 / issue 10: name and country of a signup are stored, listed and exported once confirmed', async () => {
+    const signup = await call(t, 'POST', `/api/campaigns/${campaign.id}/newsletter/signup`, {
+      body: {
+        email: 'named@example.com',
+        name: 'Nina Named',
+        country: 'de',
+        locale: 'en',
+        consents: [{ id: 'party-news', accepted: true }],
+        newsletter_ids: ['party-news'],
+        redirect_url: campaign.url,
+        error_redirect_url: campaign.url,
+        host_url: campaign.url,
+      },
+    });
+    expect(signup.status, signup.text).toBe(202);
+    const mail = (await readOutbox(path.join(t.dataDir, 'outbox'))).find((m) => m.to === 'named@example.com')!;
+    const link = /https?:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+/.exec(mail.text)![0];
+    expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
+
+    const listed = await call(t, 'GET', `/api/campaigns/${campaign.id}/newsletter/subscribers`, { token: admin });
+    expect(listed.body.items.find((s: { email: string }) => s.email === 'named@example.com')).toMatchObject({ name: 'Nina Named', country: 'DE' });
+
+    const ledgerCsv = await call(t, 'GET', `/api/campaigns/${campaign.id}/newsletter/subscribers.csv`, { token: admin });
+    const [header, row] = ledgerCsv.text.trimEnd().split('\r\n');
+    expect(header).toContain('"name","country"');
+    expect(row).toContain('"Nina Named","DE"');
+
+    const export1 = await call(t, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=party-news', { token: admin });
+    expect(export1.text).toContain('"Nina Named","DE"');
+  });
+
+  it('issue 10: a bad country is refused with 422', async () => {
+    const r = await call(t, 'POST', `/api/campaigns/${campaign.id}/newsletter/signup`, {
+      body: { email: 'x@example.com', country: 'Germany', locale: 'en', consents: [], newsletter_ids: ['party-news'], redirect_url: campaign.url, error_redirect_url: campaign.url, host_url: campaign.url },
+    });
+    expect(r.status).toBe(422);
+  });
+});
