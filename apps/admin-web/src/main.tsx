@@ -2,9 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
-import { CmsError } from './api/http.ts';
-import { createHttp } from './api/http.ts';
-import { createCmsApi } from './api/cms.ts';
+import { ApiError, createCmsApi } from './api/cms.ts';
 import { createSessionStore } from './auth/session.ts';
 import { App, QueryClient } from './app/App.tsx';
 
@@ -14,21 +12,20 @@ const queryClient = new QueryClient({
     queries: {
       staleTime: 10_000,
       // A refusal (4xx) will not change by asking again; a network hiccup may.
-      retry: (count, error) => !(error instanceof CmsError && error.status < 500) && count < 2,
+      retry: (count, error) => !(error instanceof ApiError && error.status >= 400 && error.status < 500) && count < 2,
       refetchOnWindowFocus: false,
     },
   },
 });
 // A 401 on any call means the session ended (expired or revoked): sign out once, drop cached data.
-const api = createCmsApi(
-  createHttp({
-    token: session.token,
-    onExpired: () => {
-      session.signOut(true);
-      queryClient.clear();
-    },
-  }),
-);
+const api = createCmsApi({
+  baseUrl: window.location.origin,
+  token: session.token,
+  onExpired: () => {
+    session.signOut(true);
+    queryClient.clear();
+  },
+});
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

@@ -1,100 +1,124 @@
 /**
- * The back office's typed CMS calls: every body is a protocol type and every answer is parsed
- * with its protocol schema. One module, so moving onto `@fanfare/client/cms` touches only this file.
+ * The back office's CMS calls, on the typed client `@fanfare/client/cms` (the protocol's
+ * `CMS_ROUTES`): every body and answer is a protocol type and every answer is checked with its
+ * schema. This module only names the calls the screens use and turns a 401 into "session ended".
  */
-import {
-  AppsResponse,
-  Campaign,
-  CampaignLock,
-  CampaignsPage,
-  CmsApp,
-  CmsLoginResponse,
-  CmsUser,
-  CmsUsersResponse,
-  ConsentsPage,
-  CountriesResponse,
-  FolderListing,
-  SlugExistsResponse,
-  SubscribersPage,
-  TokenGateCodesPage,
-  TokenGateCodesResponse,
-  TokenGateKeysResponse,
-  TranslationsResponse,
-  UploadFolder,
-  type CampaignsPageQuery,
-  type CloneCampaignBody,
-  type CmsRole,
-  type CmsUserState,
-  type CreateAppBody,
-  type CreateCampaignBody,
-  type CreateCmsUserBody,
-  type NewsletterLedgerQuery,
-  type PatchCampaignBody,
+import { ApiError, createCmsClient, type CmsCallName, type CmsClient } from '@fanfare/client/cms';
+import type {
+  CampaignsPageQuery,
+  CloneCampaignBody,
+  CmsRole,
+  CmsUserState,
+  CreateAppBody,
+  CreateCampaignBody,
+  CreateCmsUserBody,
+  NewsletterLedgerQuery,
+  PatchCampaignBody,
 } from '@fanfare/protocol';
-import type { Http, Query } from './http.ts';
 
-const enc = encodeURIComponent;
-const folderPath = (path: string) => path.split('/').filter(Boolean).map(enc).join('/');
+export { ApiError };
 
-export function createCmsApi(http: Http) {
+export interface CmsApiOptions {
+  /** Origin of the CMS (the page's own in the back office). */
+  baseUrl: string;
+  /** The signed-in user's bearer token. */
+  token: () => string | null;
+  /** The server answered 401: the session ended (expired, revoked, or dropped). */
+  onExpired: () => void;
+}
+
+/** A folder path such as `/covers/2027` as the `*` of `/api/uploads/folders/*`. */
+const folderParam = (path: string) => ({ '*': path.split('/').filter(Boolean).join('/') });
+
+export function createCmsApi(opts: CmsApiOptions) {
+  const client: CmsClient = createCmsClient({ baseUrl: opts.baseUrl, token: opts.token });
+  const call = (async (...args: Parameters<CmsClient['call']>) => {
+    try {
+      return await client.call(...args);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) opts.onExpired();
+      throw e;
+    }
+  }) as CmsClient['call'];
+  /** A call fetched by hand (a streamed body: CSV download, server-sent events), with the token. */
+  const fetchRaw = async (name: CmsCallName, args: Parameters<CmsClient['url']>[1], init: RequestInit = {}) => {
+    const url = client.url(name, args as never);
+    const res = await fetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${opts.token() ?? ''}` } });
+    if (res.status === 401) opts.onExpired();
+    if (res.status >= 400) {
+      const text = await res.text();
+      let body: unknown = text;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // not JSON
+      }
+      throw new ApiError(res.status, body as ApiError['body'], url, { statusText: res.statusText });
+    }
+    return res;
+  };
+
   return {
-    http,
+    token: opts.token,
+    url: client.url,
+    fetchRaw,
     users: {
-      login: (email: string, password: string) => http.json(CmsLoginResponse, 'POST', '/api/users/login', { body: { email, password } }),
-      logout: () => http.send('DELETE', '/api/users/session'),
-      me: () => http.json(CmsUser, 'GET', '/api/users/me'),
-      list: () => http.json(CmsUsersResponse, 'GET', '/api/users'),
-      create: (body: CreateCmsUserBody) => http.json(CmsUser, 'POST', '/api/users', { body }),
-      setRoles: (id: string, roles: CmsRole[]) => http.json(CmsUser, 'POST', `/api/users/${enc(id)}/roles`, { body: { roles } }),
-      setState: (id: string, state: CmsUserState) => http.json(CmsUser, 'POST', `/api/users/${enc(id)}/state`, { body: { state } }),
-      requestReset: (email: string) => http.send('POST', '/api/users/password_reset', { body: { email, cms: true } }),
-      setPassword: (token: string, newPassword: string) => http.send('PUT', '/api/users/password', { body: { token, new_password: newPassword } }),
+      login: (email: string, password: string) => call('login', { body: { email, password } }, { includeToken: false }),
+      logout: () => call('logout'),
+      me: () => call('getMe'),
+      list: () => call('listUsers'),
+      create: (body: CreateCmsUserBody) => call('createUser', { body }),
+      setRoles: (id: string, roles: CmsRole[]) => call('setUserRoles', { params: { id }, body: { roles } }),
+      setState: (id: string, state: CmsUserState) => call('setUserState', { params: { id }, body: { state } }),
+      requestReset: (email: string) => call('requestPasswordReset', { body: { email, cms: true } }, { includeToken: false }),
+      setPassword: (token: string, newPassword: string) => call('setPassword', { body: { token, new_password: newPassword } }, { includeToken: false }),
     },
     apps: {
-      list: () => http.json(AppsResponse, 'GET', '/api/apps'),
-      create: (body: CreateAppBody) => http.json(CmsApp, 'POST', '/api/apps', { body }),
-      reload: (id: string) => http.json(CmsApp, 'POST', `/api/apps/${enc(id)}/config/reload`),
-      translations: (app: string) => http.json(TranslationsResponse, 'GET', `/api/apps/${enc(app)}/translations`, { query: { fresh: 'true' } }),
+      list: () => call('listApps'),
+      create: (body: CreateAppBody) => call('createApp', { body }),
+      reload: (id: string) => call('reloadAppConfig', { params: { id } }),
+      translations: (app: string) => call('getAppTranslations', { params: { app }, query: { fresh: 'true' } }),
     },
     campaigns: {
-      page: (query: CampaignsPageQuery) => http.json(CampaignsPage, 'GET', '/api/campaigns/search', { query: query as Query }),
-      get: (id: string) => http.json(Campaign, 'GET', `/api/campaigns/${enc(id)}`),
-      create: (body: CreateCampaignBody) => http.json(Campaign, 'POST', '/api/campaigns', { body }),
-      patch: (id: string, body: PatchCampaignBody) => http.json(Campaign, 'POST', `/api/campaigns/${enc(id)}/patch`, { body }),
-      clone: (id: string, body: CloneCampaignBody) => http.json(Campaign, 'POST', `/api/campaigns/${enc(id)}/clone`, { body: body ?? {} }),
-      remove: (id: string) => http.send('DELETE', `/api/campaigns/${enc(id)}`),
-      slugExists: (app: string, slug: string) => http.json(SlugExistsResponse, 'GET', `/api/campaigns/${enc(app)}/${enc(slug)}/exists`),
-      lock: (id: string) => http.json(CampaignLock, 'PUT', `/api/campaigns/${enc(id)}/lock`),
-      takeOver: (id: string) => http.json(CampaignLock, 'POST', `/api/campaigns/${enc(id)}/lock/takeover`),
-      unlock: (id: string) => http.send('DELETE', `/api/campaigns/${enc(id)}/lock`),
+      page: (query: CampaignsPageQuery) => call('searchCampaigns', { query }),
+      get: (id: string) => call('getCampaign', { params: { id } }),
+      create: (body: CreateCampaignBody) => call('createCampaign', { body }),
+      patch: (id: string, body: PatchCampaignBody) => call('patchCampaign', { params: { id }, body }),
+      clone: (id: string, body: CloneCampaignBody) => call('cloneCampaign', { params: { id }, body: body ?? {} }),
+      remove: (id: string) => call('deleteCampaign', { params: { id } }),
+      slugExists: (app: string, slug: string) => call('slugExists', { params: { app, slug } }),
+      lock: (id: string) => call('lockCampaign', { params: { id } }),
+      takeOver: (id: string) => call('takeOverCampaignLock', { params: { id } }),
+      unlock: (id: string) => call('unlockCampaign', { params: { id } }),
       /** The lock's change stream (server-sent events); read with `readLockEvents`. */
-      lockEvents: (id: string, signal: AbortSignal) =>
-        fetch(http.url(`/api/campaigns/${enc(id)}/lock/events`), { headers: { authorization: `Bearer ${http.token() ?? ''}`, accept: 'text/event-stream' }, signal }),
+      lockEvents: (id: string, signal: AbortSignal) => fetchRaw('campaignLockEvents', { params: { id } }, { signal, headers: { accept: 'text/event-stream' } }),
+      /** Releases the lock while the page unloads (`keepalive` lets the request outlive it). */
+      unlockOnLeave: (id: string) =>
+        fetch(client.url('unlockCampaign', { params: { id } }), { method: 'DELETE', keepalive: true, headers: { authorization: `Bearer ${opts.token() ?? ''}` } }).catch(() => undefined),
     },
     uploads: {
-      folder: (path: string) => http.json(FolderListing, 'GET', path === '/' ? '/api/uploads/folders' : `/api/uploads/folders/${folderPath(path)}`),
-      createFolder: (path: string) => http.json(UploadFolder, 'POST', `/api/uploads/folders/${folderPath(path)}`),
-      deleteFolder: (path: string) => http.send('DELETE', `/api/uploads/folders/${folderPath(path)}`),
-      moveFolder: (path: string, to: string) => http.json(UploadFolder, 'POST', `/api/uploads/folders_move`, { body: { from: path, to } }),
-      remove: (id: string) => http.send('DELETE', `/api/uploads/${enc(id)}`),
+      folder: (path: string) => (folderParam(path)['*'] === '' ? call('getRootFolder', {}) : call('getFolder', { params: folderParam(path) })),
+      createFolder: (path: string) => call('createFolder', { params: folderParam(path) }),
+      deleteFolder: (path: string) => call('deleteFolder', { params: folderParam(path) }),
+      moveFolder: (from: string, to: string) => call('moveUploadFolder', { body: { from, to } }),
+      remove: (id: string) => call('deleteUpload', { params: { id } }),
+      uploadUrl: () => client.url('createUpload'),
     },
     newsletter: {
-      subscribers: (campaignId: string, query: NewsletterLedgerQuery) =>
-        http.json(SubscribersPage, 'GET', `/api/campaigns/${enc(campaignId)}/newsletter/subscribers`, { query: query as Query }),
-      consents: (campaignId: string, query: NewsletterLedgerQuery) =>
-        http.json(ConsentsPage, 'GET', `/api/campaigns/${enc(campaignId)}/newsletter/consents`, { query: query as Query }),
-      /** Path of a CSV export (fetched with the token, then saved as a file). */
-      csvPath: (campaignId: string, kind: 'subscribers' | 'consents') => `/api/campaigns/${enc(campaignId)}/newsletter/${kind}.csv`,
+      subscribers: (id: string, query: NewsletterLedgerQuery) => call('listNewsletterSubscribers', { params: { id }, query }),
+      consents: (id: string, query: NewsletterLedgerQuery) => call('listNewsletterConsents', { params: { id }, query }),
+      /** The CSV export, streamed by the server, as one file. */
+      csv: async (id: string, kind: 'subscribers' | 'consents', query: NewsletterLedgerQuery) =>
+        (await fetchRaw(kind === 'subscribers' ? 'exportNewsletterSubscribersCsv' : 'exportNewsletterConsentsCsv', { params: { id }, query })).blob(),
     },
     tokenGate: {
-      keys: (campaignId: string) => http.json(TokenGateKeysResponse, 'GET', `/api/campaigns/${enc(campaignId)}/token_gate/keys`),
-      revoke: (campaignId: string, keyId: string) => http.send('DELETE', `/api/campaigns/${enc(campaignId)}/token_gate/keys/${enc(keyId)}`),
-      codes: (productId: string, page: number) => http.json(TokenGateCodesPage, 'GET', `/api/token_gate/products/${enc(productId)}/codes`, { query: { page } }),
-      uploadUrl: (productId: string, maxUses: number) => http.url(`/api/token_gate/products/${enc(productId)}/codes`, { max_uses: maxUses }),
-      parseUpload: (body: unknown) => TokenGateCodesResponse.parse(body),
+      keys: (id: string) => call('listAccessKeys', { params: { id } }),
+      revoke: (id: string, keyId: string) => call('revokeAccessKey', { params: { id, key_id: keyId } }),
+      codes: (productId: string, page: number) => call('listTokenGateCodes', { params: { product_id: productId }, query: { page } }),
+      uploadUrl: (productId: string, maxUses: number) => client.url('uploadAccessCodes', { params: { product_id: productId }, query: { max_uses: maxUses } } as never),
     },
     i18n: {
-      countries: () => http.json(CountriesResponse, 'GET', '/api/i18n/countries'),
+      countries: () => call('listCountries', {}),
     },
   };
 }

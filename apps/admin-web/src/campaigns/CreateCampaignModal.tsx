@@ -14,13 +14,14 @@ import { slugify } from './timing.ts';
 export function useSlugTaken(app: string | null, slug: string, ownSlug?: string) {
   const api = useApi();
   const [debounced] = useDebouncedValue(slug, 300);
-  const valid = Slug.safeParse(debounced).success;
+  // The campaign's own slug is never "taken" (a cached answer for it from before it existed is ignored).
+  const enabled = Boolean(app) && Slug.safeParse(debounced).success && debounced !== ownSlug;
   const q = useQuery({
     queryKey: ['slug-exists', app, debounced],
     queryFn: () => api.campaigns.slugExists(app!, debounced),
-    enabled: Boolean(app) && valid && debounced !== ownSlug,
+    enabled,
   });
-  return { taken: q.data?.exists === true && debounced === slug, checking: q.isFetching || debounced !== slug };
+  return { taken: enabled && q.data?.exists === true && debounced === slug, checking: q.isFetching || debounced !== slug };
 }
 
 export function CreateCampaignModal({ opened, onClose }: { opened: boolean; onClose: () => void }) {

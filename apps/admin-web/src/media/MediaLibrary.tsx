@@ -44,7 +44,7 @@ export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => voi
       const key = `${file.name}-${Math.random().toString(36).slice(2)}`;
       setPending((p) => [...p, { key, name: file.name, progress: 0, error: null }]);
       const update = (patch: Partial<Pending>) => setPending((p) => p.map((x) => (x.key === key ? { ...x, ...patch } : x)));
-      uploadImage(api.http.url('/api/uploads'), api.http.token(), file, folder, (progress) => update({ progress }))
+      uploadImage(api.uploads.uploadUrl(), api.token(), file, folder, (progress) => update({ progress }))
         .then(() => {
           setPending((p) => p.filter((x) => x.key !== key));
           refresh();

@@ -1,5 +1,5 @@
 import { CmsUpload } from '@fanfare/protocol';
-import { CmsError } from '../api/http.ts';
+import { ApiError } from '../api/cms.ts';
 
 /**
  * Sends one file with XMLHttpRequest, the one browser API that reports upload progress
@@ -31,10 +31,10 @@ export function uploadWithProgress(opts: {
       if (xhr.status >= 200 && xhr.status < 300) {
         opts.onProgress(1);
         resolve(body);
-      } else reject(new CmsError(xhr.status, (body as { detail?: unknown } | null)?.detail ?? xhr.statusText));
+      } else reject(new ApiError(xhr.status, body as ApiError['body'], opts.url, { statusText: xhr.statusText }));
     };
-    xhr.onerror = () => reject(new Error('Network Error'));
-    xhr.onabort = () => reject(new Error('Request aborted'));
+    xhr.onerror = () => reject(new ApiError(0, null, opts.url, { kind: 'network', message: 'Network Error' }));
+    xhr.onabort = () => reject(new ApiError(0, null, opts.url, { kind: 'aborted', message: 'Request aborted' }));
     opts.signal?.addEventListener('abort', () => xhr.abort());
     xhr.send(opts.body);
   });

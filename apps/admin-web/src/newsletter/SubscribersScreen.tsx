@@ -41,8 +41,7 @@ export default function SubscribersScreen() {
   const download = async () => {
     setExporting(true);
     try {
-      const res = await api.http.raw('GET', api.newsletter.csvPath(id, tab), { query: { newsletter_id: query.newsletter_id, state: query.state, q: query.q } });
-      const url = URL.createObjectURL(await res.blob());
+      const url = URL.createObjectURL(await api.newsletter.csv(id, tab, { newsletter_id: query.newsletter_id, state: query.state, q: query.q }));
       const a = document.createElement('a');
       a.href = url;
       a.download = `${tab}-${campaign.data?.slug ?? id}.csv`;

@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { useDropzone } from 'react-dropzone';
 import { Alert, Anchor, Badge, Button, Group, NumberInput, Paper, Progress, Stack, Table, Text, Title } from '@mantine/core';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { TokenGateCodesResponse } from '@fanfare/protocol';
+import { TokenGateCodesResponse } from '@fanfare/protocol';
 import { useApi } from '../api/context.tsx';
 import { useCampaign } from '../campaigns/queries.ts';
 import { uploadWithProgress } from '../media/upload.ts';
@@ -62,8 +62,8 @@ function CodesUpload({ productId }: { productId: string }) {
     setResult(null);
     setProgress(0);
     try {
-      const body = await uploadWithProgress({ url: api.tokenGate.uploadUrl(productId, maxUses), token: api.http.token(), body: await file.text(), contentType: 'text/csv', onProgress: setProgress });
-      setResult(api.tokenGate.parseUpload(body));
+      const body = await uploadWithProgress({ url: api.tokenGate.uploadUrl(productId, maxUses), token: api.token(), body: await file.text(), contentType: 'text/csv', onProgress: setProgress });
+      setResult(TokenGateCodesResponse.parse(body));
       void qc.invalidateQueries({ queryKey: ['codes', productId] });
     } catch (e) {
       setError(e instanceof Error ? e.message : String(e));

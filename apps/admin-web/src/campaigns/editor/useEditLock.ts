@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { CampaignLockEvent, type CampaignLock } from '@fanfare/protocol';
 import { useApi, useSession } from '../../api/context.tsx';
-import { CmsError } from '../../api/http.ts';
+import { ApiError } from '../../api/cms.ts';
 
 /**
  * The editor's lease on a campaign. `editing`: this user holds the lock (renewed while the editor
@@ -54,8 +54,9 @@ export function useEditLock(campaignId: string, canWrite: boolean) {
     try {
       return { kind: 'editing', lock: await api.campaigns.lock(campaignId) };
     } catch (e) {
-      if (e instanceof CmsError && e.status === 409) {
-        const holder = (e.detail as { holder?: { email?: string } } | null)?.holder?.email ?? null;
+      if (e instanceof ApiError && e.status === 409) {
+        const body = e.body as { detail?: { holder?: { email?: string } } } | null;
+        const holder = body?.detail?.holder?.email ?? null;
         return { kind: 'readOnly', holder };
       }
       return { kind: 'failed', error: e };
@@ -75,12 +76,7 @@ export function useEditLock(campaignId: string, canWrite: boolean) {
     void requestLock().then(setState);
     const release = () => {
       if (stateRef.current.kind !== 'editing') return;
-      // keepalive lets the release finish while the page unloads.
-      void fetch(api.http.url(`/api/campaigns/${encodeURIComponent(campaignId)}/lock`), {
-        method: 'DELETE',
-        keepalive: true,
-        headers: { authorization: `Bearer ${api.http.token() ?? ''}` },
-      }).catch(() => undefined);
+      void api.campaigns.unlockOnLeave(campaignId);
     };
     window.addEventListener('pagehide', release);
     return () => {
