@@ -6,7 +6,7 @@ import { createHttpApp } from '../platform/http.ts';
 import { readOutbox } from '../platform/mail.ts';
 import { registerPartyWebApp } from '../party/webApp.ts';
 import { DB_TARGETS, type TestServer } from '../test/harness.ts';
-import { PAGE_MODULE_TYPES, type Campaign } from '@fanfare/protocol';
+import { PAGE_MODULE_TYPES, TOKEN_GATE_ACCESS_KEY_HEADER, type Campaign } from '@fanfare/protocol';
 import {
   DEMO_ACCESS_CODES,
   DEMO_APP_NAME,
@@ -18,7 +18,7 @@ import {
   DEMO_REQUIRED_NEWSLETTER_ID,
   campaignForParty,
 } from './demoCampaign.ts';
-import { call, startCmsServer } from './testing.ts';
+import { cmsApi, failure, startCmsServer, withResponse } from './testing.ts';
 
 describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: npm start has a demo campaign) on %s', (db) => {
   let ts: TestServer;
@@ -56,7 +56,9 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
 
   it('lets the party origin sign up across origins (CORS for allowed origins only) and sends the confirmation mail', async () => {
     const found = await campaignForParty(ts.server.ctx, 'demo');
-    const signupPath = `/api/campaigns/${found!.id}/newsletter/signup`;
+    const signupCampaignId = found!.id;
+    // The CORS preflight is the browser's, not an API call: a plain request.
+    const signupPath = `/api/campaigns/${signupCampaignId}/newsletter/signup`;
     const preflight = (origin: string) =>
       fetch(`${ts.cmsUrl}${signupPath}`, {
         method: 'OPTIONS',
@@ -68,10 +70,16 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
     expect(foreign.headers.get('access-control-allow-origin')).toBeNull();
 
     const page = `${ts.partyUrl}/p/demo/`;
-    const r = await call(ts, 'POST', signupPath, {
-      headers: { origin: ts.partyUrl },
-      body: { email: 'party-fan@example.com', locale: 'de', consents: [{ id: DEMO_NEWSLETTER_ID, accepted: true }], newsletter_ids: [DEMO_NEWSLETTER_ID], redirect_url: page, error_redirect_url: page, host_url: ts.partyUrl },
-    });
+    const r = await withResponse((o) =>
+      cmsApi(ts).call(
+        'newsletterSignup',
+        {
+          params: { id: signupCampaignId },
+          body: { email: 'party-fan@example.com', locale: 'de', consents: [{ id: DEMO_NEWSLETTER_ID, accepted: true }], newsletter_ids: [DEMO_NEWSLETTER_ID], redirect_url: page, error_redirect_url: page, host_url: ts.partyUrl },
+        },
+        { ...o, headers: { origin: ts.partyUrl } },
+      ),
+    );
     expect(r.status).toBe(202);
     expect(r.headers.get('access-control-allow-origin')).toBe(ts.partyUrl);
     const mails = await readOutbox(path.join(ts.dataDir, 'outbox'));
@@ -91,9 +99,8 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
     expect(Date.parse(release.starts_at!)).toBeGreaterThan(Date.now());
     const player = release.data.page!.modules.find((m) => m.type === 'player');
     const ids = player && player.type === 'player' ? player.spotify_track_ids : [];
-    const tracks = await call(ts, 'GET', `/api/spotify/tracks?ids=${ids.join(',')}`);
-    expect(tracks.status).toBe(200);
-    expect(tracks.body.tracks).toHaveLength(ids.length);
+    const tracks = await cmsApi(ts).call('spotifyTracks', { query: { ids: ids.join(',') } });
+    expect(tracks.tracks).toHaveLength(ids.length);
   });
 
   it('campaign spec §5: the release newsletter has a required and an optional consent, each in de and en', async () => {
@@ -112,12 +119,11 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
     expect(gate.is_token_gate).toBe(true);
     expect(gate.token_gated_campaign_url).toBe(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${DEMO_GATED_SLUG}`);
     expect(vip.token_gate_url).toBe(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${DEMO_GATE_SLUG}`);
-    const wrong = await call(ts, 'POST', `/api/campaigns/${gate.id}/token_gate/provider_check`, { body: { credentials: { code: 'NOT-A-CODE' } } });
-    expect(wrong.status).toBe(403);
-    const right = await call(ts, 'POST', `/api/campaigns/${gate.id}/token_gate/provider_check`, { body: { credentials: { code: DEMO_ACCESS_CODES[0].toLowerCase() } } });
-    expect(right.status).toBe(200);
-    expect(right.body.has_access).toBe(true);
-    const verify = await call(ts, 'GET', `/api/campaigns/${vip.id}/token_gate/verify_access`, { headers: { 'token-gate-access-key': right.body.access_key } });
-    expect(verify.body.has_access).toBe(true);
+    const check = (code: string) => cmsApi(ts).call('tokenGateCheck', { params: { id: gate.id }, body: { credentials: { code } } });
+    expect((await failure(check('NOT-A-CODE'))).status).toBe(403);
+    const right = await check(DEMO_ACCESS_CODES[0].toLowerCase());
+    expect(right.has_access).toBe(true);
+    const verify = await cmsApi(ts).call('tokenGateVerify', { params: { id: vip.id } }, { headers: { [TOKEN_GATE_ACCESS_KEY_HEADER]: right.access_key ?? '' } });
+    expect(verify.has_access).toBe(true);
   });
 });
