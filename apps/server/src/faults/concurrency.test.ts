@@ -34,6 +34,18 @@ describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel r
     expect(Number(stored.n)).toBe(CHAT_RATE_LIMIT_MESSAGES);
   });
 
+  it('issue 10 faults: with slow mode on, ten parallel posts by one fan: exactly one is stored, the rest get 429 {detail}', async () => {
+    const put = await send('setup', { method: 'PUT', url: url('/chat/slow_mode'), token: w.host.token, body: { seconds: 60 } });
+    expect(put.status).toBe(200);
+    try {
+      const answers = await burst(10, () => ({ method: 'POST', url: url('/chat/messages'), token: w.fan.token, body: { text: 'slow race' } }));
+      expect(answers.filter((a) => a.status === 200 || a.status === 201)).toHaveLength(1);
+      expect(answers.filter((a) => a.status >= 300).every((a) => a.status === 429 && hasDetail(a))).toBe(true);
+    } finally {
+      await send('setup', { method: 'PUT', url: url('/chat/slow_mode'), token: w.host.token, body: { seconds: 0 } });
+    }
+  });
+
   it('issue 10 faults: ten parallel identical grant requests: one is created, nine get 409 {detail}, none 500', async () => {
     const answers = await burst(10, () => ({
       method: 'POST',

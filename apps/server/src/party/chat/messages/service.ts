@@ -86,12 +86,15 @@ async function enforceRateLimit(db: Db, now: number, partyId: string, fanId: str
 /**
  * Stores and publishes a fan's message within the rate limit. The count and the insert are one
  * transaction under a lock per fan and party, so parallel posts (on any node) cannot all pass the
- * count before any of them is stored. Hosts, admins and the fake-traffic generator are exempt.
+ * count before any of them is stored; the party's slow mode too. Hosts, admins and the
+ * fake-traffic generator are exempt from both.
  */
 async function storeWithinRateLimit(ctx: ServerContext, author: ChatAuthor, options: PostOptions, row: NewMessageRow): Promise<ChatMessage> {
   if (roleHas(author.role, 'chat.postUnlimited') || options.exemptFromRateLimit) return storeAndPublish(ctx, row);
   const queued = await runPartyWrite(ctx, async (w) => {
     await lockForTransaction(w.db, ctx.dialect, `chat-rate:${row.party_id}:${author.fanId}`);
+    // Slow mode counts the same rows: under the same lock, inside the same transaction.
+    await enforceSlowMode({ ...ctx, db: w.db }, row.party_id, author);
     await enforceRateLimit(w.db, ctx.now(), row.party_id, author.fanId);
     return queueMessage(w, ctx, row);
   });
@@ -120,7 +123,6 @@ export async function postChatMessage(
   const author = await authorize(ctx, party, fan);
   checkSticker(party, body.sticker);
   const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
-  await enforceSlowMode(ctx, partyId, author, options.exemptFromRateLimit);
   return storeWithinRateLimit(ctx, author, options, {
     ...emptyMessageRow(newId(), partyId, 'message'),
     ...senderColumns(author),
@@ -136,7 +138,6 @@ export async function postChatMedia(ctx: ServerContext, partyId: string, fan: Fa
   const author = await authorize(ctx, party, fan);
   if (body.photo) await checkChatMedia(ctx, partyId, fan.id, body.photo, 'image', ['body', 'photo']);
   if (body.video) await checkChatMedia(ctx, partyId, fan.id, body.video, 'video', ['body', 'video']);
-  await enforceSlowMode(ctx, partyId, author);
   return storeWithinRateLimit(ctx, author, {}, {
     ...emptyMessageRow(newId(), partyId, 'message'),
     ...senderColumns(author),
