@@ -1,5 +1,6 @@
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
+import reactHooks from 'eslint-plugin-react-hooks';
 
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'bench/results/**', 'apps/server/catalog/**'] },
@@ -23,6 +24,11 @@ export default tseslint.config(
     // Packages never import apps.
     files: ['packages/**/*.ts', 'packages/**/*.tsx'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/apps/**', '@fanfare/server', '@fanfare/party-web'], message: 'Packages must not import apps.' }] }] },
+  },
+  {
+    // The rules of hooks (and the React Compiler's checks) for every React codebase.
+    files: ['apps/*-web/src/**/*.{ts,tsx}', 'packages/ui/src/**/*.{ts,tsx}', 'packages/campaign-sdk/src/**/*.{ts,tsx}'],
+    ...reactHooks.configs.flat.recommended,
   },
   { files: ['**/*.js', '**/*.mjs'], ...tseslint.configs.disableTypeChecked },
 );
