@@ -52,6 +52,16 @@ describe('campaign instance', () => {
     c.destroy();
   });
 
+  it('campaign spec §7: the unsaved translations of campaignInfo:v2 show at once', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    const i18n = { default_locale: 'de', translations: [{ locale: 'de', messages: { title: 'Neuer Titel' } }] };
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignInfo:v2', campaign: campaignFixture({ i18n }) });
+    await c.bridge.settled();
+    expect(c.i18n.t('title')).toBe('Neuer Titel');
+    c.destroy();
+  });
+
   it('campaign spec §6: the editor token is what authorised calls carry', async () => {
     const calls: { url: string; auth: string | null }[] = [];
     const fetchFn = (async (url: string, init: RequestInit) => {

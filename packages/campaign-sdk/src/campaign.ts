@@ -160,6 +160,15 @@ export class CampaignInstance {
   private applyEditorCampaign(campaign: Campaign, simulation: CampaignSimulation | null): void {
     this.config = { ...this.config, campaign };
     this.simulation = simulation;
+    // The editor's unsaved translations show at once (the stored ones are what load() fetched).
+    const i18n = campaign.i18n;
+    if (i18n && i18n.translations.length > 0) {
+      try {
+        this.i18n.apply({ default_locale: i18n.default_locale ?? this.i18n.locale, locales: i18n.locales ?? [], items: i18n.translations });
+      } catch (err) {
+        this.env.logger.warn('Editor translations not applied', err);
+      }
+    }
     this.events.emit('campaign', campaign);
     this.events.emit('simulation', simulation);
     this.timing.start(); // dates or the simulated time may have changed
