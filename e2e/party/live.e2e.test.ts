@@ -156,8 +156,9 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     await waitFor(() => fan.getByTestId('listener-count').textContent().then((t) => t?.includes('3 hören zu')), 'the fan to see three listeners');
     await fan.getByRole('button', { name: 'Feuer senden' }).click();
     await waitFor(() => lena.locator('[data-testid="reaction-burst"][data-reaction="fire"]').count(), 'Lena to see the fire burst');
-    // A second reaction within the interval says how long to wait.
+    // Two reactions within the interval: the second says how long to wait.
     await fan.getByRole('button', { name: 'Herz senden' }).click();
+    await fan.getByRole('button', { name: 'Wow senden' }).click();
     await waitFor(() => fan.getByText(/in \d+ s wieder/).isVisible(), 'the rate-limit wait to show');
     await screenshotBoth(lena, 'live-reactions');
   });
@@ -210,4 +211,33 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     await screenshotBoth(fan, 'live-finished');
     await screenshotBoth(host, 'live-finished-host');
   });
+
+  it('issue 15 clear states: an unknown party is a page inside the shell; a confirmed newsletter lands on a success message', async () => {
+    const page = await newPage(await newContext());
+    await page.goto(`${server.partyUrl}/p/no-such-party/`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Diese Party gibt es nicht' }).isVisible()).toBe(true);
+    expect(await page.locator('footer').count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Zur aktuellen Party' }).getAttribute('href')).toBe('/');
+    await expectNoSeriousAxeViolations(page);
+    await screenshotBoth(page, 'party-not-found');
+    await page.goto(`${server.partyUrl}/?newsletter_state=success&newsletter_ids=1`);
+    await expect.poll(() => page.getByTestId('newsletter-banner').textContent()).toContain('bestätigt');
+    await screenshotBoth(page, 'newsletter-confirmed');
+    await page.close();
+  });
+
+  it('issue 15 accessibility: the player (with reactions and the offset indicator) passes axe-core', async () => {
+    await fan.setViewportSize({ width: 1280, height: 800 });
+    await expectNoSeriousAxeViolations(fan);
+  });
 });
+
+/** axe-core in the page: no serious or critical violations. */
+async function expectNoSeriousAxeViolations(page: Page): Promise<void> {
+  await page.addScriptTag({ path: 'node_modules/axe-core/axe.min.js' });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  expect(violations).toEqual([]);
+}

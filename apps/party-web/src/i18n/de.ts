@@ -229,6 +229,9 @@ export const de = {
     reconnecting: 'Verbindung unterbrochen. Neuer Versuch in {{seconds}} s …',
   },
   error: {
+    notFoundTitle: 'Diese Party gibt es nicht',
+    notFoundText: 'Vielleicht ist der Link veraltet oder hat einen Tippfehler. Die aktuelle Party findest du auf der Startseite.',
+    notFoundHome: 'Zur aktuellen Party',
     title: 'Da ist etwas schiefgelaufen',
     partyLoad: 'Die Party konnte nicht geladen werden.',
     partyNotFound: 'Diese Party gibt es nicht.',

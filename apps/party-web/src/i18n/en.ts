@@ -231,6 +231,9 @@ export const en: Dictionary = {
     reconnecting: 'Connection lost. Retrying in {{seconds}} s …',
   },
   error: {
+    notFoundTitle: 'This party does not exist',
+    notFoundText: 'The link may be old or mistyped. You will find the current party on the start page.',
+    notFoundHome: 'To the current party',
     title: 'Something went wrong',
     partyLoad: 'The party could not be loaded.',
     partyNotFound: 'This party does not exist.',

@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
+import { isAlbumFinished } from '../rules/sync.ts';
 import { resultShares } from '../rules/chat.ts';
 
 /** The party's tracks with live vote counts drawn as bars; fans vote while voting is enabled. */
@@ -10,7 +11,8 @@ export function TrackList(props: { compact?: boolean }) {
   const tracks = useParty((s) => s.tracks);
   const user = useParty((s) => s.user);
   const votingEnabled = useParty((s) => s.party?.voting_enabled ?? false);
-  const currentId = useParty((s) => s.status?.track.id ?? null);
+  // After the album has finished nothing is "now playing" (issue 15).
+  const currentId = useParty((s) => (isAlbumFinished(s.status, s.tracks) ? null : (s.status?.track.id ?? null)));
   const [error, setError] = useState(false);
   if (tracks.length === 0) return null;
   const shares = resultShares(tracks.map((tr) => tr.votes));

@@ -38,6 +38,8 @@ export function GlobalError() {
   const { t } = useTranslation();
   const connection = useParty((s) => s.connection);
   const loadError = useParty((s) => s.loadError);
+  // An unknown party has its own page inside the shell (PartyNotFound), not this alert.
+  if (loadError === '404') return null;
   if (connection.kind !== 'error' && !loadError) return null;
   const message = loadError
     ? loadError === '404'
@@ -54,5 +56,23 @@ export function GlobalError() {
         {t('error.reload')}
       </button>
     </div>
+  );
+}
+
+/**
+ * An address naming no party (issue 15): a proper page inside the shell, with the way to the
+ * label's current party, instead of an error box and a reload that cannot help.
+ */
+export function PartyNotFound() {
+  const { t } = useTranslation();
+  return (
+    <section className="screen screen--not-found" aria-labelledby="not-found-title" data-testid="party-not-found">
+      <p className="hero__eyebrow">404</p>
+      <h1 id="not-found-title">{t('error.notFoundTitle')}</h1>
+      <p className="lead">{t('error.notFoundText')}</p>
+      <a className="button button--large" href="/">
+        {t('error.notFoundHome')}
+      </a>
+    </section>
   );
 }

@@ -7,7 +7,7 @@ import { themeVariables } from '../rules/theme.ts';
 import { LoadErrorBoundary } from './LoadErrorBoundary.tsx';
 import { LoadFailed } from './LoadFailed.tsx';
 import { NewsletterBanner } from '../party/NewsletterForm.tsx';
-import { ConnectionStatus, GlobalError } from './ConnectionStatus.tsx';
+import { ConnectionStatus, GlobalError, PartyNotFound } from './ConnectionStatus.tsx';
 import { Footer } from './Footer.tsx';
 import { Header, SideLogo } from './Header.tsx';
 import { Loading } from './Loading.tsx';
@@ -32,6 +32,7 @@ export function useIsMobile(): boolean {
 export function Shell(props: { page: string; children: ReactNode }) {
   const { t } = useTranslation();
   const initialised = useParty((s) => s.initialised);
+  const isUnknownParty = useParty((s) => s.loadError === '404');
   const visual = useParty((s) => s.party?.frontend.visual);
   const dark = visual?.dark ?? true;
   const isMobile = useIsMobile();
@@ -61,9 +62,9 @@ export function Shell(props: { page: string; children: ReactNode }) {
               <SideLogo page={props.page} isMobile={isMobile} />
               <ConnectionStatus />
               <NewsletterBanner />
-              {props.children}
+              {isUnknownParty ? <PartyNotFound /> : props.children}
             </main>
-            {showsFooter(props.page) && <Footer />}
+            {(showsFooter(props.page) || isUnknownParty) && <Footer />}
             <PopupLayer />
             {faqOpen && (
               <LoadErrorBoundary fallback={<LoadFailed />}>
