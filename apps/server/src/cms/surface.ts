@@ -2,7 +2,6 @@ import cors from '@fastify/cors';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { limitRoutes } from '../platform/routeLimits.ts';
-import { limitRoutes } from '../platform/routeLimits.ts';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import type { Closer } from '../party/surface.ts';
@@ -37,8 +36,6 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   });
   // Limits apply only to the routes that ask for one (login, signup, code checks), never to static files.
   await app.register(rateLimit, { global: false });
-  // Apple logins of campaign pages: limited per client address, as on the party listener (issue 10).
-  limitRoutes(app, [{ method: 'POST', url: '/api/campaigns/:id/auth/apple/login', max: ctx.config.abuse.appleLoginsPerMinute, timeWindow: 60_000 }]);
   // Apple logins of campaign pages: limited per client address, as on the party listener (issue 10).
   limitRoutes(app, [{ method: 'POST', url: '/api/campaigns/:id/auth/apple/login', max: ctx.config.abuse.appleLoginsPerMinute, timeWindow: 60_000 }]);
   await app.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 5 } });
