@@ -3,12 +3,13 @@
  * `frontend.chatSlowModeSeconds` is above 0, each listener may post one message per that many
  * seconds, whoever they are; hosts, admins and the fake-traffic generator are exempt.
  */
-import { CHAT_SLOW_MODE_ERROR, SlowModeBody, SlowModeResponse, PartyIdParam, type FrontendSettings, type Role } from '@fanfare/protocol';
+import { CHAT_SLOW_MODE_ERROR, PARTY_ROUTES, type FrontendSettings, type Role } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { requireParty } from '../parties/queries.ts';
+import { partyRoute } from '../route.ts';
 import { requireStaff } from './access.ts';
 
 const slowModeOf = (frontend: string | null): number => parseJson<FrontendSettings>(frontend, {}).chatSlowModeSeconds ?? 0;
@@ -38,14 +39,10 @@ export async function enforceSlowMode(ctx: ServerContext, partyId: string, autho
 
 /** `PUT /api/parties/{id}/chat/slow_mode`: hosts and admins of the party switch slow mode. */
 export async function registerSlowModeRoutes(app: App, ctx: ServerContext): Promise<void> {
-  app.put(
-    '/api/parties/:id/chat/slow_mode',
-    { schema: { tags: ['chat'], summary: 'Switch party-wide slow mode (host/admin; 0 = off)', params: PartyIdParam, body: SlowModeBody, response: { 200: SlowModeResponse } } },
-    async (req) => {
-      const { party } = await requireStaff(ctx, req, req.params.id);
-      const frontend = { ...parseJson<FrontendSettings>(party.frontend, {}), chatSlowModeSeconds: req.body.seconds };
-      await ctx.db.updateTable('parties').set({ frontend: JSON.stringify(frontend), updated_at: ctx.now() }).where('id', '=', party.id).execute();
-      return { seconds: req.body.seconds };
-    },
-  );
+  partyRoute(ctx)(app, PARTY_ROUTES.setSlowMode, async (req) => {
+    const { party } = await requireStaff(ctx, req, req.params.id);
+    const frontend = { ...parseJson<FrontendSettings>(party.frontend, {}), chatSlowModeSeconds: req.body.seconds };
+    await ctx.db.updateTable('parties').set({ frontend: JSON.stringify(frontend), updated_at: ctx.now() }).where('id', '=', party.id).execute();
+    return { seconds: req.body.seconds };
+  });
 }
