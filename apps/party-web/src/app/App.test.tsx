@@ -103,3 +103,31 @@ describe('chat rule (spec 6): blocked fans cannot type', () => {
     expect(await screen.findByText('Hallo!')).toBeTruthy();
   });
 });
+
+describe('issue 15 host panel: the outcome of Stop never sits next to a Stop button after a later Start', () => {
+  it('shows "Die Party ist angehalten." after Stop, and no stale message once Start made it run again', async () => {
+    const track = { id: 't', name: 'T', artists: [], album: 'A', duration_ms: 60_000, image: null, service: 'umg_hls' as const, hls_url: null };
+    const running = { track, progress_ms: 0, is_paused: false, timestamp_ms: Date.now() };
+    const paused = { ...running, is_paused: true };
+    await renderApp({
+      route: '#/player?player=mock',
+      token: 'T',
+      routes: {
+        ...base,
+        'GET /api/parties/demo': () => ({ status: 200, body: partyFixture({ status: running }) }),
+        'GET /api/parties/demo/users/me': () => ({ status: 200, body: partyUserFixture({ role: 'host' }) }),
+        'GET /api/parties/demo/users': () => ({ status: 200, body: { items: [] } }),
+        'GET /api/parties/demo/chat/recent': () => ({ status: 200, body: { items: [] } }),
+        'GET /api/parties/demo/player/status': () => ({ status: 200, body: { status: running, server_time_ms: Date.now() } }),
+        'POST /api/parties/demo/stop': () => ({ status: 200, body: { status: paused, started_at: new Date().toISOString() } }),
+        'POST /api/parties/demo/start': () => ({ status: 200, body: { status: running, started_at: new Date().toISOString() } }),
+      },
+    });
+    const panel = await screen.findByTestId('host-panel', {}, { timeout: 3000 });
+    await userEvent.click(within(panel).getByRole('button', { name: 'Anhalten' }));
+    expect(await within(panel).findByText('Die Party ist angehalten.')).toBeTruthy();
+    await userEvent.click(within(panel).getByRole('button', { name: 'Party starten' }));
+    await waitFor(() => expect(within(panel).getByRole('button', { name: 'Anhalten' })).toBeTruthy());
+    expect(within(panel).queryByText('Die Party ist angehalten.')).toBeNull();
+  });
+});
