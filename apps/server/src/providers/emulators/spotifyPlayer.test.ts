@@ -169,4 +169,28 @@ describe('Spotify emulator player API over HTTP', () => {
     expect(s).toMatchObject({ is_playing: true, device: { id: 'emulator-phone' } });
     player.destroy();
   });
+  it('like Spotify\'s Web API, the emulator API answers CORS for any origin with bearer tokens (preflight included), and only on its API paths', async () => {
+    const origin = ts.cmsUrl;
+    const preflight = await fetch(`${api}/me/player/play?device_id=emulator-phone`, {
+      method: 'OPTIONS',
+      headers: { origin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204); // answered before the token check
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toContain('PUT');
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+
+    const res = await fetch(`${api}/me/player/devices`, { headers: { origin, authorization: `Bearer ${tokenFor('cors-fan')}` } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    // A refused token is readable by the page too, so it can log the fan in again.
+    const refused = await fetch(`${api}/me/player/devices`, { headers: { origin } });
+    expect(refused.status).toBe(401);
+    expect(refused.headers.get('access-control-allow-origin')).toBe('*');
+
+    // The Accounts service (token endpoint, consent page) stays same-origin, as Spotify's does for code exchange.
+    const token = await fetch(`${ts.partyUrl}/emulator/spotify/accounts/api/token`, { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=nope' });
+    expect(token.headers.get('access-control-allow-origin')).toBeNull();
+  });
 });
