@@ -181,6 +181,7 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await editor.goto(`${server.cmsUrl}/admin/#/campaigns/${campaignId}`);
     await editor.getByText(`${ADMIN.email} is editing this campaign`).waitFor();
     await expect(editor.getByRole('textbox', { name: /^Name/ }).getAttribute('readonly')).resolves.not.toBeNull();
+    await expectAccessible(editor, 'campaign editor, read-only');
     await screenshot(editor, 'campaign-locked');
     await editor.getByRole('button', { name: 'Take over' }).click();
     await admin.getByText(`${EDITOR_EMAIL} took over this campaign`).first().waitFor();

@@ -28,6 +28,8 @@ export async function screenshot(page: Page, name: string, width = 1280): Promis
 
 /** Runs axe-core on the page and fails on serious or critical violations (naming them). */
 export async function expectAccessible(page: Page, what: string): Promise<void> {
+  // Toasts fade out over the screen (axe then measures half-transparent text): let them go first.
+  await page.locator('.mantine-Notification-root').first().waitFor({ state: 'detached', timeout: 10_000 }).catch(() => undefined);
   await page.addScriptTag({ path: path.join(ROOT, 'node_modules/axe-core/axe.min.js') });
   const violations = await page.evaluate(async () => {
     const axe = (window as unknown as { axe: { run: (ctx: unknown, opts: unknown) => Promise<{ violations: { id: string; impact: string; nodes: { target: string[] }[] }[] }> } }).axe;

@@ -25,10 +25,13 @@ export default function CampaignEditorScreen() {
   return <Editor key={campaign.data.id} stored={campaign.data} />;
 }
 
+// Black titles: Mantine's yellow and red titles on their light backgrounds miss WCAG AA.
+const BANNER_STYLES = { title: { color: 'var(--mantine-color-black)' } };
+
 function LockBanner({ state, onTakeOver, onRetry }: { state: LockState; onTakeOver: () => void; onRetry: () => void }) {
   if (state.kind === 'readOnly')
     return (
-      <Alert color="yellow" title={state.holder ? `${state.holder} is editing this campaign` : 'Read-only'} role="status" data-testid="lock-banner">
+      <Alert color="yellow" title={state.holder ? `${state.holder} is editing this campaign` : 'Read-only'} role="status" data-testid="lock-banner" styles={BANNER_STYLES}>
         <Group justify="space-between">
           <Text size="sm">{state.holder ? 'You see it read-only. Take over to edit: their unsaved changes are lost and they are told at once.' : 'Your role may not edit campaigns.'}</Text>
           {state.holder && (
@@ -36,7 +39,7 @@ function LockBanner({ state, onTakeOver, onRetry }: { state: LockState; onTakeOv
               <Button size="xs" variant="default" onClick={onRetry}>
                 Check again
               </Button>
-              <Button size="xs" color="yellow" onClick={onTakeOver}>
+              <Button size="xs" color="dark" onClick={onTakeOver}>
                 Take over
               </Button>
             </Group>
@@ -46,10 +49,10 @@ function LockBanner({ state, onTakeOver, onRetry }: { state: LockState; onTakeOv
     );
   if (state.kind === 'lost')
     return (
-      <Alert color="red" title={`${state.holder} took over this campaign`} role="alert" data-testid="lock-banner">
+      <Alert color="red" title={`${state.holder} took over this campaign`} role="alert" data-testid="lock-banner" styles={BANNER_STYLES}>
         <Group justify="space-between">
           <Text size="sm">Your editor is read-only now; changes you had not saved are not stored.</Text>
-          <Button size="xs" color="red" onClick={onTakeOver}>
+          <Button size="xs" color="red.9" onClick={onTakeOver}>
             Take it back
           </Button>
         </Group>

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Group, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
 import { CampaignTheme, type Campaign } from '@fanfare/protocol';
 import { useSessionStore } from '../api/context.tsx';
 import { MediaLibrary } from '../media/MediaLibrary.tsx';
@@ -11,6 +12,7 @@ type MediaRequest = { fieldId: string; requestId: string; targetWidth: number | 
 
 /** Preview widths: a phone and a desktop. */
 const WIDTHS = { phone: 390, desktop: 1280 } as const;
+const FRAME_HEIGHT = 636;
 
 /**
  * The live preview: the campaign page in a frame, fed the unsaved campaign over the editor
@@ -26,6 +28,9 @@ export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign;
   const [ready, setReady] = useState(0);
   const [media, setMedia] = useState<MediaRequest | null>(null);
   const countries = useCountries();
+  // The page keeps its real width (390 or 1280 CSS px) and is scaled down to fit the pane.
+  const { ref: pane, width: paneWidth } = useElementSize<HTMLDivElement>();
+  const scale = paneWidth > 0 ? Math.min(1, (paneWidth - 4) / WIDTHS[width]) : 1;
   const simulation = useMemo(() => toSimulation(choice, draft), [choice, draft]);
   const theme = useMemo(() => {
     const look = (draft.data as { page?: { look?: { font?: string; primary_color?: string } } }).page?.look;
@@ -92,16 +97,18 @@ export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign;
         />
       </Group>
       <SimulationPanel value={choice} onChange={setChoice} locales={locales} countries={(countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }))} />
-      <Paper withBorder style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }} h={640} tabIndex={0} aria-labelledby="preview-heading" component="section">
-        <div style={{ width: WIDTHS[width], transform: width === 'desktop' ? 'scale(var(--preview-scale, 1))' : undefined, transformOrigin: 'top left', margin: width === 'phone' ? '0 auto' : undefined }}>
+      <Paper ref={pane} withBorder style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }} h={FRAME_HEIGHT + 4} tabIndex={0} aria-labelledby="preview-heading" component="section">
+        <div style={{ width: WIDTHS[width] * scale, height: FRAME_HEIGHT, margin: '0 auto', overflow: 'hidden' }}>
+          <div style={{ width: WIDTHS[width], transform: `scale(${scale})`, transformOrigin: 'top left' }}>
           <iframe
             ref={frame}
             title="Campaign page preview"
             src={stored.url}
             data-testid="preview-frame"
             data-width={WIDTHS[width]}
-            style={{ width: WIDTHS[width], height: 636, border: 0, display: 'block', background: 'white' }}
+            style={{ width: WIDTHS[width], height: FRAME_HEIGHT / scale, border: 0, display: 'block', background: 'white' }}
           />
+          </div>
         </div>
       </Paper>
       <Modal opened={media !== null} onClose={() => pick(null)} title="Pick an image for the page" size="xl">

@@ -1,0 +1,70 @@
+/**
+ * The party admin calls (spec listening-party §6, "CMS-authenticated actions") on the typed party
+ * client `@fanfare/client/party`. The party API has its own origin; the back-office user's bearer
+ * token is accepted as a CMS token there (`requireCms`). A 401 ends the session like a CMS call.
+ */
+import { ApiError, createPartyClient, type PartyApiClient } from '@fanfare/client/party';
+import type { PostGrantBody, PutPartyBody, PutTracksBody } from '@fanfare/protocol';
+import { useMemo } from 'react';
+import { useApi, useSessionStore } from '../api/context.tsx';
+
+const ORIGIN_KEY = 'fanfare.partyOrigin';
+
+/** The party API's origin: set per browser (localStorage), else this host on the party port (8080). */
+export function partyOrigin(loc: Pick<Location, 'protocol' | 'hostname'> = window.location, storage: Storage | null = safeStorage()): string {
+  const stored = storage?.getItem(ORIGIN_KEY);
+  if (stored && /^https?:\/\/[^/]+$/.test(stored)) return stored;
+  return `${loc.protocol}//${loc.hostname}:8080`;
+}
+
+function safeStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The party app of `id` with its admin flag, so the editor may show any screen (spec §2). */
+export const partyPreviewUrl = (origin: string, id: string) => `${origin}/p/${encodeURIComponent(id)}/?admin=true`;
+
+export function createPartyAdminApi(opts: { baseUrl: string; token: () => string | null; onExpired: () => void }) {
+  const client: PartyApiClient = createPartyClient({ baseUrl: opts.baseUrl, token: opts.token });
+  const call = (async (...args: Parameters<PartyApiClient['call']>) => {
+    try {
+      return await client.call(...args);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) opts.onExpired();
+      throw e;
+    }
+  }) as PartyApiClient['call'];
+  return {
+    get: (id: string) => call('getParty', { params: { id } }),
+    put: (id: string, body: PutPartyBody) => call('putParty', { params: { id }, body }),
+    tracks: (id: string) => call('getTracks', { params: { id } }),
+    putTracks: (id: string, body: PutTracksBody) => call('putTracks', { params: { id }, body }),
+    grants: (id: string) => call('listGrants', { params: { id } }),
+    addGrant: (id: string, body: PostGrantBody) => call('postGrant', { params: { id }, body }),
+    revokeToken: (id: string, token: string) => call('deleteGrantByToken', { params: { id, token } }),
+    revokeAccount: (id: string, service: 'spotify' | 'apple', serviceId: string) => call('deleteGrantByService', { params: { id, service, serviceId } }),
+  };
+}
+
+export type PartyAdminApi = ReturnType<typeof createPartyAdminApi>;
+
+/** The party admin API of this tab, signed in as the back-office user. */
+export function usePartyApi(): PartyAdminApi {
+  const session = useSessionStore();
+  const cms = useApi();
+  return useMemo(
+    () =>
+      createPartyAdminApi({
+        baseUrl: partyOrigin(),
+        token: cms.token,
+        onExpired: () => session.signOut(true),
+      }),
+    [cms, session],
+  );
+}
+
+export { ApiError };
