@@ -27,6 +27,15 @@ export const SECTIONS: Section[] = [
       { path: ':id/token-gate', Component: lazy(() => import('../tokenGate/TokenGateScreen.tsx')) },
     ],
   },
+  {
+    path: 'parties',
+    label: 'Parties',
+    permission: 'party.admin',
+    routes: [
+      { path: '', Component: lazy(() => import('../parties/PartiesScreen.tsx')) },
+      { path: ':id', Component: lazy(() => import('../parties/PartyEditorScreen.tsx')) },
+    ],
+  },
   { path: 'media', label: 'Media', permission: 'uploads.read', routes: [{ path: '', Component: lazy(() => import('../media/MediaScreen.tsx')) }] },
   { path: 'apps', label: 'Apps & translations', permission: 'apps.read', routes: [{ path: '', Component: lazy(() => import('../apps/AppsScreen.tsx')) }] },
   { path: 'people', label: 'People', permission: 'users.manage', routes: [{ path: '', Component: lazy(() => import('../people/PeopleScreen.tsx')) }] },

@@ -15,7 +15,7 @@ import {
   type PlayerService,
   type StartAllowed,
 } from '@fanfare/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
 
 /** Default waiting-room lead time (spec 3: `partyIsWaitingRoomMinutes`, default 30). */
 export const WAITING_ROOM_DEFAULT_MINUTES = 30;
