@@ -1,5 +1,7 @@
 import type { ChatMessage } from '@fanfare/protocol';
+import { sql } from 'kysely';
 import type { ServerContext } from '../../../context.ts';
+import type { Db } from '../../../platform/db/database.ts';
 import type { Audience } from '../../live/hub.ts';
 import { runPartyWrite, type PartyWrite } from '../../live/unitOfWork.ts';
 import type { QuestionPayload } from '../polls/queries.ts';
@@ -26,9 +28,7 @@ export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMe
   await insertMessage(w.db, stored);
   const { seq_id: _, ...unnumbered } = toChatMessage(stored, options.questions);
   const queued = w.emit(row.party_id, unnumbered, options.audience);
-  w.afterPublish(async (db) => {
-    await db.updateTable('chat_messages').set({ seq_id: queued.event.seq_id }).where('id', '=', row.id).execute();
-  });
+  w.afterPublish((db) => recorderFor(db, ctx).record(row.id, queued.event.seq_id));
   return {
     get message() {
       const event = queued.event;
@@ -52,4 +52,63 @@ export function queueUnstored(w: PartyWrite, ctx: ServerContext, partyId: string
       return { ...full, seq_id: queued.event.seq_id };
     },
   };
+}
+
+/** At most this many rows per UPDATE of recorded seq_ids (two bound values each). */
+const RECORD_BATCH = 400;
+
+/**
+ * Writes the seq_ids that published messages got back to their rows, many rows per statement:
+ * under load the messages published while one UPDATE runs share the next one. A failure is logged,
+ * not thrown: the message is already delivered, and its row keeps seq_id 0, which only matters to
+ * break a tie between messages of the same millisecond in the history.
+ */
+class SeqRecorder {
+  private pending = new Map<string, number>();
+  private next: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly ctx: ServerContext,
+  ) {}
+
+  /** Records `seq` for message `id`; resolves once it is stored (or its batch failed). */
+  record(id: string, seq: number): Promise<void> {
+    this.pending.set(id, seq);
+    this.next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
+    return this.next;
+  }
+
+  private async flush(): Promise<void> {
+    const entries = [...this.pending];
+    this.pending = new Map();
+    this.next = null;
+    for (let i = 0; i < entries.length; i += RECORD_BATCH) {
+      const batch = entries.slice(i, i + RECORD_BATCH);
+      const cases = sql.join(
+        batch.map(([id, seq]) => sql`when ${id} then ${seq}`),
+        sql` `,
+      );
+      try {
+        await this.db
+          .updateTable('chat_messages')
+          .set({ seq_id: sql<number>`case id ${cases} else seq_id end` })
+          .where('id', 'in', batch.map(([id]) => id))
+          .execute();
+      } catch (err) {
+        this.ctx.logger.error({ err, messages: batch.length }, 'recording published seq_ids failed');
+      }
+    }
+  }
+}
+
+const recorders = new WeakMap<Db, SeqRecorder>();
+
+function recorderFor(db: Db, ctx: ServerContext): SeqRecorder {
+  let recorder = recorders.get(db);
+  if (!recorder) {
+    recorder = new SeqRecorder(db, ctx);
+    recorders.set(db, recorder);
+  }
+  return recorder;
 }
