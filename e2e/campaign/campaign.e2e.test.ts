@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { PAGE_MODULE_TYPES, type CampaignPageInput, type NewsletterEntry } from '@fanfare/protocol';
 import { readOutbox } from '../../apps/server/src/platform/mail.ts';
+import { signPayload } from '../../apps/server/src/platform/tokens.ts';
+import { EMULATOR_SIGNING_KEY } from '../../apps/server/src/providers/emulators/demoFans.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { buildCampaignWeb, initialJsGzipBytes, launchChromium, screenshotBoth, seriousViolations, waitFor } from './browser.ts';
 
@@ -321,6 +323,91 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
       await p.getByRole('button', { name: 'Mit Spotify anmelden' }).waitFor();
     } finally {
       await fan.close();
+    }
+  });
+  it('campaign spec §4/§7 playback: logged in with Spotify (emulator), the campaign tracks play and progress, the device picker switches devices, a reload keeps the state', async () => {
+    const c = await createCampaign('playback', {}, fullPage());
+    const hint = 'campaign-e2e-player'; // a generated premium fan of the emulator: a player of its own
+    const emulatorPlayer = async () => {
+      const token = signPayload({ kind: 'access', fan: hint, exp: Date.now() + 3_600_000 }, EMULATOR_SIGNING_KEY);
+      const res = await fetch(`${server.partyUrl}/emulator/spotify/api/v1/me/player`, { headers: { authorization: `Bearer ${token}` } });
+      return res.status === 200 ? ((await res.json()) as { is_playing: boolean; device: { id: string }; item: { id: string } }) : null;
+    };
+    const fan = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' });
+    const p = await fan.newPage();
+    p.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
+    const progress = async () => Number(await p.getByRole('progressbar', { name: 'Fortschritt' }).getAttribute('aria-valuenow'));
+    const picker = () => p.getByRole('combobox', { name: 'Wiedergabegerät' });
+    try {
+      await p.goto(c.url);
+      await p.getByRole('button', { name: 'Mit Spotify anmelden' }).click();
+      // On the emulator's consent page, approve this fan with login_hint (as its own links do).
+      await p.waitForURL((u) => u.pathname === '/emulator/spotify/accounts/authorize');
+      const consent = new URL(p.url());
+      consent.searchParams.set('login_hint', hint);
+      await p.goto(consent.toString());
+      await p.getByRole('button', { name: 'Abmelden' }).waitFor();
+      await p.locator('[data-player-kind="provider"]').waitFor();
+
+      // Play the campaign's second track: the emulator plays it, the page shows it, progress grows.
+      const tracks = p.locator('.tracklist__button');
+      const secondName = (await tracks.nth(1).locator('strong').textContent())!;
+      await tracks.nth(1).click();
+      await waitFor(async () => (await emulatorPlayer())?.item.id === CATALOG_TRACK_IDS[1], 'the emulator to play the second campaign track');
+      await p.getByTestId('now-playing').getByText(secondName).waitFor();
+      await p.getByRole('button', { name: 'Pause' }).waitFor();
+      const before = await waitFor(async () => ((await progress()) >= 1 ? progress() : null), 'progress to start');
+      await waitFor(async () => (await progress()) > before, 'progress to grow');
+      await screenshotBoth(p, 'spotify-playing');
+
+      // The device picker lists the account's devices and moves playback to the chosen one.
+      await picker().focus();
+      await picker().selectOption('emulator-phone');
+      await waitFor(async () => (await emulatorPlayer())?.device.id === 'emulator-phone', 'playback on the phone');
+      expect(await picker().inputValue()).toBe('emulator-phone');
+      await expectAccessible(p, 'Spotify player');
+
+      // After a reload the page reads the account's playback back: same track, same device, still running.
+      await p.reload();
+      await p.getByRole('button', { name: 'Abmelden' }).waitFor();
+      await p.getByTestId('now-playing').getByText(secondName).waitFor();
+      await waitFor(async () => (await picker().inputValue()) === 'emulator-phone', 'the picker to show the phone after the reload');
+      const afterReload = await waitFor(async () => ((await progress()) > 0 ? progress() : null), 'progress after the reload');
+      expect(afterReload).toBeGreaterThanOrEqual(before);
+      await waitFor(async () => (await progress()) > afterReload, 'progress to keep growing after the reload');
+      expect(await emulatorPlayer()).toMatchObject({ is_playing: true, device: { id: 'emulator-phone' }, item: { id: CATALOG_TRACK_IDS[1] } });
+      await screenshotBoth(p, 'spotify-after-reload');
+    } finally {
+      await fan.close();
+    }
+  });
+
+  it('campaign spec §4/§7 HLS preview: a visitor not logged in plays a preview from the manifest (id and callback) and it is audible', async () => {
+    const c = await createCampaign('preview', {}, fullPage());
+    const visitor = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-DE' });
+    const p = await visitor.newPage();
+    p.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
+    try {
+      await p.goto(c.url);
+      await p.locator('[data-player-kind="preview"]').waitFor();
+      const manifest = p.waitForRequest((r) => r.url().includes('/api/previews/manifest.m3u8'));
+      await p.locator('.tracklist__button').first().click();
+      const url = new URL((await manifest).url());
+      expect(url.origin).toBe(new URL(server.cmsUrl).origin);
+      expect(url.searchParams.get('id')).toBe(CATALOG_TRACK_IDS[0]);
+      expect(url.searchParams.get('callback')).toBe(c.id);
+      // Audible: the audio element plays (not paused, not muted, volume up) and its time advances.
+      const audio = p.getByTestId('preview-audio');
+      const media = () => audio.evaluate((a: HTMLAudioElement) => ({ t: a.currentTime, paused: a.paused, muted: a.muted, volume: a.volume }));
+      const first = await waitFor(async () => ((await media()).t > 0.2 ? media() : null), 'the preview to start');
+      expect(first).toMatchObject({ paused: false, muted: false });
+      expect(first.volume).toBeGreaterThan(0);
+      await waitFor(async () => (await media()).t > first.t + 0.5, 'the preview to advance');
+      await p.getByRole('button', { name: 'Pause' }).waitFor();
+      await screenshotBoth(p, 'preview-playing');
+      await expectAccessible(p, 'preview player');
+    } finally {
+      await visitor.close();
     }
   });
 });
