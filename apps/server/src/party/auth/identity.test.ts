@@ -264,9 +264,15 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
       form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
       return fetch(`${t.partyUrl}/api/parties/demo/uploads/profile`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
     };
+    /** Issue 10: only fans signed up for the party may upload to it. */
+    const signedUpLena = async () => {
+      const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
+      await client(accessToken).call('signup', { params: { id: 'demo' }, body: { real_name: 'Lena', display_name: 'lena-uploads' } });
+      return { accessToken };
+    };
 
     it('stores an image (checked by content) and serves it back by URL', async () => {
-      const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
+      const { accessToken } = await signedUpLena();
       const res = await upload(accessToken, PNG, 'me.txt', 'text/plain');
       expect(res.status).toBe(201);
       const { url } = (await res.json()) as { url: string };
@@ -276,7 +282,7 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
     });
 
     it('refuses a non-image even when named .png (415) and an oversized file (413)', async () => {
-      const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
+      const { accessToken } = await signedUpLena();
       const fake = await upload(accessToken, Buffer.from('<script>alert(1)</script>'), 'evil.png', 'image/png');
       expect(fake.status).toBe(415);
       const big = Buffer.concat([PNG, Buffer.alloc(t.server.ctx.config.uploadMaxBytes + 10)]);
