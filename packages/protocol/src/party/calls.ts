@@ -185,6 +185,10 @@ export const PutPartyBody = z
   });
 export type PutPartyBody = z.infer<typeof PutPartyBody>;
 
+/** Response of `GET /api/parties` (ours, CMS): every party, newest start first, at most PARTY_LIST_MAX. */
+export const PartiesResponse = listOf(Party);
+export type PartiesResponse = z.infer<typeof PartiesResponse>;
+
 /** Response of `PUT /api/parties/{id}`: the stored party. */
 export const PutPartyResponse = Party;
 export type PutPartyResponse = z.infer<typeof PutPartyResponse>;

@@ -15,6 +15,7 @@ import {
   ChatMessageParams,
   ChatMessagesQuery,
   ChatMessagesResponse,
+  PartiesResponse,
   EndPartyResponse,
   FakeChatBody,
   GetPartyResponse,
@@ -78,6 +79,13 @@ export const PARTY_ROUTES = {
     summary: 'Get a party (public: the app reads it before login)',
     params: PartyIdParam,
     response: GetPartyResponse,
+  },
+  listParties: {
+    method: 'GET',
+    path: '/api/parties',
+    auth: 'cms',
+    summary: 'List the parties for the back office (ours: newest start first, at most 500)',
+    response: PartiesResponse,
   },
   putParty: {
     method: 'PUT',

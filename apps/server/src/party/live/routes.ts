@@ -1,7 +1,7 @@
 import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
-import { getParty, putParty } from '../parties/service.ts';
+import { getParty, listParties, putParty } from '../parties/service.ts';
 import { authorizeCmsOrFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
 import { currentStatus, endParty, startParty, stopParty } from './playback.ts';
@@ -20,6 +20,9 @@ export async function registerLiveRoutes(app: App, ctx: ServerContext, sockets: 
       sockets.accept(socket, req.params.id, typeof query.access_token === 'string' ? query.access_token : undefined);
     }) as never,
   });
+
+  // The back office's list of parties: CMS token or a back-office user's bearer (the guard).
+  route(app, PARTY_ROUTES.listParties, async () => ({ items: await listParties(ctx) }));
 
   // Creating and editing parties is an admin action: CMS token only (the guard).
   route(app, PARTY_ROUTES.putParty, async (req) => putParty(ctx, req.params.id, req.body));

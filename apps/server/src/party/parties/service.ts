@@ -54,6 +54,15 @@ export async function getParty(ctx: ServerContext, partyId: string): Promise<Par
   return toParty(ctx, await requireParty(ctx.db, partyId));
 }
 
+/** How many parties `GET /api/parties` answers at most (the back office's list). */
+export const PARTY_LIST_MAX = 500;
+
+/** Every party for the back office, newest start first. */
+export async function listParties(ctx: ServerContext): Promise<Party[]> {
+  const rows = await ctx.db.selectFrom('parties').selectAll().orderBy('starts_at', 'desc').orderBy('id').limit(PARTY_LIST_MAX).execute();
+  return Promise.all(rows.map((row) => toParty(ctx, row)));
+}
+
 export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party> {
   const playback = await findPlayback(ctx.db, row.id);
   const track = playback?.track_id ? await findTrackRow(ctx.db, row.id, playback.track_id) : null;
