@@ -80,6 +80,15 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
     expect((await fetch(`${t.cmsUrl}/api/uploads`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form(PNG_1X1) })).status).toBe(201);
   });
 
+  it("issue 10: a file cut off at UPLOAD_MAX_BYTES is refused with 413, never stored truncated", async () => {
+    const token = await fan("upload-big");
+    const big = Buffer.concat([PNG_1X1, Buffer.alloc(t.server.ctx.config.uploadMaxBytes + 10)]);
+    for (const path of ["uploads/profile", "uploads/media"]) {
+      const res = await upload(`/api/parties/${PARTY}/${path}`, token, big);
+      expect(res.status).toBe(413);
+    }
+  });
+
   it('issue 10: uploads nothing refers to are swept after UNUSED_UPLOAD_TTL_MS; used ones stay', async () => {
     const token = await fan('upload-sweep');
     const unused = ((await (await upload(`/api/parties/${PARTY}/uploads/profile`, token, PNG_1X1)).json()) as { url: string }).url;

@@ -14,12 +14,17 @@ export async function readSingleFile(req: FastifyRequest, maxBytes: number): Pro
     throw badRequest(`Expected a multipart/form-data body with one file: ${(e as Error).message}`);
   }
   if (!file) throw badRequest('Expected a multipart/form-data body with one file');
+  let bytes: Buffer;
   try {
-    return await file.toBuffer();
+    bytes = await file.toBuffer();
   } catch (e) {
     if ((e as { code?: string }).code === 'FST_REQ_FILE_TOO_LARGE') throw payloadTooLarge(`File larger than ${maxBytes} bytes`);
     throw e;
   }
+  // toBuffer() misses the limit when the last chunk is the one cut off: a truncated file would
+  // be stored as if whole. The stream's own flag (and the length) say it was cut.
+  if (file.file.truncated || bytes.length > maxBytes) throw payloadTooLarge(`File larger than ${maxBytes} bytes`);
+  return bytes;
 }
 
 /**
