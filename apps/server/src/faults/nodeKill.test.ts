@@ -15,8 +15,10 @@ describe('issue 10 faults: kill -9 of a node mid-burst', () => {
   const nodes: ServerNode[] = [];
 
   beforeAll(async () => {
-    [db, redis] = await Promise.all([freshPostgres(), PrivateRedis.start()]);
-  }, 120_000);
+    // One after the other: if the second fails, afterAll still stops the first.
+    db = await freshPostgres();
+    redis = await PrivateRedis.start();
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(nodes.map((n) => n.stop()));

@@ -20,13 +20,15 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
   let admin: LiveFan;
 
   beforeAll(async () => {
-    [pg, redis] = await Promise.all([PrivatePostgres.start(), PrivateRedis.start()]);
+    // One after the other: if the second fails, afterAll still stops the first.
+    pg = await PrivatePostgres.start();
+    redis = await PrivateRedis.start();
     const env = { DATABASE_URL: pg.url, REDIS_URL: redis.url };
     // One after the other: the first applies the migrations.
     nodes.push(await ServerNode.start(env));
     nodes.push(await ServerNode.start(env));
     ({ host, admin } = await setUpParty(target(nodes[0]!), P));
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(nodes.map((n) => n.stop()));
@@ -41,6 +43,7 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
     const fanSocket = await TestSocket.connect(target(b), P, host.token);
 
     let n = 0;
+    let databaseDown = false;
     const load = new Load({
       chatA: () => ({ method: 'POST', url: `${a.partyUrl}/api/parties/${P}/chat/messages`, token: host.token, body: { text: `a ${++n}` } }),
       chatB: () => ({ method: 'POST', url: `${b.partyUrl}/api/parties/${P}/chat/messages`, token: admin.token, body: { text: `b ${++n}` } }),
@@ -52,6 +55,7 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
 
       const downAt = Date.now();
       pg.stopServer('fast');
+      databaseDown = true;
       for (const w of ['chatA', 'chatB', 'readA', 'readB']) {
         await until(
           () => `${w} to see the database gone; its answers since: ${JSON.stringify(load.of(w, downAt).slice(-3))}; nodes alive: ${nodes.map((x) => x.alive)} ${nodes.map((x) => (x.alive ? '' : x.output.slice(-3000))).join('\n')}`,
@@ -65,6 +69,7 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
       }
 
       pg.startServer();
+      databaseDown = false;
       const upAt = Date.now();
       const recoveredAt: Record<string, number> = {};
       for (const w of ['chatA', 'chatB', 'readA', 'readB']) {
@@ -98,6 +103,8 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
     } finally {
       await load.stop();
       fanSocket.close();
+      // A failure half-way must not leave the next test without a database.
+      if (databaseDown) pg.startServer();
     }
   }, 150_000);
 

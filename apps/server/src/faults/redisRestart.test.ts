@@ -17,12 +17,14 @@ describe('issue 10 faults: Redis restarts empty while two nodes serve one party'
   let cast: Awaited<ReturnType<typeof setUpParty>>;
 
   beforeAll(async () => {
-    [db, redis] = await Promise.all([freshPostgres(), PrivateRedis.start()]);
+    // One after the other: if the second fails, afterAll still stops the first.
+    db = await freshPostgres();
+    redis = await PrivateRedis.start();
     const env = { DATABASE_URL: db.url, REDIS_URL: redis.url };
     nodes.push(await ServerNode.start(env));
     nodes.push(await ServerNode.start(env));
     cast = await setUpParty(target(nodes[0]!), P);
-  }, 120_000);
+  }, 180_000);
 
   afterAll(async () => {
     await Promise.all(nodes.map((n) => n.stop()));
