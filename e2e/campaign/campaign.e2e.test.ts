@@ -410,4 +410,47 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
       await visitor.close();
     }
   });
+  it('campaign spec §4 login: Apple through the emulator (MusicKit stand-in), the campaign tracks play, a reload keeps the login, logout clears it', async () => {
+    const c = await createCampaign('apple', {}, fullPage());
+    const fan = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'de-DE' });
+    const p = await fan.newPage();
+    p.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
+    const storedToken = () => p.evaluate(() => Object.entries(localStorage).find(([k]) => k.endsWith(':account-token'))?.[1] ?? null);
+    const progress = async () => Number(await p.getByRole('progressbar', { name: 'Fortschritt' }).getAttribute('aria-valuenow'));
+    try {
+      await p.goto(c.url);
+      await p.getByRole('button', { name: 'Mit Apple Music anmelden' }).click();
+      // The Apple emulator's consent page stands in for MusicKit's; approve with login_hint.
+      await p.waitForURL((u) => u.pathname === '/emulator/apple/authorize');
+      const consent = new URL(p.url());
+      consent.searchParams.set('login_hint', 'campaign-e2e-apple');
+      await p.goto(consent.toString());
+      await p.waitForURL((u) => u.pathname === new URL(c.url).pathname);
+      await p.getByRole('button', { name: 'Abmelden' }).waitFor();
+      await waitFor(() => !p.url().includes('music_user_token'), 'the music user token to be cleared from the address');
+      expect(JSON.parse((await storedToken())!)).toMatchObject({ service: 'apple' });
+      await p.locator('[data-player-kind="provider"]').waitFor();
+
+      const tracks = p.locator('.tracklist__button');
+      const firstName = (await tracks.first().locator('strong').textContent())!;
+      await tracks.first().click();
+      await p.getByTestId('now-playing').getByText(firstName).waitFor();
+      await p.getByRole('button', { name: 'Pause' }).waitFor();
+      const before = await waitFor(async () => ((await progress()) >= 1 ? progress() : null), 'progress to start');
+      await waitFor(async () => (await progress()) > before, 'progress to grow');
+      await screenshotBoth(p, 'apple-playing');
+      await expectAccessible(p, 'Apple player');
+
+      await p.reload();
+      await p.getByRole('button', { name: 'Abmelden' }).waitFor();
+      expect(JSON.parse((await storedToken())!)).toMatchObject({ service: 'apple' });
+      await p.getByRole('button', { name: 'Abmelden' }).click();
+      await p.getByRole('button', { name: 'Mit Apple Music anmelden' }).waitFor();
+      expect(await storedToken()).toBeNull();
+      await p.reload();
+      await p.getByRole('button', { name: 'Mit Apple Music anmelden' }).waitFor();
+    } finally {
+      await fan.close();
+    }
+  });
 });

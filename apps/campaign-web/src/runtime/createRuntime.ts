@@ -9,12 +9,14 @@ import {
 } from '@fanfare/protocol';
 import { pageOf } from '../rules/look.ts';
 import { createPlayerControls } from './player.ts';
+import { emulatorMusicKit } from './musicKitEmulator.ts';
 import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
 import { fetchWithPageMessages } from './translations.ts';
 import type { PageRuntime, PageView } from './types.ts';
 
 /** Page metadata naming the Spotify emulator's Web API (written by the CMS, apps/server cms/pages). */
 const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
+const APPLE_EMULATOR_META = 'fanfare:apple-emulator-authorize';
 
 /** The product's short name, shown by the streaming provider as the player's name (spec 9). */
 const PLAYER_NAME = 'Fanfare';
@@ -63,6 +65,19 @@ export async function createRuntime(): Promise<PageRuntime> {
   // The CMS names the Spotify emulator's Web API when it runs one (offline, tests): the page then
   // plays through the emulator with a stand-in for Spotify's Web Playback SDK.
   const spotifyEmulatorApi = env.meta(SPOTIFY_EMULATOR_META);
+  // Likewise for Apple: a MusicKit stand-in logs in through the Apple emulator's consent page.
+  const appleEmulatorAuthorize = env.meta(APPLE_EMULATOR_META);
+  const knownTracks = new Map<string, PlaybackTrack>();
+  const musicKit = appleEmulatorAuthorize
+    ? emulatorMusicKit({
+        authorizeUrl: appleEmulatorAuthorize,
+        location: window.location,
+        replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
+        storage: window.localStorage,
+        timers: env.timers,
+        track: (id) => knownTracks.get(id),
+      })
+    : null;
   const dataLayer = ((window as unknown as { dataLayer?: unknown[] }).dataLayer ??= []);
   const c = createCampaign({
     env: { ...env, fetch: fetchWithPageMessages(env.fetch) },
@@ -73,6 +88,7 @@ export async function createRuntime(): Promise<PageRuntime> {
       : { spotifySdk: loadSpotifyWebPlaybackSdk() }),
     // The CMS serves this page, so in a local set-up on any port the page's own origin is the backend.
     backendOrigins: { local: window.location.origin },
+    ...(musicKit ? { musicKit: async () => musicKit } : {}),
     createMedia: () => {
       // In the document, so that assistive tools and tests can find what is playing.
       const audio = document.createElement('audio');
@@ -154,7 +170,9 @@ export async function createRuntime(): Promise<PageRuntime> {
       changed();
     },
     async tracks(ids: string[]) {
-      return (await c.api.spotifyTracks(ids)).map(toPlaybackTrack);
+      const list = (await c.api.spotifyTracks(ids)).map(toPlaybackTrack);
+      for (const t of list) knownTracks.set(t.id, t);
+      return list;
     },
     createPlayer: (tracks) => createPlayerControls(c, tracks, snapshot.account?.service ?? null),
     pickMedia(fieldId, currentUrl, width, height) {

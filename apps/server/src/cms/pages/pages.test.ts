@@ -8,7 +8,7 @@ import { createHttpApp } from '../../platform/http.ts';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
 import { registerPageRoutes } from './routes.ts';
-import { SPOTIFY_EMULATOR_META } from './service.ts';
+import { APPLE_EMULATOR_META, SPOTIFY_EMULATOR_META } from './service.ts';
 import { skeletonTextColor } from './skeleton.ts';
 
 function metaContent(html: string, name: string): string | null {
@@ -48,6 +48,8 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
     expect(metaContent(html, CAMPAIGN_META.campaignId)).toBe(c.id);
     // With the built-in emulator (no Spotify credentials) the page is told where its Web API is.
     expect(metaContent(html, SPOTIFY_EMULATOR_META)).toBe(`${ts.partyUrl}/emulator/spotify/api/v1`);
+    // And, with the Apple emulator, where its authorize page is (the page's MusicKit stand-in logs in there).
+    expect(metaContent(html, APPLE_EMULATOR_META)).toBe(`${ts.partyUrl}/emulator/apple/authorize`);
     const embedded = Campaign.parse(JSON.parse(metaContent(html, CAMPAIGN_META.campaign)!));
     expect(embedded).toMatchObject({ id: c.id, name: 'Tour "2030" <live>', slug: 'tour', app: 'fan-pages' });
     // Editors' lock (with an e-mail address) is not shown to visitors.

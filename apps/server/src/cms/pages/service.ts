@@ -23,6 +23,8 @@ export function publicCampaign(campaign: Campaign): Campaign {
 
 /** Names the Spotify emulator's Web API when the page should play through it instead of Spotify. */
 export const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
+/** Names the Apple emulator's authorize page when the page should log in through it instead of MusicKit. */
+export const APPLE_EMULATOR_META = 'fanfare:apple-emulator-authorize';
 
 /** The page's head: title, language, the campaign JSON and environment (what the SDK reads), the campaign's own meta tags. */
 function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title: string; metas: string[] } {
@@ -40,6 +42,7 @@ function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title
       meta(CAMPAIGN_META.environment, ctx.config.cms.environment),
       // With the built-in Spotify emulator the page plays through it (Spotify's own script cannot load).
       ...(ctx.config.emulators.spotify ? [meta(SPOTIFY_EMULATOR_META, ctx.config.spotify.apiUrl)] : []),
+      ...(ctx.config.emulators.apple ? [meta(APPLE_EMULATOR_META, `${ctx.config.publicUrl}/emulator/apple/authorize`)] : []),
       ...own,
     ],
   };
