@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { PartyId, type Party } from '@fanfare/protocol';
-import { Empty, Failed, Loading } from '../ui/States.tsx';
+import { Empty, QueryState } from '../ui/States.tsx';
 import { useNow } from '../ui/useNow.ts';
-import { knownPartyIds } from './knownParties.ts';
 import { partyPhase, type PartyPhase } from './partyForm.ts';
 import { useParties } from './queries.ts';
 
@@ -73,38 +72,39 @@ function OpenParty() {
   );
 }
 
-/** The parties this browser knows, grouped live, upcoming and ended. */
+/** Every party (`GET /api/parties`), grouped live, upcoming and ended. */
 export default function PartiesScreen() {
-  const [ids] = useState(knownPartyIds);
-  const results = useParties(ids);
+  const parties = useParties();
   const now = useNow();
-  const loaded = results.flatMap((r) => (r.data ? [r.data] : []));
-  const failed = results.filter((r) => r.isError);
-  const pending = results.some((r) => r.isPending);
   return (
     <Stack gap="lg">
       <Title order={1}>Parties</Title>
       <OpenParty />
-      {pending && <Loading label="Loading parties…" />}
-      {failed.length > 0 && <Failed error={failed[0]!.error} retry={() => failed.forEach((r) => void r.refetch())} />}
-      {!pending && ids.length === 0 && <Empty title="No parties yet">Create one with a new id above; it will be listed here.</Empty>}
-      {PHASES.map(({ phase, label, color }) => {
-        const list = loaded.filter((p) => partyPhase(p, now) === phase).sort((a, b) => Date.parse(a.starts_at) - Date.parse(b.starts_at));
-        if (list.length === 0) return null;
-        return (
-          <Stack key={phase} gap="xs" component="section" aria-label={`${label} parties`}>
-            <Group gap="xs">
-              <Title order={2} size="h3">
-                {label}
-              </Title>
-              <Badge color={color} variant="light">
-                {list.length}
-              </Badge>
-            </Group>
-            <PartyTable parties={list} />
-          </Stack>
-        );
-      })}
+      <QueryState query={parties}>
+        {({ items }) =>
+          items.length === 0 ? (
+            <Empty title="No parties yet">Create one with a new id above.</Empty>
+          ) : (
+            PHASES.map(({ phase, label, color }) => {
+              const list = items.filter((p) => partyPhase(p, now) === phase);
+              if (list.length === 0) return null;
+              return (
+                <Stack key={phase} gap="xs" component="section" aria-label={`${label} parties`}>
+                  <Group gap="xs">
+                    <Title order={2} size="h3">
+                      {label}
+                    </Title>
+                    <Badge color={color} variant="light">
+                      {list.length}
+                    </Badge>
+                  </Group>
+                  <PartyTable parties={list} />
+                </Stack>
+              );
+            })
+          )
+        }
+      </QueryState>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Link, useParams } from 'react-router';
 import { Anchor, Button, ColorInput, Grid, Group, NumberInput, Paper, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { useForm } from '@mantine/form';
@@ -7,7 +7,6 @@ import { MUSIC_TYPES, PLAYER_SERVICES, START_ALLOWED, WAITING_ROOM_MAX_MINUTES, 
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Failed, Loading } from '../ui/States.tsx';
 import { GrantsPanel } from './GrantsPanel.tsx';
-import { rememberParty } from './knownParties.ts';
 import { ApiError, partyOrigin, partyPreviewUrl, usePartyApi } from './partyApi.ts';
 import { emptyPartyValues, FONT_OPTIONS, partyToValues, toPutPartyBody, toPutTracksBody, validatePartyValues, type PartyFormValues } from './partyForm.ts';
 import { partyKey, useParty } from './queries.ts';
@@ -48,7 +47,7 @@ export function PartyForm({ partyId, party, onSaved }: { partyId: string; party:
     },
     onSuccess: (stored) => {
       qc.setQueryData(partyKey(partyId), stored);
-      rememberParty(partyId);
+      void qc.invalidateQueries({ queryKey: ['parties'] });
       form.resetDirty(partyToValues(stored));
       notifyDone(party ? 'Party saved' : 'Party created');
       onSaved(stored);
@@ -113,9 +112,6 @@ export default function PartyEditorScreen() {
   const query = useParty(id);
   const [version, setVersion] = useState(0);
   const notFound = query.error instanceof ApiError && query.error.status === 404;
-  useEffect(() => {
-    if (query.data) rememberParty(id);
-  }, [query.data, id]);
   if (query.isPending) return <Loading label="Loading the party…" />;
   if (query.isError && !notFound) return <Failed error={query.error} retry={() => void query.refetch()} />;
   const party = query.data ?? null;

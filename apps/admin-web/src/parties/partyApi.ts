@@ -39,6 +39,7 @@ export function createPartyAdminApi(opts: { baseUrl: string; token: () => string
     }
   }) as PartyApiClient['call'];
   return {
+    list: () => call('listParties'),
     get: (id: string) => call('getParty', { params: { id } }),
     put: (id: string, body: PutPartyBody) => call('putParty', { params: { id }, body }),
     tracks: (id: string) => call('getTracks', { params: { id } }),

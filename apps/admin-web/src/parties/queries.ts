@@ -1,4 +1,4 @@
-import { useMutation, useQueries, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { PostGrantBody } from '@fanfare/protocol';
 import { usePartyApi } from './partyApi.ts';
 
@@ -10,9 +10,9 @@ export function useParty(id: string, enabled = true) {
   return useQuery({ queryKey: partyKey(id), queryFn: () => api.get(id), enabled });
 }
 
-export function useParties(ids: string[]) {
+export function useParties() {
   const api = usePartyApi();
-  return useQueries({ queries: ids.map((id) => ({ queryKey: partyKey(id), queryFn: () => api.get(id) })) });
+  return useQuery({ queryKey: ['parties'], queryFn: () => api.list() });
 }
 
 export function useGrants(id: string) {
