@@ -301,4 +301,25 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await screenshot(admin, 'campaigns', 390);
     await admin.setViewportSize({ width: 1280, height: 900 });
   });
+
+  it('campaign translations: a plural form is refused in the browser (spec 5), a message per locale is saved, missing keys are shown', async () => {
+    const list = await call(server, 'GET', '/api/campaigns/search?q=newsletter-page', { token: adminToken });
+    const id = list.body.items[0].id as string;
+    await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${id}`);
+    await admin.getByRole('heading', { name: 'Newsletter page', level: 2 }).waitFor();
+    await admin.getByRole('tab', { name: 'Translations' }).click();
+    await admin.getByRole('button', { name: 'Give it its own translations' }).click();
+    await admin.getByRole('textbox', { name: 'Plural form' }).first().fill('plural=always');
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
+    await admin.getByText('Expected a numeric plural rule').waitFor();
+    await admin.getByRole('textbox', { name: 'Plural form' }).first().fill('nplurals=2; plural=(n != 1);');
+    await admin.getByLabel('New message key').fill('cta');
+    await admin.getByRole('button', { name: 'Add key' }).click();
+    await admin.getByLabel('cta in de').fill('Jetzt anmelden');
+    await admin.getByText('en: missing cta').waitFor();
+    await admin.getByRole('button', { name: 'Save', exact: true }).click();
+    await waitFor(async () => (await call(server, 'GET', `/api/campaigns/${id}`, { token: adminToken })).body.i18n?.translations?.[0]?.messages?.cta === 'Jetzt anmelden', 'the saved message');
+    await expectAccessible(admin, 'campaign translations');
+    await screenshot(admin, 'campaign-translations');
+  });
 });

@@ -13,6 +13,7 @@ import { previewCampaign, toDraft, toPatch } from './editor/draft.ts';
 import { useDraftForm } from './editor/useDraftForm.ts';
 import { GeneralFields, MetaFields, NewsletterFields, TokenGateFields } from './editor/fields.tsx';
 import { ModulesField } from './editor/ModulesField.tsx';
+import { TranslationsField } from './editor/TranslationsField.tsx';
 import { useEditLock, type LockState } from './editor/useEditLock.ts';
 import { useCampaign, useCountries, usePatchCampaign } from './queries.ts';
 import { campaignState, STATE_COLOURS } from './timing.ts';
@@ -146,6 +147,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
                 <Tabs.Tab value="modules">Page modules</Tabs.Tab>
                 <Tabs.Tab value="newsletters">Newsletters</Tabs.Tab>
                 <Tabs.Tab value="gate">Token gate</Tabs.Tab>
+                <Tabs.Tab value="translations">Translations</Tabs.Tab>
                 <Tabs.Tab value="meta">Meta & tracking</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="general" pt="md">
@@ -159,6 +161,9 @@ function Editor({ stored: initial }: { stored: Campaign }) {
               </Tabs.Panel>
               <Tabs.Panel value="gate" pt="md">
                 <TokenGateFields form={form} readOnly={readOnly} campaignUrl={stored.url} />
+              </Tabs.Panel>
+              <Tabs.Panel value="translations" pt="md">
+                <TranslationsField form={form} readOnly={readOnly} />
               </Tabs.Panel>
               <Tabs.Panel value="meta" pt="md">
                 <MetaFields form={form} readOnly={readOnly} />
