@@ -1,3 +1,4 @@
+import cors from '@fastify/cors';
 import staticFiles from '@fastify/static';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
@@ -15,11 +16,36 @@ import { registerUploadRoutes } from './uploads/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
 import { registerPartyWebApp } from './webApp.ts';
 
+/** The Spotify emulator's Web API paths (CORS for any origin). */
+const EMULATOR_WEB_API = /^\/emulator\/spotify\/api\/v1\//;
+
 /** Something to run at shutdown (timers, subscriptions). */
 export type Closer = () => Promise<void>;
 
 /** The party API: fan identity, parties, music search, the emulators when no credentials are set. */
 export async function registerPartySurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+  // One CORS registration for the listener (a second one in a child plugin clashes). The back
+  // office (CMS origin) runs party admin calls from the browser: only the configured origins may.
+  // The Spotify emulator's Web API answers any origin, as Spotify does, so the campaign page can
+  // drive its player. Tokens travel in headers, never cookies: no credentials anywhere.
+  const allowed = new Set(ctx.config.allowedRedirectOrigins);
+  await app.register(cors, {
+    delegator: (req, cb) => {
+      const origin = req.headers.origin;
+      if (EMULATOR_WEB_API.test(req.url ?? '')) {
+        cb(null, { origin: '*', credentials: false, methods: ['GET', 'POST', 'PUT', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 });
+        return;
+      }
+      // The emulators' accounts pages stay same-origin, as the providers' do for the code exchange.
+      const isEmulator = (req.url ?? '').startsWith('/emulator/');
+      cb(null, {
+        origin: !isEmulator && origin !== undefined && allowed.has(origin),
+        methods: ['GET', 'POST', 'PUT', 'DELETE'],
+        allowedHeaders: ['content-type', 'authorization', 'x-cms-token'],
+        maxAge: 600,
+      });
+    },
+  });
   await registerPartyAbuseLimits(app, ctx);
   // Cover art and audio of the demo catalog: public, immutable.
   await app.register(staticFiles, {

@@ -33,6 +33,19 @@ describe.each(DB_TARGETS)('GET /api/parties (ours, the back office list) on %s',
     expect(items.find((p) => p.id === 'listed')?.is_playable).toBe(true);
   });
 
+  it('answers the back office on the CMS origin with CORS, and no other origin', async () => {
+    const cmsOrigin = new URL(w.t.cmsUrl).origin;
+    const preflight = await fetch(`${w.t.partyUrl}/api/parties`, {
+      method: 'OPTIONS',
+      headers: { origin: cmsOrigin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe(cmsOrigin);
+    expect(preflight.headers.get('access-control-allow-credentials')).toBeNull();
+    const stranger = await fetch(`${w.t.partyUrl}/api/parties`, { headers: { origin: 'https://evil.example' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
+  });
+
   it('refuses a fan bearer and an anonymous caller (CMS-authenticated)', async () => {
     expect(await status(w.fan.client.call('listParties'))).toBe(401);
     expect(await status(new PartyClient({ baseUrl: w.t.partyUrl }).call('listParties'))).toBe(401);

@@ -1,4 +1,3 @@
-import cors from '@fastify/cors';
 import type { ServerContext } from '../../context.ts';
 import { EMULATOR_CLIENT } from '../../platform/config.ts';
 import type { App } from '../../platform/http.ts';
@@ -129,16 +128,8 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
 
       await emu.register(
         async (api) => {
-          // Like Spotify's Web API: CORS for any origin, bearer tokens only (no cookies), so the
-          // campaign page on the CMS origin drives the player from the browser. Registered inside
-          // this plugin, it covers the API paths only; preflights are answered before the token check.
-          await api.register(cors, {
-            origin: '*',
-            credentials: false,
-            methods: ['GET', 'POST', 'PUT', 'DELETE'],
-            allowedHeaders: ['Authorization', 'Content-Type'],
-            maxAge: 600,
-          });
+          // CORS for these paths (any origin, like Spotify's Web API) comes from the party
+          // listener's one CORS registration (party/surface.ts), answered before the token check.
           // Every Web API call needs a valid access token; /me* calls need a fan's.
           api.addHook('onRequest', async (req, reply) => {
             const token = req.headers.authorization?.replace(/^Bearer /, '') ?? '';
