@@ -10,7 +10,7 @@ import { ApiError, type FetchLike } from './http.ts';
 type In<T> = T extends z.ZodType ? z.input<T> : never;
 type Out<T> = T extends z.ZodType ? z.output<T> : never;
 /** `{ key: T }`, or `{ key?: T }` when T may be left out. */
-type Field<K extends string, T> = undefined extends T ? { [P in K]?: T } : {} extends T ? { [P in K]?: T } : { [P in K]: T };
+type Field<K extends string, T> = undefined extends T ? { [P in K]?: T } : Record<never, never> extends T ? { [P in K]?: T } : { [P in K]: T };
 
 /** The arguments of a call: path params, query, body (or form), each only where the call has one. */
 export type CallArgs<R extends RouteDef> = (R extends { params: z.ZodType } ? Field<'params', In<R['params']>> : { params?: undefined }) &
@@ -34,7 +34,7 @@ export type CallResult<R extends RouteDef> = R extends { response: z.ZodType }
       : void;
 
 /** `[args]` when the call needs some, else `[args?]`; then per-call options. */
-export type CallRest<R extends RouteDef> = {} extends CallArgs<R> ? [args?: CallArgs<R>, options?: CallOptions] : [args: CallArgs<R>, options?: CallOptions];
+export type CallRest<R extends RouteDef> = Record<never, never> extends CallArgs<R> ? [args?: CallArgs<R>, options?: CallOptions] : [args: CallArgs<R>, options?: CallOptions];
 
 type MaybePromise<T> = T | Promise<T>;
 

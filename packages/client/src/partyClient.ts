@@ -42,7 +42,7 @@ export class PartyClient {
     return new PartyClient({ ...this.options, accessToken });
   }
 
-  call<N extends PartyCallName>(name: N, ...rest: {} extends CallArgs<Routes[N]> ? [args?: CallArgs<Routes[N]>, options?: CallOptions] : [args: CallArgs<Routes[N]>, options?: CallOptions]): Promise<CallResult<Routes[N]>> {
+  call<N extends PartyCallName>(name: N, ...rest: Record<never, never> extends CallArgs<Routes[N]> ? [args?: CallArgs<Routes[N]>, options?: CallOptions] : [args: CallArgs<Routes[N]>, options?: CallOptions]): Promise<CallResult<Routes[N]>> {
     return this.api.call(name, ...rest);
   }
 
