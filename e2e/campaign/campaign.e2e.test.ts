@@ -132,6 +132,8 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
     await screenshotBoth(page, 'newsletter-banner');
     await expectAccessible(page, 'banner');
     await page.getByRole('button', { name: 'Hinweis schließen' }).click();
+    // React removes the banner on its next render, not within the click.
+    await banner.waitFor({ state: 'detached' });
     expect(await banner.count()).toBe(0);
     // Spec 2: once per browser session, even with the same address.
     await page.reload();
