@@ -146,6 +146,8 @@ export async function signUpForNewsletters(
           signup_mode: entry.signup_mode,
           accepted: accepted.has(entry.id) ? 1 : 0,
           consent_text_version: consentTextVersion(entry, body.locale),
+          // The words the fan was shown, kept with the consent: the campaign's text may change later.
+          consent_text: loc.consent_text ?? '',
           locale: body.locale,
           source_page: body.host_url,
           ip: source.ip,

@@ -31,7 +31,7 @@ export async function loginCmsUser(ctx: ServerContext, email: string, password: 
 /** Inserts a user; 409 when the e-mail is taken. */
 export async function insertCmsUser(
   ctx: ServerContext,
-  input: { email: string; name: string; password: string | null; roles: CmsRole[]; state: CmsUserState },
+  input: { email: string; name: string; password: string | null; roles: CmsRole[]; state: CmsUserState; mustChangePassword?: boolean },
 ): Promise<CmsUserRow> {
   const now = ctx.now();
   const row: CmsUserRow = {
@@ -43,6 +43,7 @@ export async function insertCmsUser(
     state: input.state,
     created_at: now,
     updated_at: now,
+    must_change_password: input.mustChangePassword ? 1 : 0,
   };
   try {
     await ctx.db.insertInto('cms_users').values(row).execute();

@@ -7,6 +7,7 @@ import * as m005 from './005_party_seq.ts';
 import * as m006 from './006_grant_links.ts';
 import * as m007 from './007_party_uploads.ts';
 import * as m008 from './008_newsletter_profile.ts';
+import * as m009 from './009_consent_text_and_admin_setup.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -21,4 +22,5 @@ export const migrations: Record<string, Migration> = {
   '006_grant_links': m006,
   '007_party_uploads': m007,
   '008_newsletter_profile': m008,
+  '009_consent_text_and_admin_setup': m009,
 };

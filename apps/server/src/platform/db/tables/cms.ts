@@ -30,6 +30,8 @@ export interface CmsUserTable {
   state: string;
   created_at: number;
   updated_at: number;
+  /** 1 until the user has set up their own account (the first admin with a generated password). */
+  must_change_password: number;
 }
 
 /** A back-office user's bearer token; only its SHA-256 is stored. */
@@ -125,6 +127,8 @@ export interface CmsNewsletterConsentTable {
   signup_mode: string;
   accepted: number;
   consent_text_version: string;
+  /** The exact consent text shown to the fan (null on consents recorded before it was stored). */
+  consent_text: string | null;
   locale: string;
   source_page: string;
   ip: string;
