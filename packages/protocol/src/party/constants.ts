@@ -236,6 +236,13 @@ export const GRANT_LINK_DEFAULT_TTL_DAYS = 7;
 /** Ours: the most uses and the longest life a grant link may be given. */
 export const GRANT_LINK_MAX_USES = 10_000;
 export const GRANT_LINK_MAX_TTL_DAYS = 365;
+/**
+ * Ours: the 403 `detail.type` of a login whose grant link is refused (unknown or revoked, expired,
+ * used up; `detail.reason` says which), and the `error` a Spotify login returns with then. No
+ * session is issued: the app drops the stored grant and the fan logs in again without it.
+ */
+export const GRANT_LINK_REFUSED_ERROR = 'GrantLinkRefused';
+export const GRANT_LINK_REFUSED_REASONS = ['unknown', 'expired', 'used_up'] as const;
 
 /** Ours: the longest slow-mode interval a host may set, in seconds, and its 429 `detail.type`. */
 export const CHAT_SLOW_MODE_MAX_SECONDS = 3600;
