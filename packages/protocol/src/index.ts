@@ -10,6 +10,7 @@ export * from './party/chat.ts';
 export * from './party/calls.ts';
 export * from './party/socket.ts';
 export * from './party/routes.ts';
+export * from './party/preview.ts';
 export * from './campaign/index.ts';
 export * from './campaign/permissions.ts';
 export * from './campaign/routes.ts';
