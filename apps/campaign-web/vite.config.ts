@@ -6,9 +6,10 @@ import react from '@vitejs/plugin-react';
 
 /**
  * Writes `.br` and `.gz` beside each text asset, which the CMS sends to browsers that accept them
- * (@fastify/static `preCompressed`): compression at build time, none per request.
+ * (@fastify/static `preCompressed`): compression at build time, none per request. The party app's
+ * build uses it too (apps/party-web/vite.config.ts).
  */
-function precompress(): Plugin {
+export function precompress(): Plugin {
   let outDir = 'dist';
   return {
     name: 'fanfare-precompress',

@@ -1,12 +1,15 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+// One pre-compression step for both web apps (`.br` and `.gz` beside each text asset).
+import { precompress } from '../campaign-web/vite.config.ts';
 
 /**
  * The party web app. Assets are served from `/assets/` by the party API (apps/server
- * party/webApp.ts), which serves the same index.html at `/` and `/p/{partyId}/`.
+ * party/webApp.ts), which serves the same index.html at `/` and `/p/{partyId}/`, and the assets
+ * pre-compressed (brotli or gzip, as the browser accepts) from the files this build writes.
  */
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   base: '/',
   build: {
     outDir: 'dist',
