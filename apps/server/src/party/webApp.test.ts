@@ -45,6 +45,13 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     expect(bare.statusCode).toBe(302);
     expect(bare.headers.location).toBe('/p/summer-24/?x=1');
   });
+  it('names the origins allowed to preview the page in a frame, the CMS first (issue 14, spec 2 admin flag)', async () => {
+    const res = await app.inject({ url: '/p/summer/' });
+    const cms = new URL(loadConfig({}).cmsPublicUrl).origin;
+    const content = /<meta name="fanfare-preview-origins" content="([^"]*)"/.exec(res.body)?.[1] ?? '';
+    expect(content.split(' ')[0]).toBe(cms);
+  });
+
   it('refuses party ids that could carry markup', async () => {
     expect((await app.inject({ url: '/p/%22%3E%3Cscript%3E/' })).statusCode).toBe(422);
   });

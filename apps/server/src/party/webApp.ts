@@ -1,8 +1,9 @@
+import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import staticFiles from '@fastify/static';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { campaignForParty } from '../cms/demoCampaign.ts';
 import { escapeHtml } from '../platform/html.ts';
@@ -24,8 +25,10 @@ const PartyIdPath = z.object({ partyId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/
 /**
  * The listening-party web app (spec 2): `/` serves the default party (the demo party of a fresh
  * install), `/p/{partyId}/` the same page for that party. The party id reaches the app as
- * `<meta name="fanfare-party-id">`. Assets are content-hashed and cached for good; the page
- * itself is never cached so a new build is picked up at once.
+ * `<meta name="fanfare-party-id">`. Assets are content-hashed and cached for good, and sent
+ * pre-compressed (`.br`, `.gz` written by the build, as for the campaign page) to browsers that
+ * accept it; the page itself is revalidated on every load (ETag, 304) so a new build is picked up
+ * at once.
  */
 export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir: string = PARTY_WEB_DIST): Promise<void> {
   const assetsDir = path.join(distDir, 'assets');
@@ -36,6 +39,7 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     decorateReply: false,
     immutable: true,
     maxAge: '365d',
+    preCompressed: true,
   });
 
   let cached: { mtimeMs: number; html: string } | null = null;
@@ -74,7 +78,11 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     const appleMeta = ctx.config.emulators.apple
       ? `<meta name="fanfare-apple-authorize-url" content="${escapeHtml(`${ctx.config.publicUrl}/emulator/apple/authorize`)}" /></head>`
       : '</head>';
-    const withApple = withId.replace('</head>', appleMeta);
+    // The back office previews this page in a frame (issue 14): the origins whose preview frames
+    // the page accepts, and answers. The CMS origin first; the configured origins as well.
+    const previewOrigins = [...new Set([new URL(ctx.config.cmsPublicUrl).origin, ...ctx.config.allowedRedirectOrigins])];
+    const previewMeta = `<meta name="fanfare-preview-origins" content="${escapeHtml(previewOrigins.join(' '))}" />`;
+    const withApple = withId.replace('</head>', `${previewMeta}${appleMeta}`);
     // A campaign that names this party offers its newsletter on the party page (spec 1).
     const campaign = await newsletterCampaign(partyId).catch((err: unknown) => {
       // The page must render even when the campaign lookup fails: the form is then left out.
@@ -89,7 +97,7 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     return withApple.replace('</head>', `${metas}</head>`);
   };
 
-  const send = async (reply: FastifyReply, partyId: string) => {
+  const send = async (req: FastifyRequest, reply: FastifyReply, partyId: string) => {
     const html = await page(partyId);
     if (html === null) {
       ctx.logger.warn({ distDir }, 'party web app is not built');
@@ -98,19 +106,32 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
         .type('text/plain; charset=utf-8')
         .send('The party web app is not built. Run: npm run build -w @fanfare/party-web');
     }
+    // The page differs per party and per build: its ETag is its content's, so a reload with an
+    // unchanged page costs a 304 and no body.
+    const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
+    reply.header('cache-control', 'no-cache').header('etag', etag);
+    if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.status(304).send();
     return reply
-      .header('cache-control', 'no-cache')
       .header('x-content-type-options', 'nosniff')
       .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')
       .send(html);
   };
 
-  app.get('/', { schema: { hide: true } }, async (_req, reply) => send(reply, DEMO_PARTY_ID));
+  app.get('/', { schema: { hide: true } }, async (req, reply) => send(req, reply, DEMO_PARTY_ID));
   app.get('/p/:partyId', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => {
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     return reply.redirect(`/p/${req.params.partyId}/${query}`);
   });
-  app.get('/p/:partyId/', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => send(reply, req.params.partyId));
+  app.get('/p/:partyId/', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => send(req, reply, req.params.partyId));
   await registerLegalPages(app, ctx);
+}
+
+/** Whether an `If-None-Match` header names this ETag (a list, weak forms and `*` included). */
+export function ifNoneMatch(header: string | undefined, etag: string): boolean {
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
 }
