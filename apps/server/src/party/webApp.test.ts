@@ -1,13 +1,16 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServerContext } from '../context.ts';
 import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { createHttpApp, type App } from '../platform/http.ts';
-import { registerPartyWebApp } from './webApp.ts';
+import { ifNoneMatch, registerPartyWebApp } from './webApp.ts';
 
+/** A hashed asset as the build writes it: the file and its `.br` and `.gz` (issue 16). */
+const JS = 'console.log("party app");'.repeat(200);
 const INDEX = '<!doctype html><html><head><meta name="fanfare-party-id" content="" /></head><body><script type="module" src="/assets/app-1.js"></script></body></html>';
 
 async function appWith(distDir: string): Promise<App> {
@@ -25,7 +28,9 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'party-web-dist-'));
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
-    fs.writeFileSync(path.join(dir, 'assets', 'app-1.js'), 'console.log(1)');
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1.js'), JS);
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1.js.br'), zlib.brotliCompressSync(JS));
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1.js.gz'), zlib.gzipSync(JS));
     app = await appWith(dir);
   });
   afterAll(async () => {
@@ -59,6 +64,56 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     const res = await app.inject({ url: '/assets/app-1.js' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
+  });
+  it('sends hashed assets pre-compressed as the browser accepts: brotli, else gzip, else plain (issue 16)', async () => {
+    const br = await app.inject({ url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(br.headers['content-type']).toMatch(/javascript/);
+    expect(br.rawPayload.length).toBeLessThan(JS.length / 10);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(JS);
+    expect(String(br.headers['cache-control'])).toMatch(/max-age=31536000.*immutable|immutable.*max-age=31536000/);
+
+    const gz = await app.inject({ url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(JS);
+    expect(String(gz.headers['cache-control'])).toContain('immutable');
+
+    for (const headers of [{ 'accept-encoding': 'identity' }, {}]) {
+      const plain = await app.inject({ url: '/assets/app-1.js', headers });
+      expect(plain.statusCode).toBe(200);
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(JS);
+    }
+  });
+  it('answers a cached asset with 304 when its ETag still matches', async () => {
+    const first = await app.inject({ url: '/assets/app-1.js', headers: { 'accept-encoding': 'br' } });
+    const etag = first.headers.etag;
+    expect(typeof etag).toBe('string');
+    const again = await app.inject({ url: '/assets/app-1.js', headers: { 'accept-encoding': 'br', 'if-none-match': String(etag) } });
+    expect(again.statusCode).toBe(304);
+    expect(again.rawPayload.length).toBe(0);
+  });
+  it('revalidates the page on every load (no-cache) and answers an unchanged page with 304', async () => {
+    const first = await app.inject({ url: '/p/summer-24/' });
+    expect(first.headers['cache-control']).toBe('no-cache');
+    const etag = String(first.headers.etag);
+    expect(etag).toMatch(/^"[\w-]+"$/);
+    const again = await app.inject({ url: '/p/summer-24/', headers: { 'if-none-match': etag } });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+    // Another party's page is another page: its ETag differs.
+    const other = await app.inject({ url: '/p/winter-25/', headers: { 'if-none-match': etag } });
+    expect(other.statusCode).toBe(200);
+    expect(other.headers.etag).not.toBe(etag);
+  });
+  it('reads If-None-Match lists, weak tags and *', () => {
+    expect(ifNoneMatch(undefined, '"a"')).toBe(false);
+    expect(ifNoneMatch('"b", "a"', '"a"')).toBe(true);
+    expect(ifNoneMatch('W/"a"', '"a"')).toBe(true);
+    expect(ifNoneMatch('*', '"a"')).toBe(true);
+    expect(ifNoneMatch('"ab"', '"a"')).toBe(false);
   });
   it('answers 503 with the build command while the app is not built', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'party-web-empty-'));

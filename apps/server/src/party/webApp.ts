@@ -40,6 +40,8 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     immutable: true,
     maxAge: '365d',
     preCompressed: true,
+    // The same URL answers br, gzip or plain: shared caches must key on Accept-Encoding.
+    setHeaders: (res) => res.setHeader('vary', 'Accept-Encoding'),
   });
 
   let cached: { mtimeMs: number; html: string } | null = null;
