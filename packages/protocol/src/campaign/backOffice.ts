@@ -106,7 +106,7 @@ export const NewsletterConsentRecord = z.object({
   campaign_id: Id,
   signup_mode: z.string(),
   accepted: z.boolean(),
-  /** The consent text shown, when the campaign still holds the version the fan saw; else null. */
+  /** The exact consent text shown, stored with the consent (older consents: the campaign's text of that version, else null). */
   consent_text: z.string().nullable(),
   consent_text_version: z.string(),
   locale: z.string(),

@@ -1,5 +1,6 @@
 import type { Campaign, ConsentsPage, NewsletterConsentRecord, NewsletterLedgerQuery, NewsletterSubscriber, SubscribersPage } from '@fanfare/protocol';
 import { NewsletterLedgerQuery as Query } from '@fanfare/protocol';
+import { sql } from 'kysely';
 import type { ServerContext } from '../../context.ts';
 import type { CmsNewsletterConsentTable, CmsNewsletterSubscriberTable } from '../../platform/db/tables/cms.ts';
 import { getCampaign } from '../campaigns/service.ts';
@@ -45,8 +46,9 @@ const toSubscriber = (r: CmsNewsletterSubscriberTable): NewsletterSubscriber => 
 });
 
 /**
- * The consent text a fan saw: the campaign's current text when its version still matches the one
- * recorded with the consent (the version is a hash of the text), else null (the text changed since).
+ * For consents recorded before the text was stored with each one (migration 009): the campaign's
+ * current text when its version still matches the one recorded (the version is a hash of the
+ * text), else null (the text changed since).
  */
 function consentTextLookup(campaign: Campaign) {
   const entries = new Map(newslettersOf(campaign).map((n) => [n.id, n]));
@@ -64,7 +66,8 @@ const toConsent = (r: CmsNewsletterConsentTable, textOf: ReturnType<typeof conse
   campaign_id: r.campaign_id,
   signup_mode: r.signup_mode,
   accepted: Boolean(r.accepted),
-  consent_text: textOf(r.newsletter_id, r.locale, r.consent_text_version),
+  // The words stored with the consent; older consents fall back to the campaign's matching version.
+  consent_text: r.consent_text ?? textOf(r.newsletter_id, r.locale, r.consent_text_version),
   consent_text_version: r.consent_text_version,
   locale: r.locale,
   source_page: r.source_page,
@@ -113,55 +116,62 @@ const csvLine = (cells: string[]) => cells.map(csvCell).join(',') + '\r\n';
 export const SUBSCRIBER_CSV_HEADER = ['email', 'newsletter_id', 'state', 'locale', 'address_book_id', 'form_id', 'campaign_id', 'created_at', 'confirmed_at', 'name', 'country'];
 export const CONSENT_CSV_HEADER = ['email', 'newsletter_id', 'accepted', 'signup_mode', 'locale', 'consent_text', 'consent_text_version', 'created_at', 'confirmed_at', 'ip', 'source_page'];
 
+type KeysetRow = { created_at: number; id: string };
+
 /**
- * A campaign's subscribers as CSV, streamed: rows are read in batches by (created_at, id), so an
- * export of a million rows holds one batch in memory, and the first bytes leave at once.
+ * A CSV export, streamed: the header, then rows read `EXPORT_BATCH` at a time in (created_at, id)
+ * order, each batch after the last row of the one before (keyset paging). An export of a million
+ * rows holds one batch in memory, and the first bytes leave at once.
  */
-export async function* streamSubscribersCsv(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): AsyncGenerator<string> {
-  await getCampaign(ctx, campaignId);
-  const q = Query.parse(input);
-  yield csvLine(SUBSCRIBER_CSV_HEADER);
-  let after: { created_at: number; id: string } | null = null;
+export async function* streamCsvInBatches<R extends KeysetRow>(
+  header: string[],
+  fetchAfter: (after: KeysetRow | null, limit: number) => Promise<R[]>,
+  line: (row: R) => string[],
+): AsyncGenerator<string> {
+  yield csvLine(header);
+  let after: KeysetRow | null = null;
   for (;;) {
-    let s = subscribersOf(ctx, campaignId, q).selectAll();
-    if (after) {
-      const a: { created_at: number; id: string } = after;
-      s = s.where((eb) => eb.or([eb('created_at', '>', a.created_at), eb.and([eb('created_at', '=', a.created_at), eb('id', '>', a.id)])]));
-    }
-    const rows = await s.orderBy('created_at').orderBy('id').limit(EXPORT_BATCH).execute();
+    const rows = await fetchAfter(after, EXPORT_BATCH);
     if (rows.length === 0) return;
-    let chunk = '';
-    for (const r of rows) {
-      const x = toSubscriber(r);
-      chunk += csvLine([x.email, x.newsletter_id, x.state, x.locale, x.address_book_id, x.form_id, x.campaign_id, x.created_at, x.confirmed_at ?? '', x.name ?? '', x.country ?? '']);
-    }
-    yield chunk;
+    yield rows.map((r) => csvLine(line(r))).join('');
     const last = rows.at(-1)!;
     after = { created_at: last.created_at, id: last.id };
   }
+}
+
+/** Rows after `after` in (created_at, id) order (a row-value comparison: SQLite and PostgreSQL both have it). */
+const afterKey = (after: KeysetRow) => sql<boolean>`(created_at, id) > (${after.created_at}, ${after.id})`;
+
+/** A campaign's subscribers as CSV (filtered like the list), streamed in batches. */
+export async function* streamSubscribersCsv(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): AsyncGenerator<string> {
+  await getCampaign(ctx, campaignId);
+  const q = Query.parse(input);
+  yield* streamCsvInBatches(
+    SUBSCRIBER_CSV_HEADER,
+    (after, limit) => {
+      const s = subscribersOf(ctx, campaignId, q).selectAll();
+      return (after ? s.where(afterKey(after)) : s).orderBy('created_at').orderBy('id').limit(limit).execute();
+    },
+    (r) => {
+      const x = toSubscriber(r);
+      return [x.email, x.newsletter_id, x.state, x.locale, x.address_book_id, x.form_id, x.campaign_id, x.created_at, x.confirmed_at ?? '', x.name ?? '', x.country ?? ''];
+    },
+  );
 }
 
 /** A campaign's consent ledger as CSV, streamed in batches like the subscribers. */
 export async function* streamConsentsCsv(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): AsyncGenerator<string> {
   const textOf = consentTextLookup(await getCampaign(ctx, campaignId));
   const q = Query.parse(input);
-  yield csvLine(CONSENT_CSV_HEADER);
-  let after: { created_at: number; id: string } | null = null;
-  for (;;) {
-    let s = consentsOf(ctx, campaignId, q).selectAll();
-    if (after) {
-      const a: { created_at: number; id: string } = after;
-      s = s.where((eb) => eb.or([eb('created_at', '>', a.created_at), eb.and([eb('created_at', '=', a.created_at), eb('id', '>', a.id)])]));
-    }
-    const rows = await s.orderBy('created_at').orderBy('id').limit(EXPORT_BATCH).execute();
-    if (rows.length === 0) return;
-    let chunk = '';
-    for (const r of rows) {
+  yield* streamCsvInBatches(
+    CONSENT_CSV_HEADER,
+    (after, limit) => {
+      const s = consentsOf(ctx, campaignId, q).selectAll();
+      return (after ? s.where(afterKey(after)) : s).orderBy('created_at').orderBy('id').limit(limit).execute();
+    },
+    (r) => {
       const x = toConsent(r, textOf);
-      chunk += csvLine([x.email, x.newsletter_id, String(x.accepted), x.signup_mode, x.locale, x.consent_text ?? '', x.consent_text_version, x.created_at, x.confirmed_at ?? '', x.ip, x.source_page]);
-    }
-    yield chunk;
-    const last = rows.at(-1)!;
-    after = { created_at: last.created_at, id: last.id };
-  }
+      return [x.email, x.newsletter_id, String(x.accepted), x.signup_mode, x.locale, x.consent_text ?? '', x.consent_text_version, x.created_at, x.confirmed_at ?? '', x.ip, x.source_page];
+    },
+  );
 }
