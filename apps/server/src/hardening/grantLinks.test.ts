@@ -1,9 +1,10 @@
 /** Issue 10 / SPEC-NOTES "Grant links": one use and 7 days by default, settable; the list names who redeemed. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartyClient } from '@fanfare/client';
-import { GRANT_LINK_DEFAULT_TTL_DAYS, type Grant } from '@fanfare/protocol';
+import { ApiError, PartyClient } from '@fanfare/client';
+import { ErrorBody, GRANT_LINK_DEFAULT_TTL_DAYS, GRANT_LINK_REFUSED_ERROR, type Grant } from '@fanfare/protocol';
+import { redeemGrantToken } from '../party/grants/service.ts';
 import { DB_TARGETS } from '../test/harness.ts';
-import { loginWithApple } from '../test/logins.ts';
+import { appleMusicUserToken, loginWithApple, spotifyRedirectChain } from '../test/logins.ts';
 import { PARTY, startChatWorld, type ChatWorld } from '../party/chat/testkit.ts';
 
 describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
@@ -22,6 +23,27 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     ids.set(hint, me.id);
     return me.grants.find((g) => g.party_id === PARTY)?.role ?? 'listener';
   }
+  /** The status and `detail.reason` of an Apple login whose grant link is refused (fails when it is not). */
+  async function refusal(hint: string, token: string): Promise<{ status: number; reason: unknown }> {
+    const musicUserToken = await appleMusicUserToken(w.t.partyUrl, hint);
+    try {
+      await w.anon.call('appleLogin', { body: { music_user_token: musicUserToken, grant_token: token, party_id: PARTY } });
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      const detail = ErrorBody.parse(e.body).detail;
+      if (typeof detail !== 'object' || Array.isArray(detail)) throw new Error(`expected a detail object, got ${JSON.stringify(detail)}`);
+      expect(detail.type).toBe(GRANT_LINK_REFUSED_ERROR);
+      expect(detail.message).toMatch(/grant link/i);
+      return { status: e.status, reason: detail.reason };
+    }
+    throw new Error('expected the login to be refused');
+  }
+  const sessionCount = async () => Number((await w.t.server.ctx.db.selectFrom('access_tokens').select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()).n);
+  /** Logs in without a grant link and answers the fan's role in the demo party. */
+  async function redeemless(hint: string): Promise<string> {
+    const me = await new PartyClient({ baseUrl: w.t.partyUrl, accessToken: await loginWithApple(w.t.partyUrl, hint) }).call('getSystemMe', {});
+    return me.grants.find((g) => g.party_id === PARTY)?.role ?? 'listener';
+  }
   const listed = async (token: string, made: Grant): Promise<Grant> => {
     const all = (await w.cms.call('listGrants', { params })).items;
     void token;
@@ -37,7 +59,7 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     expect(ttl).toBeLessThanOrEqual(GRANT_LINK_DEFAULT_TTL_DAYS * 86_400_000);
 
     expect(await redeem('grant-first', made.token!)).toBe('host');
-    expect(await redeem('grant-second', made.token!)).toBe('listener');
+    expect(await refusal('grant-second', made.token!)).toEqual({ status: 403, reason: 'used_up' });
     // The first fan logging in again with the same link keeps the role and is not counted twice.
     expect(await redeem('grant-first', made.token!)).toBe('host');
 
@@ -52,7 +74,7 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     const three = await w.cms.call('postGrant', { params, body: { role: 'admin', display_name: 'Three Uses', max_uses: 3, expires_in_days: 1 } });
     expect(three.max_uses).toBe(3);
     for (const hint of ['three-a', 'three-b', 'three-c']) expect(await redeem(hint, three.token!)).toBe('admin');
-    expect(await redeem('three-d', three.token!)).toBe('listener');
+    expect(await refusal('three-d', three.token!)).toEqual({ status: 403, reason: 'used_up' });
     expect((await listed(three.token!, three)).redeemed_by).toHaveLength(3);
 
     const short = await w.cms.call('postGrant', { params, body: { role: 'host', display_name: 'Short Lived', expires_in_days: 1 } });
@@ -60,10 +82,50 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     const realNow = ctx.now;
     ctx.now = () => realNow() + 2 * 86_400_000;
     try {
-      expect(await redeem('too-late', short.token!)).toBe('listener');
+      expect(await refusal('too-late', short.token!)).toEqual({ status: 403, reason: 'expired' });
     } finally {
       ctx.now = realNow;
     }
     expect((await listed(short.token!, short)).uses).toBe(0);
+  });
+
+  it('issue 10: a refused grant link refuses the login (403 with the reason) and issues no session and no role', async () => {
+    const once = await w.cms.call('postGrant', { params, body: { role: 'admin', display_name: 'Refusal Admin' } });
+    expect(await redeem('refusal-first', once.token!)).toBe('admin');
+    const before = await sessionCount();
+    expect(await refusal('refusal-late', once.token!)).toEqual({ status: 403, reason: 'used_up' });
+    expect(await refusal('refusal-late', 'not-a-grant-token')).toEqual({ status: 403, reason: 'unknown' });
+    expect(await sessionCount()).toBe(before);
+    // The same fan logging in without the link is a plain listener: the refusal gave no role.
+    expect(await redeemless('refusal-late')).toBe('listener');
+
+    // The Spotify login returns to the app with the refusal and without a token.
+    const back = await spotifyRedirectChain(w.t.partyUrl, 'refusal-spotify', { grant: once.token!, partyId: PARTY });
+    expect(back.searchParams.get('error')).toBe(GRANT_LINK_REFUSED_ERROR);
+    expect(back.searchParams.get('error_description')).toMatch(/used up/);
+    expect(back.searchParams.get('access_token')).toBeNull();
+    expect(await sessionCount()).toBe(before + 1); // only the plain login above
+  });
+
+  it('issue 10: one fan redeeming a link in parallel takes one use; parallel fans never exceed max_uses', async () => {
+    const two = await w.cms.call('postGrant', { params, body: { role: 'host', display_name: 'Parallel Host', max_uses: 2 } });
+    const fanId = (await new PartyClient({ baseUrl: w.t.partyUrl, accessToken: await loginWithApple(w.t.partyUrl, 'parallel-one') }).call('getSystemMe', {})).id;
+    const ctx = w.t.server.ctx;
+    const outcomes = await Promise.all(Array.from({ length: 12 }, () => redeemGrantToken(ctx.db, two.token!, fanId, ctx.now(), PARTY)));
+    expect(outcomes).toEqual(Array.from({ length: 12 }, () => 'redeemed'));
+    expect((await listed(two.token!, two)).uses).toBe(1);
+    // The second use is still there for another fan.
+    expect(await redeem('parallel-two', two.token!)).toBe('host');
+
+    const three = await w.cms.call('postGrant', { params, body: { role: 'host', display_name: 'Parallel Three', max_uses: 3 } });
+    const tokens = await Promise.all(Array.from({ length: 10 }, (_, i) => appleMusicUserToken(w.t.partyUrl, `parallel-crowd-${i}`)));
+    const logins = await Promise.allSettled(
+      tokens.map((music_user_token) => w.anon.call('appleLogin', { body: { music_user_token, grant_token: three.token!, party_id: PARTY } })),
+    );
+    expect(logins.filter((r) => r.status === 'fulfilled')).toHaveLength(3);
+    for (const r of logins) if (r.status === 'rejected') expect(r.reason).toMatchObject({ status: 403 });
+    const row = await listed(three.token!, three);
+    expect(row.uses).toBe(3);
+    expect(row.redeemed_by).toHaveLength(3);
   });
 });

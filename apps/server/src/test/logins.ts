@@ -1,4 +1,6 @@
+import { PartyClient } from '@fanfare/client/party';
 import { LoginRedirectSuccess } from '@fanfare/protocol';
+import { z } from 'zod';
 
 export interface ScriptedLogin {
   accessToken: string;
@@ -60,14 +62,15 @@ export async function spotifyRedirectChain(
   throw new Error('Too many redirects');
 }
 
-/** Logs in at the Apple emulator as a demo fan and returns our bearer token. */
+/** A Music User Token of the Apple emulator for the fan named by `hint` (the emulator's consent step, not an API route: raw fetch). */
+export async function appleMusicUserToken(partyUrl: string, hint: string): Promise<string> {
+  const res = await fetch(`${partyUrl}/emulator/apple/authorize?login_hint=${encodeURIComponent(hint)}`);
+  return z.object({ music_user_token: z.string() }).parse(await res.json()).music_user_token;
+}
+
+/** Logs in at the Apple emulator as a demo fan and returns our bearer token (through the typed party client). */
 export async function loginWithApple(partyUrl: string, hint: string, body: { grant_token?: string; party_id?: string } = {}): Promise<string> {
-  const mut = (await (await fetch(`${partyUrl}/emulator/apple/authorize?login_hint=${hint}`)).json()) as { music_user_token: string };
-  const res = await fetch(`${partyUrl}/api/auth/apple/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ music_user_token: mut.music_user_token, ...body }),
-  });
-  if (!res.ok) throw new Error(`Apple login failed: ${res.status} ${await res.text()}`);
-  return ((await res.json()) as { access_token: string }).access_token;
+  const musicUserToken = await appleMusicUserToken(partyUrl, hint);
+  const res = await new PartyClient({ baseUrl: partyUrl }).call('appleLogin', { body: { music_user_token: musicUserToken, ...body } });
+  return res.access_token;
 }

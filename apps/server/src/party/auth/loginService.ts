@@ -1,4 +1,6 @@
+import { GRANT_LINK_REFUSED_ERROR } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
+import { HttpError } from '../../platform/errors.ts';
 import { signPayload, verifyPayload } from '../../platform/tokens.ts';
 import { redeemGrantToken } from '../grants/service.ts';
 import { issueAccessToken, type Fan } from './sessions.ts';
@@ -60,12 +62,25 @@ export function resultUrl(redirectUri: string, params: Record<string, string>, h
   return url.toString();
 }
 
-/** After a provider login: redeem a grant token if one came along, then issue our bearer token. */
+const REFUSED_MESSAGES = {
+  unknown: 'This grant link is not valid for this party (it may have been revoked)',
+  expired: 'This grant link has expired',
+  used_up: 'This grant link has been used up',
+} as const;
+
+/**
+ * After a provider login: redeem a grant token if one came along, then issue our bearer token. A
+ * refused grant link (unknown, expired, used up) refuses the login with a 403 (issue 10): the fan
+ * asked for a role they do not get, so no session is issued rather than a silent listener one.
+ */
 export async function completeLogin(ctx: ServerContext, fan: Fan, grant: string | null, partyId: string | null): Promise<string> {
   const now = ctx.now();
   if (grant) {
-    const redeemed = await redeemGrantToken(ctx.db, grant, fan.id, now, partyId);
-    if (!redeemed) ctx.logger.info({ fanId: fan.id, partyId }, 'login carried an unknown grant token');
+    const outcome = await redeemGrantToken(ctx.db, grant, fan.id, now, partyId);
+    if (outcome !== 'redeemed') {
+      ctx.logger.info({ fanId: fan.id, partyId, outcome }, 'login refused: grant link not redeemable');
+      throw new HttpError(403, { message: REFUSED_MESSAGES[outcome], type: GRANT_LINK_REFUSED_ERROR, reason: outcome });
+    }
   }
   return issueAccessToken(ctx.db, fan.id, now, ctx.config.accessTokenTtlMs);
 }

@@ -1,6 +1,6 @@
-import { PARTY_ROUTES } from '@fanfare/protocol';
+import { GRANT_LINK_REFUSED_ERROR, PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { badRequest, unauthorized } from '../../platform/errors.ts';
+import { HttpError, badRequest, unauthorized } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { ProviderError } from '../../providers/http.ts';
 import { upsertProviderFan } from '../users/fans.ts';
@@ -49,6 +49,10 @@ export async function registerAuthRoutes(app: App, ctx: ServerContext): Promise<
         auth_service: 'spotify',
       });
     } catch (err) {
+      // A refused grant link: back to the app with the reason, and no token.
+      if (err instanceof HttpError && err.statusCode === 403) {
+        return back({ error: GRANT_LINK_REFUSED_ERROR, error_description: err.message, auth_service: 'spotify' });
+      }
       req.log.warn({ err }, 'spotify login failed');
       return back({ error: err instanceof ProviderError ? 'provider_error' : 'login_failed', auth_service: 'spotify' });
     }

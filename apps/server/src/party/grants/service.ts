@@ -43,32 +43,50 @@ export async function grantsOfFan(db: Db, fan: Fan, partyId?: string): Promise<G
   return q.execute();
 }
 
+/** How redeeming a grant link ended: `redeemed` (now or earlier, by this fan), or why it was refused. */
+export type GrantRedeemOutcome = 'redeemed' | 'unknown' | 'expired' | 'used_up';
+
+/** Thrown inside the redemption transaction to roll its redemption row back. */
+class Refused extends Error {
+  constructor(readonly why: Exclude<GrantRedeemOutcome, 'redeemed' | 'unknown'>) {
+    super(why);
+  }
+}
+
 /**
- * Redeems a grant token for a fan; false when the token is unknown (or for another party), has
- * expired, or has been used up by other fans. A fan redeeming again is not counted twice. The use
- * counter is taken with one conditional UPDATE, so the limit holds under parallel logins.
+ * Redeems a grant token for a fan: `unknown` when the token is unknown (or for another party),
+ * `expired`, `used_up` when other fans took its uses. A fan redeeming again is not counted twice.
+ * Atomic on both databases: the fan's redemption row is inserted first (its unique key makes a
+ * parallel redemption by the same fan wait, then find it), and the use is taken with one
+ * conditional UPDATE in the same transaction, rolled back with the row when the link is refused.
  */
-export async function redeemGrantToken(db: Db, token: string, fanId: string, now: number, partyId?: string | null): Promise<boolean> {
+export async function redeemGrantToken(db: Db, token: string, fanId: string, now: number, partyId?: string | null): Promise<GrantRedeemOutcome> {
   let q = db.selectFrom('grants').select(['id', 'expires_at']).where('token_hash', '=', hashToken(token));
   if (partyId) q = q.where('party_id', '=', partyId);
   const grant = await q.executeTakeFirst();
-  if (!grant) return false;
-  const already = await db.selectFrom('grant_redemptions').select('fan_id').where('grant_id', '=', grant.id).where('fan_id', '=', fanId).executeTakeFirst();
-  if (already) return true;
-  if (grant.expires_at != null && Number(grant.expires_at) <= now) return false;
-  const taken = await db
-    .updateTable('grants')
-    .set((eb) => ({ uses: eb('uses', '+', 1) }))
-    .where('id', '=', grant.id)
-    .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
-    .executeTakeFirst();
-  if (Number(taken.numUpdatedRows) === 0) return false;
-  await db
-    .insertInto('grant_redemptions')
-    .values({ grant_id: grant.id, fan_id: fanId, created_at: now })
-    .onConflict((oc) => oc.columns(['grant_id', 'fan_id']).doNothing())
-    .execute();
-  return true;
+  if (!grant) return 'unknown';
+  try {
+    return await db.transaction().execute(async (trx): Promise<GrantRedeemOutcome> => {
+      const inserted = await trx
+        .insertInto('grant_redemptions')
+        .values({ grant_id: grant.id, fan_id: fanId, created_at: now })
+        .onConflict((oc) => oc.columns(['grant_id', 'fan_id']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 0) return 'redeemed'; // this fan's earlier redemption
+      if (grant.expires_at != null && Number(grant.expires_at) <= now) throw new Refused('expired');
+      const taken = await trx
+        .updateTable('grants')
+        .set((eb) => ({ uses: eb('uses', '+', 1) }))
+        .where('id', '=', grant.id)
+        .where((eb) => eb.or([eb('max_uses', 'is', null), eb('uses', '<', eb.ref('max_uses'))]))
+        .executeTakeFirst();
+      if (Number(taken.numUpdatedRows) === 0) throw new Refused('used_up');
+      return 'redeemed';
+    });
+  } catch (e) {
+    if (e instanceof Refused) return e.why;
+    throw e;
+  }
 }
 
 /** The party's grants; each link names the fans who redeemed it (their name in the party, if signed up). */
