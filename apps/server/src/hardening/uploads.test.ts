@@ -3,12 +3,13 @@
  * against decompression bombs, and unused files swept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PartyClient } from '@fanfare/client';
+import { ApiError, PartyClient } from '@fanfare/client';
+import { ErrorBody } from '@fanfare/protocol';
 import { MAX_IMAGE_PIXELS } from '../platform/images.ts';
 import { UNUSED_UPLOAD_TTL_MS, sweepUnusedUploads } from '../party/uploads/quota.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../test/harness.ts';
-import { loginWithSpotify } from '../test/logins.ts';
-import { ADMIN, login } from '../cms/testing.ts';
+import { loginWithApple, loginWithSpotify } from '../test/logins.ts';
+import { ADMIN, cmsApi, failure, login, statusOf } from '../cms/testing.ts';
 
 const PARTY = 'demo';
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -32,11 +33,25 @@ const form = (bytes: Buffer, name = 'a.png') => {
 
 describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
   let t: TestServer;
-  const upload = (path: string, token: string, bytes: Buffer) =>
-    fetch(`${t.partyUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form(bytes) });
-  const fan = async (hint: string, signUp = true) => {
-    const token = (await loginWithSpotify(t.partyUrl, hint)).accessToken;
-    if (signUp) await new PartyClient({ baseUrl: t.partyUrl, accessToken: token }).call('signup', { params: { id: PARTY }, body: { real_name: hint, display_name: hint } });
+  const params = { id: PARTY };
+  const as = (token: string) => new PartyClient({ baseUrl: t.partyUrl, accessToken: token });
+  type UploadKind = 'profile' | 'media';
+  /** A fan's upload of `bytes` as a profile picture or chat media: its URL. */
+  const upload = async (kind: UploadKind, token: string, bytes: Buffer) =>
+    (await as(token).call(kind === 'profile' ? 'uploadProfile' : 'uploadMedia', { params, form: form(bytes) })).url;
+  /** The status of such an upload (201 or the error's). */
+  const uploadStatus = (kind: UploadKind, token: string, bytes: Buffer) =>
+    statusOf((opts) => as(token).call(kind === 'profile' ? 'uploadProfile' : 'uploadMedia', { params, form: form(bytes) }, opts));
+  /** The string `detail` of a refused upload. */
+  const refusal = async (kind: UploadKind, token: string, bytes: Buffer): Promise<{ status: number; detail: string }> => {
+    const e = await failure(upload(kind, token, bytes));
+    const detail = ErrorBody.parse(e.body).detail;
+    if (typeof detail !== 'string') throw new Error(`expected a string detail, got ${JSON.stringify(detail)}`);
+    return { status: e.status, detail };
+  };
+  const fan = async (hint: string, signUp = true, via: 'spotify' | 'apple' = 'spotify') => {
+    const token = via === 'spotify' ? (await loginWithSpotify(t.partyUrl, hint)).accessToken : await loginWithApple(t.partyUrl, hint);
+    if (signUp) await as(token).call('signup', { params, body: { real_name: hint, display_name: hint } });
     return token;
   };
 
@@ -51,49 +66,45 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
 
   it('issue 10: uploading a profile picture needs a signup in that party', async () => {
     const stranger = await fan('upload-stranger', false);
-    const refused = await upload(`/api/parties/${PARTY}/uploads/profile`, stranger, PNG_1X1);
+    const refused = await refusal('profile', stranger, PNG_1X1);
     expect(refused.status).toBe(403);
-    expect(((await refused.json()) as { detail?: string }).detail).toBeTruthy();
+    expect(refused.detail).toMatch(/sign up/i);
   });
 
   it('issue 10: a fan has an upload quota per party (413 with detail beyond it)', async () => {
     const token = await fan('upload-quota');
-    expect((await upload(`/api/parties/${PARTY}/uploads/profile`, token, PNG_1X1)).status).toBe(201);
-    expect((await upload(`/api/parties/${PARTY}/uploads/media`, token, PNG_1X1)).status).toBe(201);
-    const over = await upload(`/api/parties/${PARTY}/uploads/media`, token, PNG_1X1);
+    expect(await uploadStatus('profile', token, PNG_1X1)).toBe(201);
+    expect(await uploadStatus('media', token, PNG_1X1)).toBe(201);
+    const over = await refusal('media', token, PNG_1X1);
     expect(over.status).toBe(413);
-    expect(((await over.json()) as { detail: string }).detail).toMatch(/quota/i);
+    expect(over.detail).toMatch(/quota/i);
     // Another fan has their own quota.
-    expect((await upload(`/api/parties/${PARTY}/uploads/profile`, await fan('upload-other'), PNG_1X1)).status).toBe(201);
+    expect(await uploadStatus('profile', await fan('upload-other'), PNG_1X1)).toBe(201);
   });
 
   it(`issue 10: images declaring more than ${MAX_IMAGE_PIXELS} pixels are refused (party and CMS uploads)`, async () => {
     const token = await fan('upload-bomb');
     const bomb = bombPng(20_000);
-    const party = await upload(`/api/parties/${PARTY}/uploads/media`, token, bomb);
+    const party = await refusal('media', token, bomb);
     expect(party.status).toBe(413);
-    expect(((await party.json()) as { detail: string }).detail).toMatch(/pixels/);
-    const admin = await login(t, ADMIN.email, ADMIN.password);
-    const cms = await fetch(`${t.cmsUrl}/api/uploads`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form(bomb) });
-    expect(cms.status).toBe(413);
+    expect(party.detail).toMatch(/pixels/);
+    const cms = cmsApi(t, await login(t, ADMIN.email, ADMIN.password));
+    expect((await failure(cms.call('createUpload', { form: form(bomb) }))).status).toBe(413);
     // A normal image still passes.
-    expect((await fetch(`${t.cmsUrl}/api/uploads`, { method: 'POST', headers: { authorization: `Bearer ${admin}` }, body: form(PNG_1X1) })).status).toBe(201);
+    expect(await statusOf((opts) => cms.call('createUpload', { form: form(PNG_1X1) }, opts))).toBe(201);
   });
 
   it("issue 10: a file cut off at UPLOAD_MAX_BYTES is refused with 413, never stored truncated", async () => {
     const token = await fan("upload-big");
     const big = Buffer.concat([PNG_1X1, Buffer.alloc(t.server.ctx.config.uploadMaxBytes + 10)]);
-    for (const path of ["uploads/profile", "uploads/media"]) {
-      const res = await upload(`/api/parties/${PARTY}/${path}`, token, big);
-      expect(res.status).toBe(413);
-    }
+    for (const kind of ['profile', 'media'] as const) expect((await refusal(kind, token, big)).status).toBe(413);
   });
 
   it('issue 10: uploads nothing refers to are swept after UNUSED_UPLOAD_TTL_MS; used ones stay', async () => {
     const token = await fan('upload-sweep');
-    const unused = ((await (await upload(`/api/parties/${PARTY}/uploads/profile`, token, PNG_1X1)).json()) as { url: string }).url;
-    const used = ((await (await upload(`/api/parties/${PARTY}/uploads/media`, token, PNG_1X1)).json()) as { url: string }).url;
-    await new PartyClient({ baseUrl: t.partyUrl, accessToken: token }).call('postChatMedia', { params: { id: PARTY }, body: { photo: used } });
+    const unused = await upload('profile', token, PNG_1X1);
+    const used = await upload('media', token, PNG_1X1);
+    await as(token).call('postChatMedia', { params, body: { photo: used } });
     const ctx = t.server.ctx;
     const realNow = ctx.now;
     ctx.now = () => realNow() + UNUSED_UPLOAD_TTL_MS + 60_000;
@@ -102,7 +113,38 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
     } finally {
       ctx.now = realNow;
     }
+    // Stored files, not API routes: fetched raw.
     expect((await fetch(unused)).status).toBe(404);
     expect((await fetch(used)).status).toBe(200);
+  });
+
+  /** Fires `uploads` all at once; answers how many were stored (201) and checks every other was a 413. */
+  async function parallelUploads(uploads: { kind: UploadKind; token: string }[]): Promise<number> {
+    const results = await Promise.allSettled(uploads.map((u) => upload(u.kind, u.token, PNG_1X1)));
+    for (const r of results) if (r.status === 'rejected') expect(r.reason instanceof ApiError ? r.reason.status : r.reason).toBe(413);
+    return results.filter((r) => r.status === 'fulfilled').length;
+  }
+
+  it('issue 10: the per-fan quota holds under parallel uploads (exactly two 1x1 images of 16 fired at once)', async () => {
+    const token = await fan('upload-parallel');
+    const stored = await parallelUploads(Array.from({ length: 16 }, (_, i) => ({ kind: i % 2 ? 'profile' : 'media', token })));
+    expect(stored).toBe(2);
+    const rows = await t.server.ctx.db.selectFrom('party_uploads').select('size').where('party_id', '=', PARTY).where('fan_id', '=', (await as(token).call('getSystemMe', {})).id).execute();
+    expect(rows).toHaveLength(2);
+  });
+
+  it('issue 10: the per-party quota holds under parallel uploads of many fans (exactly three more images)', async () => {
+    const ctx = t.server.ctx;
+    const used = Number((await ctx.db.selectFrom('party_uploads').select((eb) => eb.fn.sum<number | string>('size').as('n')).where('party_id', '=', PARTY).executeTakeFirst())?.n ?? 0);
+    const tokens = await Promise.all(Array.from({ length: 6 }, (_, i) => fan(`upload-crowd-${i}`, true, 'apple')));
+    const quota = ctx.config.abuse.uploadQuotaPerPartyBytes;
+    // Room for exactly three more 1x1 images in the party; each fan alone could store two.
+    ctx.config.abuse.uploadQuotaPerPartyBytes = used + PNG_1X1.length * 3 + 5;
+    try {
+      const stored = await parallelUploads(tokens.flatMap((token) => [{ kind: 'media' as const, token }, { kind: 'profile' as const, token }]));
+      expect(stored).toBe(3);
+    } finally {
+      ctx.config.abuse.uploadQuotaPerPartyBytes = quota;
+    }
   });
 });

@@ -4,6 +4,7 @@
  * upload never used in a signup, a chat message or a grant) are deleted by `sweepUnusedUploads`.
  */
 import type { ServerContext } from '../../context.ts';
+import { lockForTransaction } from '../../platform/db/database.ts';
 import { payloadTooLarge } from '../../platform/errors.ts';
 
 /** Ours: an upload nothing refers to is kept this long (time to finish a signup or a post). */
@@ -17,24 +18,50 @@ export interface UploadOwner {
   fanId: string;
 }
 
-/** 413 when `size` more bytes would exceed the fan's or the party's quota. */
-export async function checkUploadQuota(ctx: ServerContext, owner: UploadOwner, size: number): Promise<void> {
+/**
+ * Reserves `size` bytes of the fan's and the party's quota for the upload stored under `key`, or
+ * answers 413 when they would exceed either. The check and the record are one transaction under a
+ * lock on the party, so parallel uploads (on any number of nodes) cannot together pass the quota:
+ * PostgreSQL takes an advisory lock, SQLite's transaction holds its only connection. Store the
+ * file after this, and `releaseUpload` when storing fails.
+ */
+export async function reserveUpload(ctx: ServerContext, owner: UploadOwner, key: string, size: number): Promise<void> {
   const { uploadQuotaPerFanBytes, uploadQuotaPerPartyBytes } = ctx.config.abuse;
-  const usage = async (byFan: boolean) => {
-    let q = ctx.db.selectFrom('party_uploads').select((eb) => eb.fn.sum<number | string | null>('size').as('total')).where('party_id', '=', owner.partyId);
-    if (byFan) q = q.where('fan_id', '=', owner.fanId);
-    return Number((await q.executeTakeFirst())?.total ?? 0);
-  };
-  if ((await usage(true)) + size > uploadQuotaPerFanBytes) {
-    throw payloadTooLarge(`Upload quota reached: at most ${uploadQuotaPerFanBytes} bytes per fan in this party`);
-  }
-  if ((await usage(false)) + size > uploadQuotaPerPartyBytes) {
-    throw payloadTooLarge(`This party's upload quota is reached (${uploadQuotaPerPartyBytes} bytes)`);
-  }
+  await ctx.db.transaction().execute(async (trx) => {
+    await lockForTransaction(trx, ctx.dialect, `upload-quota:${owner.partyId}`);
+    const usage = async (byFan: boolean) => {
+      let q = trx.selectFrom('party_uploads').select((eb) => eb.fn.sum<number | string | null>('size').as('total')).where('party_id', '=', owner.partyId);
+      if (byFan) q = q.where('fan_id', '=', owner.fanId);
+      return Number((await q.executeTakeFirst())?.total ?? 0);
+    };
+    if ((await usage(true)) + size > uploadQuotaPerFanBytes) {
+      throw payloadTooLarge(`Upload quota reached: at most ${uploadQuotaPerFanBytes} bytes per fan in this party`);
+    }
+    if ((await usage(false)) + size > uploadQuotaPerPartyBytes) {
+      throw payloadTooLarge(`This party's upload quota is reached (${uploadQuotaPerPartyBytes} bytes)`);
+    }
+    await trx.insertInto('party_uploads').values({ storage_key: key, party_id: owner.partyId, fan_id: owner.fanId, size, created_at: ctx.now() }).execute();
+  });
 }
 
-export async function recordUpload(ctx: ServerContext, owner: UploadOwner, key: string, size: number): Promise<void> {
-  await ctx.db.insertInto('party_uploads').values({ storage_key: key, party_id: owner.partyId, fan_id: owner.fanId, size, created_at: ctx.now() }).execute();
+/** Gives back a reservation whose file could not be stored. */
+export async function releaseUpload(ctx: ServerContext, key: string): Promise<void> {
+  await ctx.db.deleteFrom('party_uploads').where('storage_key', '=', key).execute();
+}
+
+/**
+ * Stores `bytes` under `key` for a fan's upload: reserves the quota first (413 beyond it), then
+ * writes the file, then sweeps old unused uploads in the background.
+ */
+export async function storeFanUpload(ctx: ServerContext, owner: UploadOwner, key: string, bytes: Uint8Array): Promise<void> {
+  await reserveUpload(ctx, owner, key, bytes.length);
+  try {
+    await ctx.storage.put(key, bytes);
+  } catch (err) {
+    await releaseUpload(ctx, key).catch(() => undefined);
+    throw err;
+  }
+  void sweepUnusedUploads(ctx).catch((err: unknown) => ctx.logger.warn({ err }, 'sweeping unused uploads failed'));
 }
 
 /**

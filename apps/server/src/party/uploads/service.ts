@@ -3,7 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import { IMAGE_KINDS, checkUploadedImage } from '../../platform/images.ts';
 import { newId } from '../../platform/tokens.ts';
 import { readSingleFile } from '../../platform/uploads.ts';
-import { checkUploadQuota, recordUpload, sweepUnusedUploads, type UploadOwner } from './quota.ts';
+import { storeFanUpload, type UploadOwner } from './quota.ts';
 
 /**
  * Reads the single file of a multipart request, checks it is an image by its bytes (never by its
@@ -13,12 +13,8 @@ import { checkUploadQuota, recordUpload, sweepUnusedUploads, type UploadOwner } 
 export async function storeImageUpload(ctx: ServerContext, req: FastifyRequest, folder: string, owner?: UploadOwner): Promise<{ url: string }> {
   const bytes = await readSingleFile(req, ctx.config.uploadMaxBytes);
   const kind = checkUploadedImage(bytes);
-  if (owner) await checkUploadQuota(ctx, owner, bytes.length);
   const key = `${folder}/${newId()}.${IMAGE_KINDS[kind].ext}`;
-  await ctx.storage.put(key, bytes);
-  if (owner) {
-    await recordUpload(ctx, owner, key, bytes.length);
-    void sweepUnusedUploads(ctx).catch((err: unknown) => ctx.logger.warn({ err }, 'sweeping unused uploads failed'));
-  }
+  if (owner) await storeFanUpload(ctx, owner, key, bytes);
+  else await ctx.storage.put(key, bytes);
   return { url: `${ctx.config.publicUrl}/uploads/${key}` };
 }

@@ -6,7 +6,7 @@ import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
 import { newId } from '../../../platform/tokens.ts';
 import { readSingleFile } from '../../../platform/uploads.ts';
 import { checkUploadedImage } from '../../../platform/images.ts';
-import { checkUploadQuota, recordUpload, sweepUnusedUploads } from '../../uploads/quota.ts';
+import { storeFanUpload } from '../../uploads/quota.ts';
 
 /** Where chat media are stored: `media/<party>/<fan>/<id>.<ext>`, served under `/uploads/media/`. */
 export const MEDIA_KEY = /^media\/([\w-]+)\/([\w-]+)\/[\w-]+\.(png|jpg|gif|webp|mp4|webm)$/;
@@ -26,12 +26,8 @@ export async function storeChatMedia(ctx: ServerContext, req: FastifyRequest, pa
   const media = sniffMedia(bytes);
   if (!media) throw unsupportedMedia('Only PNG, JPEG, GIF or WebP images and MP4 or WebM videos are accepted');
   if (media.kind === 'image') checkUploadedImage(bytes);
-  const owner = { partyId, fanId };
-  await checkUploadQuota(ctx, owner, bytes.length);
   const key = `media/${partyFolder(partyId)}/${fanId}/${newId()}.${mediaInfo(media).ext}`;
-  await ctx.storage.put(key, bytes);
-  await recordUpload(ctx, owner, key, bytes.length);
-  void sweepUnusedUploads(ctx).catch((err: unknown) => ctx.logger.warn({ err }, 'sweeping unused uploads failed'));
+  await storeFanUpload(ctx, { partyId, fanId }, key, bytes);
   return { url: `${ctx.config.publicUrl}/uploads/${key}` };
 }
 
