@@ -6,6 +6,8 @@ import { createServices } from './app/services.ts';
 import { resolvePartyId } from './env/environment.ts';
 import { createI18n, pickLocale } from './i18n/setup.ts';
 import { initialise } from './session/loginFlow.ts';
+import { startPreviewBridge } from './preview/bridge.ts';
+import { isPartyPreview } from './preview/previewMode.ts';
 // The five party fonts from our own origin (issue 15), shared with the campaign page.
 import '@fanfare/ui/fonts.css';
 import './styles.css';
@@ -23,6 +25,8 @@ async function boot(): Promise<void> {
   const i18n = await createI18n(locale);
   const services = createServices({ partyId, baseUrl: window.location.origin, storage: window.localStorage, win: window });
   (window as unknown as { __fanfare?: unknown }).__fanfare = { store: services.store };
+  // The back office's party editor shows this app in a frame and sends its unsaved settings (issue 14).
+  if (isPartyPreview(window.location.search)) startPreviewBridge({ store: services.store, win: window, doc: document });
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <App services={services} i18n={i18n} WebSocket={window.WebSocket as unknown as WebSocketCtor} />

@@ -17,6 +17,7 @@ import { Pre } from '../screens/Pre.tsx';
 import { Register } from '../screens/Register.tsx';
 import { Service } from '../screens/Service.tsx';
 import { Waiting } from '../screens/Waiting.tsx';
+import { isPartyPreview } from '../preview/previewMode.ts';
 import { ServicesProvider, useParty, useServices } from './context.tsx';
 import { RedirectGuard } from './RedirectGuard.tsx';
 import type { AppServices } from './services.ts';
@@ -48,7 +49,8 @@ function LiveConnection(props: { WebSocket: WebSocketCtor }) {
   const location = useLocation();
   const page = pageOf(location.pathname);
   const signedUp = useParty((s) => !!s.user && !!s.token);
-  const wantsLive = signedUp && (page === 'waiting' || page === 'player');
+  // The editor's preview shows a sample fan: it never opens the socket (issue 14).
+  const wantsLive = signedUp && (page === 'waiting' || page === 'player') && !isPartyPreview(window.location.search);
   useEffect(() => {
     if (wantsLive && !services.live) {
       const live = new LiveSession(services, props.WebSocket);
