@@ -173,3 +173,40 @@ describe('spotify login address (spec 7): redirect_uri, party_id, grant, artist_
     });
   });
 });
+
+describe('first screen without a chain of round trips (issue 16: LCP on a phone network)', () => {
+  it('asks for the party, its tracks and the stored fan profile at once, before the party has answered', async () => {
+    const t = setup({
+      'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [] } }),
+      'GET /api/parties/demo/users/me': () => ({ status: 200, body: partyUserFixture() }),
+    });
+    t.raw.setItem('fanfare.party.demo.token', 'OLD');
+    // The party's answer is held back until the test lets it go.
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    const held = Object.assign(async (input: string, init?: RequestInit) => {
+      const res = t.fetch(input, init);
+      if (new URL(input).pathname === '/api/parties/demo') await gate;
+      return res;
+    }, { calls: t.fetch.calls });
+    t.deps.client = new PartyClient({ baseUrl: 'http://h', fetch: held });
+    const done = initialise(t.deps);
+    await vi.waitFor(() => expect(t.fetch.calls.map((c) => c.path).sort()).toEqual(['/api/parties/demo', '/api/parties/demo/tracks', '/api/parties/demo/users/me']));
+    expect(t.store.getState().party).toBeNull();
+    release();
+    await done;
+    expect(t.store.getState().party?.id).toBe('demo');
+    expect(t.store.getState().user?.id).toBe('u1');
+    expect(t.store.getState().initialised).toBe(true);
+  });
+  it('still shows the load error when the party fails while the profile was asked for', async () => {
+    const t = setup({
+      'GET /api/parties/demo': () => ({ status: 404, body: { detail: 'no party' } }),
+      'GET /api/parties/demo/users/me': () => ({ status: 500, body: { detail: 'boom' } }),
+    });
+    t.raw.setItem('fanfare.party.demo.token', 'OLD');
+    await initialise(t.deps);
+    expect(t.store.getState().loadError).toBe('404');
+    expect(t.store.getState().initialised).toBe(true);
+  });
+});

@@ -20,6 +20,16 @@ export interface SessionDeps {
   now?: () => number;
 }
 
+/** A promise's outcome without rejecting, so it can wait while another call decides what follows. */
+async function settled(p: Promise<void>): Promise<{ ok: true } | { ok: false; error: unknown }> {
+  try {
+    await p;
+    return { ok: true };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
 /** The client with the fan's current token. */
 export function authed(deps: SessionDeps): PartyClient {
   return deps.client.withAccessToken(deps.store.getState().token);
@@ -51,14 +61,18 @@ export async function initialise(deps: SessionDeps): Promise<void> {
     serviceExpiresAt: stored.serviceExpiresAt,
   });
 
+  // The party, its tracks and the fan's profile are asked for at once: one round trip before the
+  // first screen instead of three in a row (issue 16, first paint on a phone network).
+  const partyId = store.getState().partyId;
+  const party = deps.client.call('getParty', { params: { id: partyId } });
+  // Tracks are public: loaded alongside, for covers and the track list before login.
+  void deps.client.call('getTracks', { params: { id: partyId } }).then(
+    (r) => store.getState().set({ tracks: r.items }),
+    () => undefined,
+  );
+  const profile = !apple.token && store.getState().token ? settled(loadProfile(deps)) : null;
   try {
-    const party = await deps.client.call('getParty', { params: { id: store.getState().partyId } });
-    store.getState().setParty(party);
-    // Tracks are public: loaded alongside, for covers and the track list before login.
-    void deps.client.call('getTracks', { params: { id: party.id } }).then(
-      (r) => store.getState().set({ tracks: r.items }),
-      () => undefined,
-    );
+    store.getState().setParty(await party);
   } catch (err) {
     store.getState().set({ loadError: err instanceof ApiError ? `${err.status}` : 'network', initialised: true });
     return;
@@ -66,7 +80,10 @@ export async function initialise(deps: SessionDeps): Promise<void> {
 
   // An Apple login without MusicKit came back with its music user token: exchange it now.
   if (apple.token) await appleLogin(deps, apple.token);
-  else if (store.getState().token) await loadProfile(deps);
+  else if (profile) {
+    const outcome = await profile;
+    if (!outcome.ok) throw outcome.error;
+  }
   if (fresh && store.getState().token) analytics.loginSuccess(store.getState().service);
   store.getState().set({ initialised: true });
 }
