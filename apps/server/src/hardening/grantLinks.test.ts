@@ -128,4 +128,18 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     expect(row.uses).toBe(3);
     expect(row.redeemed_by).toHaveLength(3);
   });
+
+  it('issue 14: the list shows no token, so the back office revokes a link by its grant id; an account grant is not revoked that way', async () => {
+    const made = await w.cms.call('postGrant', { params, body: { role: 'host', display_name: 'Revoke By Id' } });
+    const row = await listed(made.token!, made);
+    expect(row.token).toBeNull();
+    expect(row.id).toBe(made.id);
+    const account = await w.cms.call('postGrant', { params, body: { role: 'host', display_name: 'Account Grant', service: 'apple', service_id: 'acct-1' } });
+    await expect(w.cms.call('deleteGrantByToken', { params: { id: PARTY, token: account.id } })).rejects.toMatchObject({ status: 404 });
+    await w.cms.call('deleteGrantByToken', { params: { id: PARTY, token: row.id } });
+    const after = (await w.cms.call('listGrants', { params })).items;
+    expect(after.some((g) => g.id === made.id)).toBe(false);
+    expect(after.some((g) => g.id === account.id)).toBe(true);
+    expect(await refusal('revoked-by-id', made.token!)).toMatchObject({ status: 403 });
+  });
 });

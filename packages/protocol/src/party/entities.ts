@@ -377,6 +377,11 @@ export type GrantRedemption = z.infer<typeof GrantRedemption>;
  * grant token (the `/grant/{grantToken}` link), in which case `service` and `service_id` are null.
  */
 export const Grant = z.object({
+  /**
+   * Ours (issue 14): the grant's id. The list never shows a link's token (only its hash is kept),
+   * so the back office revokes a link with `DELETE .../grants/{id}`, which accepts the id as well.
+   */
+  id: Id,
   service_id: z.string().nullable(),
   service: LoginService.nullable(),
   /** The grant token for the `/grant/{grantToken}` link; null for an account grant. */

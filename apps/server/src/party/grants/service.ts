@@ -159,13 +159,15 @@ export async function deleteGrantByToken(db: Db, partyId: string, token: string)
   const res = await db
     .deleteFrom('grants')
     .where('party_id', '=', partyId)
-    .where('token_hash', '=', hashToken(token))
+    // The path names a link's token, or its grant id: the list shows no tokens (issue 14).
+    .where((eb) => eb.or([eb('token_hash', '=', hashToken(token)), eb.and([eb('id', '=', token), eb('token_hash', 'is not', null)])]))
     .executeTakeFirst();
   if (Number(res.numDeletedRows) === 0) throw notFound('No such grant');
 }
 
 function toGrant(row: GrantTable, token: string | null, redeemedBy: GrantRedemption[] = []): Grant {
   return {
+    id: row.id,
     service: (row.service as Grant['service']) ?? null,
     service_id: row.service_id,
     token,
