@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from './router.tsx';
 import { useParty } from './context.tsx';
 import { roleOf } from '../state/store.ts';
 import { isAdminPreview, redirectFrom, waitingRoomOpensAtMs } from '../rules/redirect.ts';

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Navigate, useParams } from 'react-router';
+import { Navigate, useParams } from '../app/router.tsx';
 import { useServices } from '../app/context.tsx';
 
 /** `/grant/{grantToken}` (spec 2): stores the token under the party grant key, then goes to `/`. */

@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { Link, Navigate } from 'react-router';
+import { Link, Navigate } from '../app/router.tsx';
 import { useParty } from '../app/context.tsx';
 import { PartyHero } from './parts.tsx';
 

@@ -1,6 +1,6 @@
 import { useRef } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate } from '../app/router.tsx';
 import { useParty } from '../app/context.tsx';
 import { Chat } from '../party/Chat.tsx';
 import { HostPanel } from '../party/HostPanel.tsx';

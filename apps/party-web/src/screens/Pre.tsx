@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
+import { useNavigate } from '../app/router.tsx';
 import { useParty } from '../app/context.tsx';
 import { waitingRoomOpensAtMs } from '../rules/redirect.ts';
 import { Countdown } from '../ui/Countdown.tsx';

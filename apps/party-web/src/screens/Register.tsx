@@ -1,6 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from '../app/router.tsx';
 import { DISPLAY_NAME_MAX_LENGTH, REAL_NAME_MAX_LENGTH } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
 import type { SignupFailure } from '../rules/signup.ts';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate } from 'react-router';
+import { Navigate } from '../app/router.tsx';
 import { useParty, useServices } from '../app/context.tsx';
 import { appleAuthorizeUrl } from '../env/environment.ts';
 import { appleLogin, OFFERED_LOGIN_SERVICES, spotifyLoginUrl } from '../session/loginFlow.ts';

@@ -1,14 +1,21 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
+import { Navigate, useNavigate } from '../app/router.tsx';
 import { useParty } from '../app/context.tsx';
-import { HostStartButton } from '../party/HostPanel.tsx';
+import { canStart } from '../rules/roles.ts';
+import { loadWithTimeout } from '../rules/loadTimeout.ts';
+import { roleOf } from '../state/store.ts';
+import { LoadErrorBoundary } from '../ui/LoadErrorBoundary.tsx';
+import { LoadFailed } from '../ui/LoadFailed.tsx';
 import { ListenerCount } from '../party/SyncIndicator.tsx';
 import { NewsletterForm } from '../party/NewsletterForm.tsx';
 import { TrackList } from '../party/TrackList.tsx';
 import { Countdown } from '../ui/Countdown.tsx';
 import { useUi } from '../ui/uiContext.tsx';
 import { PartyHero } from './parts.tsx';
+
+// Host controls load only for those who may start the party: fans' first paint does not carry them (issue 16).
+const HostStartButton = lazy(() => loadWithTimeout(() => import('../party/HostPanel.tsx')).then((m) => ({ default: m.HostStartButton })));
 
 /** Waiting room (spec 2): a live countdown to the start; enters the player when the party starts. */
 export function Waiting() {
@@ -19,6 +26,7 @@ export function Waiting() {
   const status = useParty((s) => s.status);
   const token = useParty((s) => s.token);
   const user = useParty((s) => s.user);
+  const mayStart = useParty((s) => canStart(roleOf(s), s.party?.frontend.partyStartAllowed));
   const modules = party?.frontend.pageModulesWaiting ?? ['countdown', 'tracks', 'faq'];
   // The render's clock: read once, and again when the countdown reaches zero.
   const [now, setNow] = useState(() => Date.now());
@@ -33,7 +41,13 @@ export function Waiting() {
       <PartyHero />
       <h1>{t('waiting.title', { name: user.display_name })}</h1>
       <ListenerCount />
-      <HostStartButton />
+      {mayStart && (
+        <LoadErrorBoundary fallback={<LoadFailed />}>
+          <Suspense fallback={null}>
+            <HostStartButton />
+          </Suspense>
+        </LoadErrorBoundary>
+      )}
       {modules.map((m) => {
         if (m === 'countdown')
           return now < startsAt ? (
