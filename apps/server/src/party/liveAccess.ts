@@ -14,8 +14,8 @@ import { forbidden } from '../platform/errors.ts';
 import type { App } from '../platform/http.ts';
 import { bearerToken, requireCms } from './auth/guards.ts';
 import { fanForToken } from './auth/sessions.ts';
-import { roleInParty } from './grants/service.ts';
 import { findParty } from './parties/queries.ts';
+import { cmsActor, denial, fanActor } from './policies.ts';
 
 /** The GET routes that read a party's live data. */
 export const LIVE_READ_ROUTES: ReadonlySet<string> = new Set([
@@ -25,23 +25,21 @@ export const LIVE_READ_ROUTES: ReadonlySet<string> = new Set([
   '/api/parties/:id/chat/quiz/scoreboard',
 ]);
 
-/** Refuses (403) a reader of a login-required party who is neither signed up, staff nor the CMS. */
+/** Refuses (403) a reader of a login-required party without `live.read` (see `policies.ts`); the CMS token reads. */
 export async function checkLiveReader(ctx: ServerContext, req: FastifyRequest, partyId: string): Promise<void> {
   const party = await findParty(ctx.db, partyId);
   // Unknown parties and open parties: the route answers as it always did.
   if (!party || !toBool(party.login_required)) return;
   if (req.headers['x-cms-token'] !== undefined) {
     await requireCms(ctx, req);
+    if (denial(cmsActor(party), 'live.read')) throw forbidden('The admin tool may not read this party');
     return;
   }
   const token = bearerToken(req);
   const fan = token ? await fanForToken(ctx.db, token, ctx.now()) : null;
   if (!fan) return; // the route's own guard answers 401
-  const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', party.id).where('fan_id', '=', fan.id).executeTakeFirst();
-  if (signup) return;
-  const role = await roleInParty(ctx.db, party.id, fan);
-  if (role === 'host' || role === 'admin') return;
-  throw forbidden('Sign up for this party to read its chat, player status and scoreboard');
+  // Who may read is the policy's `live.read`: signed-up fans, hosts and admins.
+  if (denial(await fanActor(ctx, party, fan), 'live.read')) throw forbidden('Sign up for this party to read its chat, player status and scoreboard');
 }
 
 export function registerLiveReadAccess(app: App, ctx: ServerContext): void {

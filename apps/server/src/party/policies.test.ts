@@ -31,10 +31,14 @@ const EXPECTED: Record<PartyAbility, Column[]> = {
   'party.stop': ['cms', 'admin', 'host'],
   'party.end': ['cms', 'admin', 'host'],
   'party.listen': ['admin', 'host', 'listener', 'blocked'],
+  'live.read': ['cms', 'admin', 'host', 'listener', 'blocked'],
+  'reactions.send': ['admin', 'host', 'listener', 'blocked'],
   'tracks.edit': ['cms'],
   'tracks.vote': ['admin', 'host', 'listener', 'blocked'],
   'chat.post': ['admin', 'host', 'listener'],
   'chat.postUnlimited': ['admin', 'host'],
+  'chat.slowMode': ['admin', 'host'],
+  'chat.ignoreSlowMode': ['admin', 'host'],
   'chat.deleteAny': ['admin', 'host'],
   'chat.moderate': ['admin', 'host'],
   'chat.clear': ['cms'],
@@ -48,6 +52,7 @@ const EXPECTED: Record<PartyAbility, Column[]> = {
   'quiz.scoreboard': ['admin', 'host'],
   'users.list': ['admin', 'host'],
   'users.remove': ['cms'],
+  'users.uploadOwn': ['admin', 'host', 'listener', 'blocked'],
   'users.uploadFor': ['cms'],
   'grants.manage': ['cms'],
 };
@@ -77,6 +82,26 @@ describe('party policies: the ability matrix', () => {
     expect(denial(ACTORS.listener, 'polls.create')).toMatch(/hosts and admins/);
     expect(denial(ACTORS.admin, 'grants.manage')).toMatch(/CMS token/);
     expect(denial(actor('admin', { startAllowed: 'host' }), 'party.start')).toMatch(/may not start/);
+  });
+
+  it('issue 10: live data of a login-required party: a host or admin grant reads without a signup, a listener needs one', () => {
+    const unsigned = { isSignedUp: false, canChat: false };
+    expect((['admin', 'host', 'listener'] as const).map((r) => can(actor(r, unsigned), 'live.read'))).toEqual([true, true, false]);
+    expect(denial(actor('listener', unsigned), 'live.read')).toMatch(/Sign up/);
+    // The socket stays for signed-up fans only, whatever their role.
+    expect((['admin', 'host'] as const).map((r) => can(actor(r, unsigned), 'party.listen'))).toEqual([false, false]);
+  });
+
+  it('issue 10: uploading one\'s own profile picture and sending reactions need a signup in the party, whatever the role', () => {
+    for (const ability of ['users.uploadOwn', 'reactions.send'] as const) {
+      expect((['admin', 'host', 'listener'] as const).map((r) => can(actor(r, { isSignedUp: false }), ability))).toEqual([false, false, false]);
+      expect(denial(ACTORS.stranger, ability)).toMatch(/Sign up/);
+    }
+  });
+
+  it('issue 10: slow mode is switched by hosts and admins, who also post through it', () => {
+    expect(denial(ACTORS.listener, 'chat.slowMode')).toMatch(/hosts and admins/);
+    expect((['admin', 'host', 'listener'] as const).map((r) => roleHas(r, 'chat.ignoreSlowMode'))).toEqual([true, true, false]);
   });
 
   it('by role alone: hosts and admins post without the rate limit and cannot be blocked (they moderate)', () => {

@@ -32,6 +32,13 @@ export const PARTY_ABILITIES = {
   'party.end': ['cms', 'host', 'admin'],
   /** Receive the party's live events on the socket. */
   'party.listen': ['listener', 'host', 'admin'],
+  /**
+   * Read a login-required party's live data over REST (chat, player status, scoreboard; issue 10):
+   * its signed-up fans, its hosts and admins, the admin tool. Open parties are readable by any fan.
+   */
+  'live.read': ['cms', 'listener', 'host', 'admin'],
+  /** Send a quick reaction on the playing track (it reaches every fan of the party). */
+  'reactions.send': ['listener', 'host', 'admin'],
   /** Choose the party's music. */
   'tracks.edit': ['cms'],
   'tracks.vote': ['listener', 'host', 'admin'],
@@ -39,6 +46,10 @@ export const PARTY_ABILITIES = {
   'chat.post': ['listener', 'host', 'admin'],
   /** Post beyond the per-fan rate limit. */
   'chat.postUnlimited': ['host', 'admin'],
+  /** Switch the party-wide slow mode (issue 10). */
+  'chat.slowMode': ['host', 'admin'],
+  /** Post while slow mode is on, without waiting its interval. */
+  'chat.ignoreSlowMode': ['host', 'admin'],
   /** Delete anyone's message (everyone may delete their own). */
   'chat.deleteAny': ['host', 'admin'],
   /** Block and unblock fans; hosts and admins themselves cannot be blocked. */
@@ -60,6 +71,8 @@ export const PARTY_ABILITIES = {
   'users.list': ['host', 'admin'],
   /** Remove every user of the party. */
   'users.remove': ['cms'],
+  /** Upload one's own profile picture (storage is spent only on the party's own fans; issue 10). */
+  'users.uploadOwn': ['listener', 'host', 'admin'],
   /** Upload a profile picture for someone else. */
   'users.uploadFor': ['cms'],
   /** Give and revoke host/admin grants. */
@@ -68,9 +81,15 @@ export const PARTY_ABILITIES = {
 
 export type PartyAbility = keyof typeof PARTY_ABILITIES;
 
-/** Fan state an ability needs beyond the role: a signup for the party, and not being blocked. */
-const NEEDS: Partial<Record<PartyAbility, 'signup' | 'chatRight'>> = {
+/**
+ * Fan state an ability needs beyond the role: a signup for the party (`signup`; `listenerSignup`:
+ * only a listener needs one, a host or admin grant is enough), and not being blocked (`chatRight`).
+ */
+const NEEDS: Partial<Record<PartyAbility, 'signup' | 'listenerSignup' | 'chatRight'>> = {
   'party.listen': 'signup',
+  'live.read': 'listenerSignup',
+  'reactions.send': 'signup',
+  'users.uploadOwn': 'signup',
   'tracks.vote': 'signup',
   'chat.post': 'chatRight',
   'polls.answer': 'signup',
@@ -104,6 +123,7 @@ export function denial(actor: PartyActor, ability: PartyAbility): string | null 
   if (ability === 'party.start' && actor.role !== 'cms' && !mayStart(actor.startAllowed, actor.role)) return 'Your role may not start this party';
   if (actor.role === 'cms') return null;
   const need = NEEDS[ability];
+  if (need === 'listenerSignup' && actor.role !== 'listener') return null;
   if (need && !actor.isSignedUp) return 'Sign up for this party first';
   if (need === 'chatRight' && !actor.canChat) return 'You are blocked from this chat';
   return null;

@@ -10,13 +10,13 @@ import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { requireParty } from '../parties/queries.ts';
 import { partyRoute } from '../route.ts';
-import { requireStaff } from './access.ts';
+import { authorizeFan, roleHas } from '../policies.ts';
 
 const slowModeOf = (frontend: string | null): number => parseJson<FrontendSettings>(frontend, {}).chatSlowModeSeconds ?? 0;
 
 /** 429 `ChatSlowMode` when the fan posted within the party's slow-mode interval. */
 export async function enforceSlowMode(ctx: ServerContext, partyId: string, author: { role: Role; fanId: string }, exempt = false): Promise<void> {
-  if (exempt || author.role === 'host' || author.role === 'admin') return;
+  if (exempt || roleHas(author.role, 'chat.ignoreSlowMode')) return;
   const party = await requireParty(ctx.db, partyId);
   const seconds = slowModeOf(party.frontend);
   if (seconds <= 0) return;
@@ -39,8 +39,8 @@ export async function enforceSlowMode(ctx: ServerContext, partyId: string, autho
 
 /** `PUT /api/parties/{id}/chat/slow_mode`: hosts and admins of the party switch slow mode. */
 export async function registerSlowModeRoutes(app: App, ctx: ServerContext): Promise<void> {
-  partyRoute(ctx)(app, PARTY_ROUTES.setSlowMode, async (req) => {
-    const { party } = await requireStaff(ctx, req, req.params.id);
+  partyRoute(ctx)(app, PARTY_ROUTES.setSlowMode, async (req, _reply, fan) => {
+    const { party } = await authorizeFan(ctx, req.params.id, fan, 'chat.slowMode');
     const frontend = { ...parseJson<FrontendSettings>(party.frontend, {}), chatSlowModeSeconds: req.body.seconds };
     await ctx.db.updateTable('parties').set({ frontend: JSON.stringify(frontend), updated_at: ctx.now() }).where('id', '=', party.id).execute();
     return { seconds: req.body.seconds };

@@ -1,10 +1,10 @@
 import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { conflict, forbidden } from '../../platform/errors.ts';
+import { conflict } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { currentStatus } from '../live/playback.ts';
 import type { PartySocketServer } from '../live/socket.ts';
-import { requireParty } from '../parties/queries.ts';
+import { authorizeFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
 import type { Closer } from '../surface.ts';
 import { ReactionAggregator } from './reactions.ts';
@@ -18,10 +18,8 @@ export async function registerReactionRoutes(app: App, ctx: ServerContext, socke
 
   partyRoute(ctx)(app, PARTY_ROUTES.sendReaction, async (req, _reply, fan) => {
     const partyId = req.params.id;
-    await requireParty(ctx.db, partyId);
     // Reactions reach every fan of the party: only its own signed-up fans may send them.
-    const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', partyId).where('fan_id', '=', fan.id).executeTakeFirst();
-    if (!signup) throw forbidden('Sign up for this party first');
+    await authorizeFan(ctx, partyId, fan, 'reactions.send');
     const status = await currentStatus(ctx, partyId);
     if (!status || status.is_paused) throw conflict('Reactions are for the playing track; nothing plays right now');
     aggregator.record(partyId, fan.id, req.body.reaction, status.track.id);

@@ -1,12 +1,12 @@
 import multipart from '@fastify/multipart';
 import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { forbidden, notFound } from '../../platform/errors.ts';
+import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
-import { requireParty } from '../parties/queries.ts';
 import { sendStoredFile } from '../../platform/uploads.ts';
 import { partyFolder } from '../chat/media/store.ts';
+import { authorizeFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
 import { storeImageUpload } from './service.ts';
 
@@ -16,10 +16,8 @@ export async function registerUploadRoutes(app: App, ctx: ServerContext): Promis
   await app.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 5 } });
 
   partyRoute(ctx)(app, PARTY_ROUTES.uploadProfile, async (req, _reply, fan) => {
-    await requireParty(ctx.db, req.params.id);
-    // Storage is spent only on fans of this party (issue 10): a signup comes first.
-    const signup = await ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', req.params.id).where('fan_id', '=', fan.id).executeTakeFirst();
-    if (!signup) throw forbidden('Sign up for this party before uploading a profile picture');
+    // Storage is spent only on fans of this party (issue 10): `users.uploadOwn` needs a signup.
+    await authorizeFan(ctx, req.params.id, fan, 'users.uploadOwn');
     return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`, { partyId: req.params.id, fanId: fan.id });
   });
 
