@@ -204,6 +204,9 @@ export class LiveSession {
       case 'time':
       case 'error':
         return;
+      // Sent only to the back office's dashboard sockets (`view=dashboard`), never to the party app.
+      case 'party_stats':
+        return;
       default:
         return event satisfies never;
     }

@@ -237,7 +237,7 @@ export const PARTY_ROUTES = {
   deleteChatMessage: {
     method: 'DELETE',
     path: '/api/parties/:id/chat/messages/:messageId',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Delete a chat message (posts a deletion message)',
     params: ChatMessageParams,
   },
@@ -254,7 +254,7 @@ export const PARTY_ROUTES = {
   postPopup: {
     method: 'POST',
     path: '/api/parties/:id/chat/popups',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Create a popup',
     params: PartyIdParam,
     body: PostPopupBody,
@@ -264,7 +264,7 @@ export const PARTY_ROUTES = {
   postPoll: {
     method: 'POST',
     path: '/api/parties/:id/chat/polls',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Create a poll',
     params: PartyIdParam,
     body: PostPollBody,
@@ -284,7 +284,7 @@ export const PARTY_ROUTES = {
   postQuizQuestion: {
     method: 'POST',
     path: '/api/parties/:id/chat/quiz/questions',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Create a quiz question',
     params: PartyIdParam,
     body: PostQuizQuestionBody,
@@ -304,7 +304,7 @@ export const PARTY_ROUTES = {
   postScoreboard: {
     method: 'POST',
     path: '/api/parties/:id/chat/quiz/scoreboard',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Post the quiz scoreboard to the chat',
     params: PartyIdParam,
     body: PostScoreboardBody,
@@ -459,7 +459,7 @@ export const PARTY_ROUTES = {
   blockUser: {
     method: 'DELETE',
     path: '/api/parties/:id/users/:userId/can_chat',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Block a user from the chat',
     params: PartyUserParams,
     response: UserChatRightResponse,
@@ -467,7 +467,7 @@ export const PARTY_ROUTES = {
   unblockUser: {
     method: 'PUT',
     path: '/api/parties/:id/users/:userId/can_chat',
-    auth: 'bearer_host',
+    auth: 'cms_or_bearer',
     summary: 'Allow a user back into the chat',
     params: PartyUserParams,
     response: UserChatRightResponse,

@@ -15,6 +15,7 @@ import { z } from 'zod';
 import { EpochMs, Id, IsoDateTime, NonNegativeInt } from '../common.ts';
 import { ChatMessage } from './chat.ts';
 import { PlayerStatus, Role, SeqId, UserChatRight } from './entities.ts';
+import { DASHBOARD_VIEW, PartyStatsEvent } from './dashboard.ts';
 
 /** Path of a party's socket (the same path as `GET /api/parties/{id}`, upgraded). */
 export const SOCKET_PATH = (partyId: string): string => `/api/parties/${encodeURIComponent(partyId)}`;
@@ -23,7 +24,11 @@ export const SOCKET_PATH = (partyId: string): string => `/api/parties/${encodeUR
 export const SOCKET_ROUTE_PATH = '/api/parties/:id';
 
 /** Query of the socket URL: the fan's bearer token (browsers cannot set socket headers). */
-export const SocketQuery = z.object({ access_token: z.string().min(1) });
+export const SocketQuery = z.object({
+  access_token: z.string().min(1),
+  /** Ours (issue 14): `dashboard` opens the hosts' aggregated stream (`party_stats`) instead of the fan stream. */
+  view: z.literal(DASHBOARD_VIEW).optional(),
+});
 export type SocketQuery = z.infer<typeof SocketQuery>;
 
 /** Heartbeat text. Whoever receives `ping` answers `pong`. */
@@ -269,7 +274,7 @@ export type ReactionAccepted = z.infer<typeof ReactionAccepted>;
 export const REACTION_RATE_LIMITED_ERROR = 'ReactionRateLimited';
 
 /** Any control event. */
-export const ControlEvent = z.discriminatedUnion('type', [HelloEvent, ResyncEvent, TimeEvent, SocketErrorEvent, PresenceEvent, ReactionsEvent]);
+export const ControlEvent = z.discriminatedUnion('type', [HelloEvent, ResyncEvent, TimeEvent, SocketErrorEvent, PresenceEvent, ReactionsEvent, PartyStatsEvent]);
 export type ControlEvent = z.infer<typeof ControlEvent>;
 
 /** Any server → client event. */
@@ -284,7 +289,7 @@ export const ServerFrame = z.array(ServerEvent);
 export type ServerFrame = z.infer<typeof ServerFrame>;
 
 /** Types of the control events, which carry no sequence position of their own. */
-export const CONTROL_EVENT_TYPES = ['hello', 'resync', 'time', 'error', 'presence', 'reactions'] as const satisfies readonly ControlEvent['type'][];
+export const CONTROL_EVENT_TYPES = ['hello', 'resync', 'time', 'error', 'presence', 'reactions', 'party_stats'] as const satisfies readonly ControlEvent['type'][];
 
 /** True when the event is a sequenced party event (not one of `CONTROL_EVENT_TYPES`). */
 export function isSequencedEvent(event: ServerEvent): event is SequencedEvent {

@@ -2,6 +2,7 @@ import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { requireParty } from '../../parties/queries.ts';
+import { authorizeCmsOrFan } from '../../policies.ts';
 import { partyRoute } from '../../route.ts';
 import { clearChat, deleteChatMessage, listChatMessages, postChatMessage, recentChatMessages } from './service.ts';
 
@@ -17,8 +18,11 @@ export async function registerMessageRoutes(app: App, ctx: ServerContext): Promi
 
   route(app, PARTY_ROUTES.postChatMessage, async (req, _reply, fan) => postChatMessage(ctx, req.params.id, fan, req.body));
 
-  route(app, PARTY_ROUTES.deleteChatMessage, async (req, _reply, fan) => {
-    await deleteChatMessage(ctx, req.params.id, fan, req.params.messageId);
+  // A fan deletes their own message, a host or admin any (the service checks); the admin tool
+  // (issue 14: the back office's live chat view) any, after the party policy's check.
+  route(app, PARTY_ROUTES.deleteChatMessage, async (req, _reply, caller) => {
+    if (!caller.fan) await authorizeCmsOrFan(ctx, req.params.id, caller, 'chat.deleteAny');
+    await deleteChatMessage(ctx, req.params.id, caller.fan, req.params.messageId);
   });
 
   // CMS only (the guard): wiping the whole chat is an admin-tool action.

@@ -153,15 +153,16 @@ export async function postSystemText(ctx: ServerContext, partyId: string, text: 
 }
 
 /**
- * Deletes a message: its author may delete their own, a host or admin any (403 otherwise). The
+ * Deletes a message: its author may delete their own, a host, an admin or the admin tool any (403 otherwise). The
  * deletion is broadcast as a message whose `delete_message_id` names the deleted one.
  */
-export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan: Fan, messageId: string): Promise<ChatMessage> {
+export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan: Fan | null, messageId: string): Promise<ChatMessage> {
   await requireParty(ctx.db, partyId);
   const message = await findMessage(ctx.db, partyId, messageId);
   if (!message) throw notFound(`No message ${messageId} in this party`);
-  // Own messages only, unless the caller is a host or admin of this party.
-  if (message.sender_id !== fan.id && !roleHas(await roleInParty(ctx.db, partyId, fan), 'chat.deleteAny')) {
+  // Own messages only, unless the caller is a host or admin of this party (`fan` null: the admin
+  // tool, whose right the route checked through the party policy).
+  if (fan && message.sender_id !== fan.id && !roleHas(await roleInParty(ctx.db, partyId, fan), 'chat.deleteAny')) {
     throw forbidden('Only the author, a host or an admin may delete this message');
   }
   const queued = await runPartyWrite(ctx, async (w) => {

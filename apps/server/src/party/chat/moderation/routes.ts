@@ -3,20 +3,21 @@ import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { partyRoute } from '../../route.ts';
-import { authorizeFan } from '../../policies.ts';
+import { authorizeCmsOrFan, authorizeFan } from '../../policies.ts';
 import { deleteAllUsers, listPartyUsers, setCanChat } from './service.ts';
 
 /** Blocking, unblocking and listing users (host/admin), removing all users (CMS). */
 export async function registerModerationRoutes(app: App, ctx: ServerContext): Promise<void> {
   const route = partyRoute(ctx);
 
-  route(app, PARTY_ROUTES.blockUser, async (req, _reply, fan) => {
-    await authorizeFan(ctx, req.params.id, fan, 'chat.moderate');
+  // Hosts and admins in the app; the admin tool from the back office's live chat view (issue 14).
+  route(app, PARTY_ROUTES.blockUser, async (req, _reply, caller) => {
+    await authorizeCmsOrFan(ctx, req.params.id, caller, 'chat.moderate');
     return setCanChat(ctx, req.params.id, req.params.userId, false);
   });
 
-  route(app, PARTY_ROUTES.unblockUser, async (req, _reply, fan) => {
-    await authorizeFan(ctx, req.params.id, fan, 'chat.moderate');
+  route(app, PARTY_ROUTES.unblockUser, async (req, _reply, caller) => {
+    await authorizeCmsOrFan(ctx, req.params.id, caller, 'chat.moderate');
     return setCanChat(ctx, req.params.id, req.params.userId, true);
   });
 

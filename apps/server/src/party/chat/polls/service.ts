@@ -45,7 +45,8 @@ export async function createQuestion(
   ctx: ServerContext,
   runtime: QuestionRuntime,
   partyId: string,
-  fan: Fan,
+  /** The host or admin who asks; null for the admin tool (the question has no sender). */
+  fan: Fan | null,
   kind: QuestionKind,
   body: PostPollBody | PostQuizQuestionBody,
 ): Promise<ChatMessage> {
@@ -66,7 +67,7 @@ export async function createQuestion(
     closes_at_ms: now + body.duration_seconds * 1000,
     closed_at_ms: null,
   };
-  const author = await resolveAuthor(ctx.db, partyId, fan);
+  const author = fan ? await resolveAuthor(ctx.db, partyId, fan) : null;
   const payload = toQuestionPayload(row, parseJson<string[]>(row.options, []).map(() => 0));
   // The question and its chat message are stored together: a question without its message (or the
   // reverse) would close, score and count for something fans never saw.
@@ -77,7 +78,7 @@ export async function createQuestion(
       ctx,
       {
         ...emptyMessageRow(newId(), partyId, kind === 'poll' ? 'poll' : 'quiz_question'),
-        ...senderColumns(author),
+        ...(author ? senderColumns(author) : {}),
         text: body.question,
         poll_id: kind === 'poll' ? row.id : null,
         question_id: kind === 'quiz' ? row.id : null,

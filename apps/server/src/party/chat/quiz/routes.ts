@@ -2,16 +2,17 @@ import { PARTY_ROUTES, type AnswerQuizResponse } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { partyRoute } from '../../route.ts';
-import { authorizeFan } from '../../policies.ts';
+import { authorizeCmsOrFan } from '../../policies.ts';
 import { answerQuestion, createQuestion, type QuestionRuntime } from '../polls/service.ts';
 import { postScoreboard, scoreboard } from './scores.ts';
 
 export async function registerQuizRoutes(app: App, ctx: ServerContext, runtime: QuestionRuntime): Promise<void> {
   const route = partyRoute(ctx);
 
-  route(app, PARTY_ROUTES.postQuizQuestion, async (req, _reply, fan) => {
-    await authorizeFan(ctx, req.params.id, fan, 'quiz.create');
-    return createQuestion(ctx, runtime, req.params.id, fan, 'quiz', req.body);
+  // Hosts and admins in the app; the admin tool from the back office's dashboard (issue 14).
+  route(app, PARTY_ROUTES.postQuizQuestion, async (req, _reply, caller) => {
+    await authorizeCmsOrFan(ctx, req.params.id, caller, 'quiz.create');
+    return createQuestion(ctx, runtime, req.params.id, caller.fan, 'quiz', req.body);
   });
 
   route(app, PARTY_ROUTES.answerQuizQuestion, async (req, _reply, fan) => {
@@ -19,8 +20,8 @@ export async function registerQuizRoutes(app: App, ctx: ServerContext, runtime: 
     return answer as AnswerQuizResponse;
   });
 
-  route(app, PARTY_ROUTES.postScoreboard, async (req, _reply, fan) => {
-    await authorizeFan(ctx, req.params.id, fan, 'quiz.scoreboard');
+  route(app, PARTY_ROUTES.postScoreboard, async (req, _reply, caller) => {
+    await authorizeCmsOrFan(ctx, req.params.id, caller, 'quiz.scoreboard');
     return postScoreboard(ctx, req.params.id, req.body.count, req.body.duration_seconds);
   });
 
