@@ -81,6 +81,17 @@ export type CmsPasswordBody = z.infer<typeof CmsPasswordBody>;
 export const CmsPasswordResetBody = z.strictObject({ email: Email, cms: z.boolean().optional() });
 export type CmsPasswordResetBody = z.infer<typeof CmsPasswordResetBody>;
 
+/**
+ * `PUT /api/users/me/setup`: the first-admin set-up. A user created with a generated password
+ * (`must_change_password`) gives their own name, e-mail and a new password before anything else.
+ */
+export const CmsAccountSetupBody = z.strictObject({
+  name: z.string().trim().min(1).max(200),
+  email: Email,
+  new_password: Password,
+});
+export type CmsAccountSetupBody = z.infer<typeof CmsAccountSetupBody>;
+
 export const CmsUsersResponse = listOf(CmsUser);
 export type CmsUsersResponse = z.infer<typeof CmsUsersResponse>;
 

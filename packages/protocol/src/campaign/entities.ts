@@ -60,6 +60,8 @@ export const CmsUser = z.object({
   state: CmsUserState,
   created_at: IsoDateTime,
   updated_at: IsoDateTime,
+  /** The user must set up their account (name, e-mail, own password) before anything else. */
+  must_change_password: z.boolean(),
 });
 export type CmsUser = z.infer<typeof CmsUser>;
 

@@ -7,14 +7,16 @@ export const DEFAULT_ADMIN_EMAIL = 'admin@fanfare.local';
 
 /**
  * Creates the first admin of a fresh install (no back-office user yet) from ADMIN_EMAIL and
- * ADMIN_PASSWORD. Without a password one is generated and printed once; there is no default.
+ * ADMIN_PASSWORD. Without a password one is generated and printed once (there is no default), and
+ * the admin must set up their account (own name, e-mail, password) at the first sign-in: the
+ * printed password may linger in a terminal or a log.
  */
 export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
   if ((await countUsers(ctx.db)) > 0) return;
   const email = ctx.config.cms.adminEmail ?? DEFAULT_ADMIN_EMAIL;
   const generated = ctx.config.cms.adminPassword ? null : randomPassword();
   try {
-    await insertCmsUser(ctx, { email, name: 'Admin', password: ctx.config.cms.adminPassword ?? generated, roles: ['admin'], state: 'active' });
+    await insertCmsUser(ctx, { email, name: 'Admin', password: ctx.config.cms.adminPassword ?? generated, roles: ['admin'], state: 'active', mustChangePassword: generated !== null });
   } catch (e) {
     // Another node of the cluster created it at the same moment.
     if ((await countUsers(ctx.db)) > 0) return;
@@ -23,7 +25,7 @@ export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
   ctx.logger.info({ email }, 'created the first back-office admin');
   if (generated && ctx.config.logLevel !== 'silent') {
     process.stdout.write(
-      `\n  First back-office admin created:\n    e-mail:   ${email}\n    password: ${generated}\n  (shown once; change it with a password reset)\n\n`,
+      `\n  First back-office admin created:\n    e-mail:   ${email}\n    password: ${generated}\n  (shown once; sign in at ${ctx.config.cmsPublicUrl}/admin/ to choose your own)\n\n`,
     );
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Back-office user administration from the command line:
  *   npx tsx apps/server/src/cms/users/cli.ts create-admin <email> [name]
- * The password comes from ADMIN_PASSWORD, else a random one is printed once.
+ * The password comes from ADMIN_PASSWORD, else a random one is printed once and the admin must
+ * set up their account (own password) at the next sign-in.
  * Uses the same configuration (DATABASE_URL, DATA_DIR) as the server.
  */
 import { loadConfig } from '../../platform/config.ts';
@@ -23,16 +24,17 @@ async function main(): Promise<void> {
   await migrateToLatest(database.db);
   const ctx = { config, db: database.db, logger: createLogger('silent'), now: () => Date.now() } as unknown as ServerContext;
   const password = config.cms.adminPassword ?? randomPassword();
+  const mustChangePassword = !config.cms.adminPassword;
   const existing = await findUserByEmail(database.db, email);
   if (existing) {
     // Promote and re-activate an existing user, with the new password.
     await database.db
       .updateTable('cms_users')
-      .set({ roles: JSON.stringify(['admin']), state: 'active', password_hash: await hashPassword(password), updated_at: Date.now() })
+      .set({ roles: JSON.stringify(['admin']), state: 'active', password_hash: await hashPassword(password), must_change_password: mustChangePassword ? 1 : 0, updated_at: Date.now() })
       .where('id', '=', existing.id)
       .execute();
   } else {
-    await insertCmsUser(ctx, { email, name: name ?? 'Admin', password, roles: ['admin'], state: 'active' });
+    await insertCmsUser(ctx, { email, name: name ?? 'Admin', password, roles: ['admin'], state: 'active', mustChangePassword });
   }
   process.stdout.write(`admin ${email} ready${config.cms.adminPassword ? '' : `, password: ${password}`}\n`);
   await database.close();

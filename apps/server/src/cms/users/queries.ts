@@ -16,6 +16,7 @@ export function toCmsUser(row: CmsUserRow): CmsUser {
     state: row.state as CmsUserState,
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
+    must_change_password: row.must_change_password === 1,
   };
 }
 

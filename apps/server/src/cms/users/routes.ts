@@ -6,7 +6,7 @@ import { escapeHtml } from '../../platform/html.ts';
 import { cmsRoute } from '../route.ts';
 import { cmsTokenOf } from './guards.ts';
 import { listUsers, toCmsUser } from './queries.ts';
-import { createCmsUser, loginCmsUser, requestPasswordReset, resetPassword, setCmsUserRoles, setCmsUserState } from './service.ts';
+import { completeAccountSetup, createCmsUser, loginCmsUser, refreshCmsSession, requestPasswordReset, resetPassword, setCmsUserRoles, setCmsUserState } from './service.ts';
 import { revokeCmsSession } from './sessions.ts';
 
 export async function registerCmsUserRoutes(app: App, ctx: ServerContext): Promise<void> {
@@ -23,6 +23,10 @@ export async function registerCmsUserRoutes(app: App, ctx: ServerContext): Promi
   });
 
   route(app, CMS_ROUTES.getMe, async (_req, _reply, user) => toCmsUser(user));
+
+  route(app, CMS_ROUTES.completeAccountSetup, async (req, _reply, user) => completeAccountSetup(ctx, user, cmsTokenOf(req)!, req.body), limited);
+
+  route(app, CMS_ROUTES.refreshSession, async (req, _reply, user) => refreshCmsSession(ctx, user, cmsTokenOf(req)!));
 
   route(app, CMS_ROUTES.listUsers, async () => ({ items: (await listUsers(ctx.db)).map(toCmsUser) }));
 

@@ -1,4 +1,5 @@
 import type {
+  CmsAccountSetupBody,
   CmsLoginResponse,
   CmsRole,
   CmsUser,
@@ -12,7 +13,7 @@ import { iso, isUniqueViolation, mailerOf } from '../shared.ts';
 import { can } from './permissions.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { countOtherActiveAdmins, findUserByEmail, findUserById, rolesOf, toCmsUser, type CmsUserRow } from './queries.ts';
-import { issueCmsSession, revokeAllCmsSessions } from './sessions.ts';
+import { extendCmsSession, issueCmsSession, revokeAllCmsSessions, revokeOtherCmsSessions } from './sessions.ts';
 
 const RESET_TTL_MS = 60 * 60_000;
 const INVITE_TTL_MS = 72 * 60 * 60_000;
@@ -25,6 +26,38 @@ export async function loginCmsUser(ctx: ServerContext, email: string, password: 
   if (user.state === 'disabled') throw forbidden('User is disabled');
   if (user.state !== 'active') throw forbidden('User awaits activation by an admin');
   const { token, expiresAt } = await issueCmsSession(ctx.db, user.id, ctx.now(), ctx.config.cms.sessionTtlMs);
+  return { access_token: token, token_type: 'bearer', expires_at: iso(expiresAt), user: toCmsUser(user) };
+}
+
+/**
+ * `PUT /api/users/me/setup`: a user who must set up their account (the first admin with a generated
+ * password) gives their name, e-mail and a password of their own (not the initial one). The flag
+ * is cleared, so every other call opens; their other sessions end (the initial password may have
+ * been seen in a log).
+ */
+export async function completeAccountSetup(ctx: ServerContext, user: CmsUserRow, token: string, body: CmsAccountSetupBody): Promise<CmsUser> {
+  if (user.must_change_password !== 1) throw conflict('Your account is already set up');
+  if (await verifyPassword(body.new_password, user.password_hash)) {
+    throw unprocessable(['body', 'new_password'], 'Choose a new password, not the initial one');
+  }
+  const now = ctx.now();
+  const changes = { name: body.name, email: body.email.toLowerCase(), password_hash: await hashPassword(body.new_password), must_change_password: 0, updated_at: now };
+  try {
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.updateTable('cms_users').set(changes).where('id', '=', user.id).execute();
+      await revokeOtherCmsSessions(trx, user.id, token, now);
+    });
+  } catch (e) {
+    if (isUniqueViolation(e)) throw conflict({ message: 'A user with this e-mail exists', type: 'DuplicateUserError', fields: ['email'] });
+    throw e;
+  }
+  return toCmsUser({ ...user, ...changes });
+}
+
+/** `POST /api/users/session/refresh` ("stay signed in"): the same token, valid for another full lifetime. */
+export async function refreshCmsSession(ctx: ServerContext, user: CmsUserRow, token: string): Promise<CmsLoginResponse> {
+  const expiresAt = await extendCmsSession(ctx.db, token, ctx.now(), ctx.config.cms.sessionTtlMs);
+  if (expiresAt === null) throw unauthorized('Invalid or expired token');
   return { access_token: token, token_type: 'bearer', expires_at: iso(expiresAt), user: toCmsUser(user) };
 }
 

@@ -32,6 +32,30 @@ export async function revokeCmsSession(db: Db, token: string, now: number): Prom
   await db.updateTable('cms_sessions').set({ revoked_at: now }).where('token_hash', '=', hashToken(token)).where('revoked_at', 'is', null).execute();
 }
 
+/** Moves a live session's end to `now + ttlMs`; the new end, or null when the token is not live. */
+export async function extendCmsSession(db: Db, token: string, now: number, ttlMs: number): Promise<number | null> {
+  const expiresAt = now + ttlMs;
+  const r = await db
+    .updateTable('cms_sessions')
+    .set({ expires_at: expiresAt })
+    .where('token_hash', '=', hashToken(token))
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst();
+  return Number(r.numUpdatedRows) === 1 ? expiresAt : null;
+}
+
+/** Every session of a user but the one of `keepToken` ends (the account was set up). */
+export async function revokeOtherCmsSessions(db: Db, userId: string, keepToken: string, now: number): Promise<void> {
+  await db
+    .updateTable('cms_sessions')
+    .set({ revoked_at: now })
+    .where('user_id', '=', userId)
+    .where('token_hash', '!=', hashToken(keepToken))
+    .where('revoked_at', 'is', null)
+    .execute();
+}
+
 /** Every session of a user ends (password changed). */
 export async function revokeAllCmsSessions(db: Db, userId: string, now: number): Promise<void> {
   await db.updateTable('cms_sessions').set({ revoked_at: now }).where('user_id', '=', userId).where('revoked_at', 'is', null).execute();
@@ -44,7 +68,7 @@ export async function revokeAllCmsSessions(db: Db, userId: string, now: number):
 export function cmsUserTokenResolver(ctx: ServerContext): CmsTokenResolver {
   return async (token) => {
     const user = await userForCmsToken(ctx.db, token, ctx.now());
-    if (!user || user.state !== 'active' || !can(rolesOf(user), 'party.admin')) return null;
+    if (!user || user.state !== 'active' || user.must_change_password === 1 || !can(rolesOf(user), 'party.admin')) return null;
     return { id: user.id, name: user.name || user.email };
   };
 }

@@ -154,6 +154,8 @@ describe('CMS login rate limit and first-admin bootstrap', () => {
       const rows = await ts.server.ctx.db.selectFrom('cms_users').selectAll().execute();
       expect(rows).toHaveLength(1);
       expect(rows[0]!.email).toBe('admin@fanfare.local');
+      // The printed password is for the first sign-in only: the admin must then choose their own.
+      expect(rows[0]!.must_change_password).toBe(1);
       for (const guess of ['admin', 'password', 'admin@fanfare.local', 'changeme1234']) {
         expect((await failure(cmsApi(ts).call('login', { body: { email: 'admin@fanfare.local', password: guess } }))).status).toBe(401);
       }
