@@ -9,10 +9,10 @@ import Hls from 'hls.js';
 import { PartySocket } from '@fanfare/client';
 import type { PlayerStatus } from '@fanfare/protocol';
 import { HlsPlayer } from '../../../apps/party-web/src/player/hlsPlayer.ts';
-import { PlayerController } from '../../../apps/party-web/src/player/controller.ts';
+import { PlayerController, SYNC_STEP_MS } from '../../../apps/party-web/src/player/controller.ts';
 
 interface Sample {
-  /** Grid instant (true machine clock, ms). */
+  /** Grid instant (true machine clock, ms, even for the fan whose clock is shifted). */
   at: number;
   /** Audio position at `at` (ms), interpolated from the reading taken a few ms off the grid. */
   pos: number | null;
@@ -20,11 +20,28 @@ interface Sample {
   playing: boolean;
   /** This fan's clock offset estimate at the time (server minus client). */
   offset: number;
+  /** The playback rate the continuous sync held (1: not nudging). */
+  rate: number;
+}
+
+export interface FanRecord {
+  samples: Sample[];
+  errors: string[];
+  ready: boolean;
+  trackChanges: number;
+  clockSamples: number;
+  states: string[];
+  /** What the continuous sync did, step by step (counts). */
+  steps: Record<string, number>;
+  /** Seeks of the player (fine alignment and heals). */
+  seeks: number;
 }
 
 declare global {
   interface Window {
-    __fan: { samples: Sample[]; errors: string[]; ready: boolean; trackChanges: number; clockSamples: number; states: string[] };
+    __fan: FanRecord;
+    /** Set by main.ts's init script on the fan whose clock is shifted: the unshifted clock. */
+    __trueNow?: () => number;
   }
 }
 
@@ -32,11 +49,12 @@ const params = (window as unknown as { __syncParams: { party: string; token: str
 const partyId = params.party;
 const token = params.token;
 const gridMs = params.grid;
-const state: Window['__fan'] = { samples: [], errors: [], ready: false, trackChanges: 0, clockSamples: 0, states: [] };
+const state: FanRecord = { samples: [], errors: [], ready: false, trackChanges: 0, clockSamples: 0, states: [], steps: {}, seeks: 0 };
 window.__fan = state;
 
-// The true machine clock: Date.now may be skewed on purpose for this fan (see main.ts).
-const trueNow = () => performance.timeOrigin + performance.now();
+// The true machine clock: this fan's Date and performance.timeOrigin may be shifted on purpose
+// (see main.ts), which then leaves the unshifted clock here.
+const trueNow = window.__trueNow ?? (() => performance.timeOrigin + performance.now());
 
 const audio = document.createElement('audio');
 document.body.append(audio);
@@ -44,8 +62,14 @@ let status: PlayerStatus | null = null;
 // eslint-disable-next-line prefer-const -- assigned after the controller, which reads it lazily
 let socket: PartySocket;
 
+const adapter = new HlsPlayer(audio, async () => ({ default: Hls }));
+const seek = adapter.seek.bind(adapter);
+adapter.seek = (positionMs: number) => {
+  state.seeks++;
+  return seek(positionMs);
+};
 const controller = new PlayerController({
-  adapter: new HlsPlayer(audio, async () => ({ default: Hls })),
+  adapter,
   status: () => status,
   clockOffsetMs: () => socket.clockOffsetMs,
   onMediaError: (err) => state.errors.push(`media: ${String(err)}`),
@@ -87,6 +111,13 @@ async function start(): Promise<void> {
   await new Promise((r) => setTimeout(r, 200));
   await controller.play();
   state.ready = true;
+  // The continuous sync, as usePlayer starts it, counting what each step did.
+  setInterval(() => {
+    controller
+      .syncStep()
+      .then((action) => void (state.steps[action] = (state.steps[action] ?? 0) + 1))
+      .catch((err: unknown) => state.errors.push(`sync: ${String(err)}`));
+  }, SYNC_STEP_MS);
 }
 
 let lastAt = 0;
@@ -99,7 +130,7 @@ function sampleNext(): void {
     const t = trueNow();
     const playing = !audio.paused && audio.readyState >= 2;
     const pos = audio.currentTime * 1000 + (playing ? (at - t) * audio.playbackRate : 0);
-    state.samples.push({ at, pos: audio.currentTime > 0 ? pos : null, track: status?.track.id ?? null, playing, offset: socket.clockOffsetMs });
+    state.samples.push({ at, pos: audio.currentTime > 0 ? pos : null, track: status?.track.id ?? null, playing, offset: socket.clockOffsetMs, rate: audio.playbackRate });
     sampleNext();
   }, Math.max(0, at - now));
 }

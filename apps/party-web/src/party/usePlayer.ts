@@ -62,6 +62,8 @@ export function usePlayer(audio: React.RefObject<HTMLAudioElement | null>, enabl
     });
     services.attachPlayer(controller);
     void controller.play().catch(() => undefined);
+    // Keeps correcting small errors for as long as the player lives (issue 16); destroy stops it.
+    controller.startSync();
     return () => {
       unsubscribe();
       controller.destroy();

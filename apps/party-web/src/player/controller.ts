@@ -8,8 +8,26 @@ export const DRIFT_TOLERANCE_MS = 1_500;
 export const SEEKABLE_DRIFT_TOLERANCE_MS = 250;
 /** Error within which a fine alignment stops: below what two listeners in one room notice. */
 export const FINE_SYNC_TOLERANCE_MS = 8;
-/** Fine alignment attempts after a start or a drift. */
+/**
+ * Seeks per fine alignment (after a start or a drift). Not a limit on correcting: whatever error
+ * is left is taken up by the continuous sync (playback rate), which never stops.
+ */
 export const FINE_SYNC_ATTEMPTS = 5;
+/** How often the continuous sync measures the error while the player runs (issue 16). */
+export const SYNC_STEP_MS = 250;
+/**
+ * An error past this, on NUDGE_CONFIRM_STEPS steps in a row, starts a rate nudge. Below it the
+ * player is left alone: measured in Chromium, each switch from rate 1 to another rate costs the
+ * media clock 18-25 ms (the audio output is refilled), so nudging a smaller error makes it worse.
+ */
+export const NUDGE_START_MS = 12;
+/** Steps in a row the error must stay past NUDGE_START_MS (a single noisy reading does not nudge). */
+export const NUDGE_CONFIRM_STEPS = 2;
+/** Rate deviation of a nudge for errors up to NUDGE_LARGE_ERROR_MS (pitch is kept; 2 % is not heard). */
+export const NUDGE_RATE_SMALL = 0.02;
+/** Rate deviation of a nudge for larger errors (up to the seek threshold). */
+export const NUDGE_RATE_LARGE = 0.05;
+export const NUDGE_LARGE_ERROR_MS = 60;
 /** How long a heal lets a waiting stream catch up by itself before it restarts it. */
 export const STALL_WAIT_MS = 1_000;
 
@@ -26,6 +44,18 @@ export interface PlayerControllerDeps {
   onCatchingUp?: (isCatchingUp: boolean) => void;
   /** The measured offset: timeline position minus player position (positive: behind), null while silent. */
   onOffset?: (offsetMs: number | null) => void;
+}
+
+/** What one continuous-sync step did. */
+export type SyncAction = 'idle' | 'busy' | 'none' | 'rate' | 'seek';
+
+/**
+ * The rate of a nudge for an error (timeline minus player; positive: behind): faster when behind,
+ * slower when ahead. One rate for the whole nudge, since every rate switch costs time.
+ */
+export function nudgeRateFor(errorMs: number): number {
+  const deviation = Math.abs(errorMs) > NUDGE_LARGE_ERROR_MS ? NUDGE_RATE_LARGE : NUDGE_RATE_SMALL;
+  return errorMs > 0 ? 1 + deviation : 1 - deviation;
 }
 
 /** Why a heal runs: each is a moment the player may have lost the timeline (issue 15). */
@@ -46,6 +76,12 @@ export class PlayerController {
   /** The adapter's last reported state (playing, loading, needs a click). */
   private playback: PlaybackState | null = null;
   private healing: Promise<boolean> | null = null;
+  private stepping = false;
+  /** Steps in a row with the error past NUDGE_START_MS. */
+  private pastStartSteps = 0;
+  /** The playback rate last set by the continuous sync (1 when not nudging). */
+  private rate = 1;
+  private syncTimer: ReturnType<typeof setInterval> | null = null;
   private readonly unsubscribe: () => void;
 
   constructor(private readonly deps: PlayerControllerDeps) {
@@ -86,6 +122,8 @@ export class PlayerController {
     const status = this.deps.status();
     if (!status || status.is_paused) return;
     try {
+      // A fresh start runs at normal speed; the continuous sync nudges again once it plays.
+      await this.setRate(1);
       await this.deps.adapter.play(status.track, positionNowMs(status, this.now(), this.deps.clockOffsetMs()));
       await this.alignFinely();
     } catch (err) {
@@ -170,6 +208,78 @@ export class PlayerController {
     return true;
   }
 
+  /**
+   * Starts the continuous sync (issue 16): every `intervalMs` one `syncStep`. Returns the stop;
+   * `destroy` stops it too.
+   */
+  startSync(intervalMs: number = SYNC_STEP_MS): () => void {
+    this.stopSync();
+    const timer = setInterval(() => void this.syncStep().catch(() => undefined), intervalMs);
+    this.syncTimer = timer;
+    return () => {
+      if (this.syncTimer === timer) this.stopSync();
+    };
+  }
+
+  private stopSync(): void {
+    if (this.syncTimer !== null) clearInterval(this.syncTimer);
+    this.syncTimer = null;
+  }
+
+  /**
+   * One step of the continuous sync (issue 16): measures the error against the timeline and
+   * corrects it, every time, with no attempt limit. Past the drift tolerance a seekable player
+   * seeks (a heal); below it, once the error stays past NUDGE_START_MS, a player with a rate
+   * control plays 2 % (5 % for large errors) faster or slower until the error is closed, then
+   * returns to rate 1. Smooth (no seek gap), and it cannot overshoot by more than half a step.
+   */
+  async syncStep(): Promise<SyncAction> {
+    if (this.healing || this.stepping) return 'busy';
+    const error = this.measureOffsetMs();
+    if (error === null) {
+      this.pastStartSteps = 0;
+      await this.setRate(1);
+      return 'idle';
+    }
+    this.stepping = true;
+    try {
+      const { adapter } = this.deps;
+      const tolerance = adapter.seek ? SEEKABLE_DRIFT_TOLERANCE_MS : DRIFT_TOLERANCE_MS;
+      if (Math.abs(error) > tolerance) {
+        this.pastStartSteps = 0;
+        await this.setRate(1);
+        return (await this.heal('drift')) ? 'seek' : 'idle';
+      }
+      if (!adapter.setRate) return 'none';
+      if (this.rate !== 1) {
+        // A nudge runs until the error is closed: crossed zero, or would cross before the next step.
+        const closing = (this.rate - 1) * SYNC_STEP_MS;
+        const isDone = Math.sign(error) !== Math.sign(this.rate - 1) || Math.abs(error) <= Math.abs(closing) / 2;
+        if (!isDone) return 'rate';
+        await this.setRate(1);
+        return 'none';
+      }
+      this.pastStartSteps = Math.abs(error) > NUDGE_START_MS ? this.pastStartSteps + 1 : 0;
+      if (this.pastStartSteps < NUDGE_CONFIRM_STEPS) return 'none';
+      this.pastStartSteps = 0;
+      await this.setRate(nudgeRateFor(error));
+      return 'rate';
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  /** The rate the continuous sync holds now (1 when not nudging). */
+  get playbackRate(): number {
+    return this.rate;
+  }
+
+  private async setRate(rate: number): Promise<void> {
+    if (rate === this.rate || !this.deps.adapter.setRate) return;
+    this.rate = rate;
+    await this.deps.adapter.setRate(rate);
+  }
+
   /** Waits (bounded) for a loading stream to play again. */
   private async waitWhileLoading(maxMs: number): Promise<void> {
     const steps = Math.ceil(maxMs / 100);
@@ -215,6 +325,8 @@ export class PlayerController {
   private async alignFinely(): Promise<void> {
     const { adapter } = this.deps;
     if (!adapter.seek) return;
+    // Seek lag is learned at normal speed; the continuous sync resumes nudging afterwards.
+    await this.setRate(1);
     let seeked = false;
     for (let attempt = 0; attempt <= FINE_SYNC_ATTEMPTS; attempt++) {
       const status = this.deps.status();
@@ -228,6 +340,7 @@ export class PlayerController {
   }
 
   destroy(): void {
+    this.stopSync();
     this.unsubscribe();
     this.deps.adapter.destroy();
   }

@@ -133,12 +133,14 @@ export class HlsPlayer implements PlayerAdapter {
     const target = positionMs / 1000;
     this.audio.currentTime = target;
     if (this.audio.paused) return;
-    // 'seeked' fires before audio runs again: resolve only once the position advances past the
-    // target, so the caller measures real playback (bounded: a stalled stream must not hang).
-    const deadline = performance.now() + 2_000;
-    while (this.audio.currentTime <= target + 0.01 && performance.now() < deadline) {
-      await new Promise((r) => setTimeout(r, 10));
-    }
+    await waitForSteadyClock(this.audio, target);
+  }
+
+  async setRate(rate: number): Promise<void> {
+    // Both: loading a new source resets playbackRate to defaultPlaybackRate.
+    this.audio.preservesPitch = true;
+    this.audio.defaultPlaybackRate = rate;
+    this.audio.playbackRate = rate;
   }
 
   async pause(): Promise<void> {
@@ -183,6 +185,40 @@ export class HlsPlayer implements PlayerAdapter {
     this.audio.pause();
     this.audio.removeAttribute('src');
     this.emitter.clear();
+  }
+}
+
+/** How long the media clock must run at its rate, without a freeze, before a seek counts as landed. */
+export const STEADY_WINDOW_MS = 60;
+/** How far the media clock may stray from the wall clock over that window and still count as steady. */
+export const STEADY_SLACK_MS = 6;
+
+/**
+ * Resolves once the media clock runs steadily past `targetS` (bounded: a stalled stream must not
+ * hang). Measured in Chromium (issue 16): after a seek, `currentTime` moves on for 10-30 ms, then
+ * freezes for 70-100 ms while the audio output fills, then runs. A seek that resolved on the first
+ * movement was measured as landed while the player then fell ~70 ms behind for good.
+ */
+async function waitForSteadyClock(audio: HTMLMediaElement, targetS: number, maxMs = 2_000): Promise<void> {
+  const deadline = performance.now() + maxMs;
+  let base: { wall: number; media: number } | null = null;
+  while (performance.now() < deadline) {
+    await new Promise((r) => setTimeout(r, 10));
+    const wall = performance.now();
+    const media = audio.currentTime * 1000;
+    if (audio.paused || media <= targetS * 1000) {
+      base = null;
+      continue;
+    }
+    if (!base) {
+      base = { wall, media };
+      continue;
+    }
+    const elapsed = wall - base.wall;
+    const advanced = media - base.media;
+    // A freeze (or a jump) inside the window: start the window again from here.
+    if (Math.abs(advanced - elapsed * audio.playbackRate) > STEADY_SLACK_MS) base = { wall, media };
+    else if (elapsed >= STEADY_WINDOW_MS) return;
   }
 }
 

@@ -7,6 +7,7 @@ export class MockPlayer implements PlayerAdapter {
   private readonly emitter = new StateEmitter();
   private startedAt = 0;
   private startPos = 0;
+  private rate = 1;
   track: Track | null = null;
   queue: Track[] = [];
 
@@ -19,6 +20,17 @@ export class MockPlayer implements PlayerAdapter {
     this.startPos = positionMs;
     this.startedAt = this.now();
     this.emitter.update({ isPaused: false, isLoading: false, needsGesture: false });
+  }
+
+  async setRate(rate: number): Promise<void> {
+    // Rebase so the position is continuous across a rate change.
+    this.startPos = this.positionMs();
+    this.startedAt = this.now();
+    this.rate = rate;
+  }
+
+  get playbackRate(): number {
+    return this.rate;
   }
 
   async pause(): Promise<void> {
@@ -36,7 +48,7 @@ export class MockPlayer implements PlayerAdapter {
 
   positionMs(): number {
     if (this.emitter.state.isPaused) return this.startPos;
-    return this.startPos + (this.now() - this.startedAt);
+    return this.startPos + (this.now() - this.startedAt) * this.rate;
   }
 
   currentTrackId(): string | null {

@@ -56,6 +56,11 @@ export interface PlayerAdapter {
    * seek cheaply in buffered media offer it (HLS, mock); the controller then aligns finely.
    */
   seek?(positionMs: number): Promise<void>;
+  /**
+   * Plays faster or slower (1 is normal, pitch kept): the continuous sync closes small errors this
+   * way instead of seeking (issue 16). Players without it are corrected only past their drift tolerance.
+   */
+  setRate?(rate: number): Promise<void>;
   devices(): Promise<PlayerDevice[]>;
   /** Subscribes to state changes; returns the unsubscribe. */
   onState(listener: (state: PlaybackState) => void): () => void;
