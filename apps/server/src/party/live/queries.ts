@@ -2,6 +2,7 @@ import type { Track } from '@fanfare/protocol';
 import type { Db } from '../../platform/db/database.ts';
 import type { PartyPlaybackTable, PartyTrackTable } from '../../platform/db/tables/live.ts';
 import { parseJson } from '../../platform/db/columns.ts';
+import { recordSegment } from '../recap/segments.ts';
 
 export type TrackRow = PartyTrackTable;
 export type PlaybackRow = PartyPlaybackTable;
@@ -100,7 +101,10 @@ export async function compareAndSetPlayback(
     .where('party_id', '=', partyId)
     .where('version', '=', version)
     .executeTakeFirst();
-  return Number(res.numUpdatedRows) === 1;
+  const won = Number(res.numUpdatedRows) === 1;
+  // Issue 14: the recap stamps events with the track and position; keep each timeline change.
+  if (won && patch.timestamp_ms !== undefined) await recordSegment(db, partyId);
+  return won;
 }
 
 /** Shapes a track row as the wire's Track. */

@@ -8,6 +8,7 @@ import * as m006 from './006_grant_links.ts';
 import * as m007 from './007_party_uploads.ts';
 import * as m008 from './008_newsletter_profile.ts';
 import * as m009 from './009_consent_text_and_admin_setup.ts';
+import * as m010 from './010_timeline_segments.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -23,4 +24,5 @@ export const migrations: Record<string, Migration> = {
   '007_party_uploads': m007,
   '008_newsletter_profile': m008,
   '009_consent_text_and_admin_setup': m009,
+  '010_timeline_segments': m010,
 };
