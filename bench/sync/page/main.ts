@@ -103,12 +103,9 @@ async function start(): Promise<void> {
   const res = await fetch(`/api/parties/${encodeURIComponent(partyId)}/player/status`, { headers: { authorization: `Bearer ${token}` } });
   status = ((await res.json()) as { status: PlayerStatus | null }).status;
   socket.connect();
-  // A few clock samples first, as the app has by the time a fan reaches the player.
-  for (let i = 0; i < 5; i++) {
-    await new Promise((r) => setTimeout(r, 100));
-    socket.syncClock();
-  }
-  await new Promise((r) => setTimeout(r, 200));
+  // The socket sends its opening burst of clock samples itself; the app reaches the player after
+  // its first answer at the earliest (bounded), and the continuous sync takes the later ones in.
+  for (let i = 0; i < 300 && state.clockSamples === 0; i++) await new Promise((r) => setTimeout(r, 10));
   await controller.play();
   state.ready = true;
   // The continuous sync, as usePlayer starts it, counting what each step did.

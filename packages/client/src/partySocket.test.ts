@@ -1,6 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { PlayerStatus, SequencedEvent } from '@fanfare/protocol';
 import {
+  CLOCK_BURST_INTERVAL_MS,
+  CLOCK_BURST_SAMPLES,
+  CLOCK_RTT_FACTOR,
+  CLOCK_RTT_SLACK_MS,
+  CLOCK_SAMPLES_KEPT,
   ClockOffsetEstimator,
   PartySocket,
   giveUpReason,
@@ -66,6 +71,14 @@ class ManualTimers implements Timers {
     t.fn();
     return t.ms;
   }
+  /** Runs the earliest-registered pending timer of this delay; false when there is none. */
+  runFirstOf(ms: number): boolean {
+    const found = [...this.pending.entries()].find(([, t]) => t.ms === ms);
+    if (!found) return false;
+    this.pending.delete(found[0]);
+    found[1].fn();
+    return true;
+  }
 }
 
 const status: PlayerStatus = {
@@ -119,6 +132,8 @@ describe('heartbeat rule: a ping about every 20 s plus jitter (spec 4 and 9)', (
   it('sends the ping text when the heartbeat timer fires, then schedules the next one', () => {
     const { timers, current } = setup();
     current().serverOpen();
+    // The opening clock burst runs out first (issue 16); then only the heartbeat is left.
+    for (let i = 1; i < CLOCK_BURST_SAMPLES; i++) expect(timers.runFirstOf(CLOCK_BURST_INTERVAL_MS)).toBe(true);
     expect([...timers.pending.values()].map((t) => t.ms)).toEqual([20_000]);
     timers.runNext();
     expect(current().sent).toContain('ping');
@@ -239,5 +254,27 @@ describe('clock offset rule: estimated from time frames, offset = server - midpo
   });
   it('is 0 before any sample', () => {
     expect(new ClockOffsetEstimator().offsetMs).toBe(0);
+  });
+  it(`averages the samples whose round trip is within CLOCK_RTT_FACTOR (${CLOCK_RTT_FACTOR}) x the shortest + ${CLOCK_RTT_SLACK_MS} ms (issue 16: jitter either way cancels)`, () => {
+    const est = new ClockOffsetEstimator();
+    est.add({ sentMs: 0, receivedMs: 100, serverMs: 70 }); // rtt 100, offset 20 (slow way back)
+    est.add({ sentMs: 1000, receivedMs: 1120, serverMs: 1040 }); // rtt 120, offset -20 (slow way out)
+    est.add({ sentMs: 2000, receivedMs: 2300, serverMs: 2290 }); // rtt 300 (queued): left out
+    expect(est.offsetMs).toBe(0);
+  });
+  it(`keeps the newest CLOCK_SAMPLES_KEPT (${CLOCK_SAMPLES_KEPT}) samples`, () => {
+    const est = new ClockOffsetEstimator();
+    est.add({ sentMs: 0, receivedMs: 2, serverMs: 1 + 500 }); // the fastest, offset 500, but oldest
+    for (let i = 1; i <= CLOCK_SAMPLES_KEPT; i++) est.add({ sentMs: i * 1000, receivedMs: i * 1000 + 10, serverMs: i * 1000 + 5 });
+    expect(est.sampleCount).toBe(CLOCK_SAMPLES_KEPT);
+    expect(est.offsetMs).toBe(0);
+  });
+  it(`sends CLOCK_BURST_SAMPLES (${CLOCK_BURST_SAMPLES}) time frames, CLOCK_BURST_INTERVAL_MS apart, once the socket opens`, () => {
+    const { timers, current } = setup();
+    current().serverOpen();
+    for (let i = 1; i < CLOCK_BURST_SAMPLES; i++) expect(timers.runFirstOf(CLOCK_BURST_INTERVAL_MS)).toBe(true);
+    expect(timers.runFirstOf(CLOCK_BURST_INTERVAL_MS)).toBe(false);
+    const times = current().sent.filter((t) => t.includes('"time"'));
+    expect(times).toHaveLength(CLOCK_BURST_SAMPLES);
   });
 });
