@@ -1,137 +1,224 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { Anchor, Button, ColorInput, Grid, Group, NumberInput, Paper, Select, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { useForm } from '@mantine/form';
+import { Anchor, Badge, Button, Grid, Group, NumberInput, Select, Stack, Switch, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { usePartyForm, type PartyFormApi } from './editor/formApi.ts';
+import { useDebouncedValue } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { MUSIC_TYPES, PLAYER_SERVICES, START_ALLOWED, WAITING_ROOM_MAX_MINUTES, type Party } from '@fanfare/protocol';
+import { START_ALLOWED, WAITING_ROOM_MAX_MINUTES, type Party, type PartyTrack, type PartyTracksResponse, type PutTracksBody } from '@fanfare/protocol';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Failed, Loading } from '../ui/States.tsx';
+import { FollowSection } from './editor/FollowSection.tsx';
+import { FrontendSection } from './editor/FrontendSection.tsx';
+import { MusicSection } from './editor/MusicSection.tsx';
+import { PartyPreview } from './editor/PartyPreview.tsx';
+import { VisualSection } from './editor/VisualSection.tsx';
 import { GrantsPanel } from './GrantsPanel.tsx';
-import { ApiError, partyOrigin, partyPreviewUrl, usePartyApi } from './partyApi.ts';
-import { emptyPartyValues, FONT_OPTIONS, partyToValues, toPutPartyBody, toPutTracksBody, validatePartyValues, type PartyFormValues } from './partyForm.ts';
-import { partyKey, useParty } from './queries.ts';
+import { ApiError, usePartyApi, type CatalogQuery } from './partyApi.ts';
+import { emptyPartyValues, partyToValues, toPreviewParty, toPutPartyBody, toPutTracksBody, validatePartyValues, type PartyFormValues } from './partyForm.ts';
+import { partyKey, tracksKey, useCatalogLookup, useParty, usePartyTracks } from './queries.ts';
 
-/** The party app in an iframe with its admin flag; reloaded after each save to show what was stored. */
-function PartyPreview({ partyId, version }: { partyId: string; version: number }) {
-  const src = partyPreviewUrl(partyOrigin(), partyId);
+type Tab = 'general' | 'music' | 'follow' | 'pages' | 'look';
+const TABS: { value: Tab; label: string }[] = [
+  { value: 'general', label: 'General' },
+  { value: 'music', label: 'Music' },
+  { value: 'follow', label: 'Follow' },
+  { value: 'pages', label: 'Pages & FAQ' },
+  { value: 'look', label: 'Look' },
+];
+
+/** The tab that shows the field of an error key (`visual.primaryColor` → look). */
+export function tabOfField(key: string): Tab {
+  if (key.startsWith('music') || key === 'excluded') return 'music';
+  if (key.startsWith('follow')) return 'follow';
+  if (key.startsWith('visual')) return 'look';
+  if (key.startsWith('faq') || key.startsWith('pageModules') || key === 'competitionIsEnabled') return 'pages';
+  return 'general';
+}
+
+/** True when the tracks call must be made: another album or playlist, or other excluded tracks. */
+export function musicChanged(next: PutTracksBody, stored: PartyTracksResponse | undefined): boolean {
+  const o = stored?.options;
+  if (!o || o.id !== next.id || o.type !== next.type || o.service !== next.service || o.country !== next.country) return true;
+  const a = [...(next.excluded ?? [])].sort();
+  const b = [...(stored.excluded ?? [])].sort();
+  return a.length !== b.length || a.some((x, i) => x !== b[i]);
+}
+
+function GeneralSection({ form }: { form: PartyFormApi }) {
   return (
-    <Paper withBorder p="xs" component="section" aria-label="Live preview">
-      <Group justify="space-between" mb="xs">
-        <Title order={2} size="h4">
-          Preview
-        </Title>
-        <Anchor href={src} target="_blank" rel="noreferrer" size="sm">
-          Open in a new tab
-        </Anchor>
+    <Stack gap="md">
+      <Title order={2} size="h4">
+        General
+      </Title>
+      <TextInput label="Name" required {...form.getInputProps('name')} />
+      <Group grow wrap="wrap" align="flex-start">
+        <TextInput type="datetime-local" label="Starts" required {...form.getInputProps('startsAt')} />
+        <TextInput type="datetime-local" label="Ends" description="Empty: open-ended" {...form.getInputProps('endsAt')} />
       </Group>
-      <iframe key={version} title={`Preview of party ${partyId}`} src={src} style={{ width: '100%', height: 640, border: 0, borderRadius: 4 }} />
-    </Paper>
+      <Group grow wrap="wrap" align="flex-start">
+        <NumberInput label="Waiting room (minutes before start)" min={0} max={WAITING_ROOM_MAX_MINUTES} allowDecimal={false} {...form.getInputProps('waitingRoomMinutes')} />
+        <Select label="Who may start" data={START_ALLOWED.map((v) => ({ value: v, label: v }))} allowDeselect={false} {...form.getInputProps('startAllowed')} />
+        <TextInput label="WordPress post id" inputMode="numeric" {...form.getInputProps('wpPostId')} />
+      </Group>
+      <Group wrap="wrap">
+        <Switch label="Auto start" {...form.getInputProps('autoStart', { type: 'checkbox' })} />
+        <Switch label="Voting" {...form.getInputProps('votingEnabled', { type: 'checkbox' })} />
+        <Switch label="Login required" {...form.getInputProps('loginRequired', { type: 'checkbox' })} />
+      </Group>
+    </Stack>
   );
 }
 
-export function PartyForm({ partyId, party, onSaved }: { partyId: string; party: Party | null; onSaved: (p: Party) => void }) {
+/**
+ * The whole party form: tabs of settings, validated with the protocol schemas, saved with
+ * `PUT .../parties/{id}` and (when the music changed) `PUT .../tracks`. `preview` renders beside it
+ * with the party and tracks as the form holds them, before they are saved.
+ */
+export function PartyForm(props: {
+  partyId: string;
+  party: Party | null;
+  storedTracks?: PartyTracksResponse;
+  onSaved: (p: Party) => void;
+  preview?: (party: Party, tracks: PartyTrack[]) => ReactNode;
+}) {
+  const { partyId, party, storedTracks, onSaved } = props;
   const api = usePartyApi();
   const qc = useQueryClient();
   const frontend = party?.frontend ?? {};
-  const form = useForm<PartyFormValues>({
-    initialValues: party ? partyToValues(party) : emptyPartyValues(),
-    validate: (values) => validatePartyValues(values, frontend),
-  });
+  const [tab, setTab] = useState<Tab>('general');
+  const form = usePartyForm(party ? partyToValues(party, storedTracks?.excluded ?? []) : emptyPartyValues(), (values) => validatePartyValues(values, frontend));
+  const values = form.getValues();
+
+  const [query] = useDebouncedValue<CatalogQuery | null>(
+    values.musicId.trim() ? { type: values.musicType, service: values.musicService, country: values.musicCountry.trim().toLowerCase(), id: values.musicId.trim() } : null,
+    300,
+  );
+  const lookup = useCatalogLookup(query && /^[a-z]{2}$/.test(query.country) ? query : null);
+
   const save = useMutation({
-    mutationFn: async (values: PartyFormValues) => {
-      const stored = await api.put(partyId, toPutPartyBody(values, frontend));
-      const tracks = toPutTracksBody(values);
-      const changedMusic = tracks && (tracks.id !== party?.music?.id || tracks.type !== party?.music?.type || tracks.service !== party?.music?.service);
-      if (tracks && changedMusic) await api.putTracks(partyId, tracks);
-      return changedMusic ? api.get(partyId) : stored;
+    mutationFn: async (v: PartyFormValues) => {
+      const stored = await api.put(partyId, toPutPartyBody(v, frontend));
+      const tracks = toPutTracksBody(v);
+      if (tracks && musicChanged(tracks, storedTracks)) {
+        qc.setQueryData(tracksKey(partyId), await api.putTracks(partyId, tracks));
+        return api.get(partyId);
+      }
+      return stored;
     },
     onSuccess: (stored) => {
       qc.setQueryData(partyKey(partyId), stored);
       void qc.invalidateQueries({ queryKey: ['parties'] });
-      form.resetDirty(partyToValues(stored));
       notifyDone(party ? 'Party saved' : 'Party created');
       onSaved(stored);
     },
     onError: (e) => notifyError(e),
   });
-  return (
-    <form aria-label="Party settings" onSubmit={form.onSubmit((v) => save.mutate(v))} noValidate>
+
+  const errorTabs = new Set(Object.keys(form.errors).map(tabOfField));
+  // The preview's party and tracks: the form's values over the stored party; tracks from the lookup.
+  const previewParty = toPreviewParty(partyId, values, party);
+  const lookupTracks = lookup.data?.tracks;
+  const excludedIds = new Set(values.excluded);
+  const previewTracks: PartyTrack[] = lookupTracks
+    ? lookupTracks.filter((t) => !excludedIds.has(t.id)).map((t, i) => ({ ...t, votes: 0, played: false, position: i }))
+    : (storedTracks?.items ?? []).filter((t) => !excludedIds.has(t.id));
+
+  const formBody = (
+    <form
+      aria-label="Party settings"
+      onSubmit={form.onSubmit(
+        (v) => save.mutate(v),
+        (errors) => setTab(tabOfField(Object.keys(errors)[0] ?? 'name')),
+      )}
+      noValidate
+    >
       <Stack gap="md">
-        <TextInput label="Name" required {...form.getInputProps('name')} />
-        <Group grow wrap="wrap">
-          <TextInput type="datetime-local" label="Starts" required {...form.getInputProps('startsAt')} />
-          <TextInput type="datetime-local" label="Ends" description="Empty: open-ended" {...form.getInputProps('endsAt')} />
-        </Group>
-        <Group grow wrap="wrap">
-          <NumberInput label="Waiting room (minutes before start)" min={0} max={WAITING_ROOM_MAX_MINUTES} allowDecimal={false} {...form.getInputProps('waitingRoomMinutes')} />
-          <Select label="Who may start" data={START_ALLOWED.map((v) => ({ value: v, label: v }))} allowDeselect={false} {...form.getInputProps('startAllowed')} />
-          <TextInput label="WordPress post id" inputMode="numeric" {...form.getInputProps('wpPostId')} />
-        </Group>
-        <Group wrap="wrap">
-          <Switch label="Auto start" {...form.getInputProps('autoStart', { type: 'checkbox' })} />
-          <Switch label="Voting" {...form.getInputProps('votingEnabled', { type: 'checkbox' })} />
-          <Switch label="Login required" {...form.getInputProps('loginRequired', { type: 'checkbox' })} />
-        </Group>
-        <Title order={2} size="h4">
-          Music
-        </Title>
-        <Group grow wrap="wrap">
-          <Select label="Type" data={MUSIC_TYPES.map((v) => ({ value: v, label: v }))} allowDeselect={false} {...form.getInputProps('musicType')} />
-          <Select label="Service" data={PLAYER_SERVICES.map((v) => ({ value: v, label: v }))} allowDeselect={false} {...form.getInputProps('musicService')} />
-          <TextInput label="Album or playlist id" {...form.getInputProps('musicId')} />
-        </Group>
-        {party?.music && (
-          <Text size="sm" c="dimmed">
-            Now: {party.music.type} {party.music.id} on {party.music.service}
-            {party.is_playable ? '' : ' (no playable tracks)'}
-          </Text>
-        )}
-        <Title order={2} size="h4">
-          Look
-        </Title>
-        <Group grow wrap="wrap">
-          <ColorInput label="Primary colour" format="hex" {...form.getInputProps('primaryColor')} />
-          <ColorInput label="Background colour" format="hex" {...form.getInputProps('backgroundColor')} />
-          <Select label="Font" data={[{ value: '', label: 'Default' }, ...FONT_OPTIONS.map((v) => ({ value: v, label: v }))]} allowDeselect={false} {...form.getInputProps('font')} />
-        </Group>
-        <Switch label="Dark mode" {...form.getInputProps('dark', { type: 'checkbox' })} />
-        <Group>
+        <Tabs value={tab} onChange={(v) => v && setTab(v as Tab)} keepMounted>
+          <Tabs.List>
+            {TABS.map((t) => (
+              <Tabs.Tab key={t.value} value={t.value} rightSection={errorTabs.has(t.value) ? <Badge size="xs" color="red" circle aria-label="has errors">!</Badge> : undefined}>
+                {t.label}
+              </Tabs.Tab>
+            ))}
+          </Tabs.List>
+          <Tabs.Panel value="general" pt="md">
+            <GeneralSection form={form} />
+          </Tabs.Panel>
+          <Tabs.Panel value="music" pt="md">
+            <MusicSection form={form} lookup={{ data: lookup.data, isFetching: lookup.isFetching, error: lookup.error }} />
+          </Tabs.Panel>
+          <Tabs.Panel value="follow" pt="md">
+            <FollowSection form={form} />
+          </Tabs.Panel>
+          <Tabs.Panel value="pages" pt="md">
+            <FrontendSection form={form} />
+          </Tabs.Panel>
+          <Tabs.Panel value="look" pt="md">
+            <VisualSection form={form} />
+          </Tabs.Panel>
+        </Tabs>
+        <Group
+          gap="sm"
+          py="xs"
+          style={{ position: 'sticky', bottom: 0, background: 'var(--mantine-color-body)', borderTop: '1px solid var(--mantine-color-default-border)', zIndex: 2 }}
+        >
           <Button type="submit" loading={save.isPending}>
             {party ? 'Save' : 'Create party'}
           </Button>
-          {party && form.isDirty() && <Text size="sm">Unsaved changes</Text>}
+          {form.isDirty() && (
+            <Text size="sm" data-testid="unsaved">
+              Unsaved changes
+            </Text>
+          )}
+          {errorTabs.size > 0 && (
+            <Text size="sm" c="red" role="alert">
+              Fix the marked fields ({[...errorTabs].map((t) => TABS.find((x) => x.value === t)?.label).join(', ')})
+            </Text>
+          )}
         </Group>
       </Stack>
     </form>
   );
+
+  if (!props.preview) return formBody;
+  return (
+    <Grid gap="lg">
+      <Grid.Col span={{ base: 12, lg: 7 }}>{formBody}</Grid.Col>
+      <Grid.Col span={{ base: 12, lg: 5 }}>
+        <div style={{ position: 'sticky', top: 72 }}>{props.preview(previewParty, previewTracks)}</div>
+      </Grid.Col>
+    </Grid>
+  );
 }
 
-/** Create (unknown id) or edit a party, with its grants and a live preview beside it. */
+/** Create (unknown id) or edit a party, with a live preview beside it and its grants below. */
 export default function PartyEditorScreen() {
   const { id = '' } = useParams();
   const query = useParty(id);
-  const [version, setVersion] = useState(0);
+  const exists = query.isSuccess;
+  const tracks = usePartyTracks(id, exists);
   const notFound = query.error instanceof ApiError && query.error.status === 404;
-  if (query.isPending) return <Loading label="Loading the party…" />;
+  if (query.isPending || (exists && tracks.isPending)) return <Loading label="Loading the party…" />;
   if (query.isError && !notFound) return <Failed error={query.error} retry={() => void query.refetch()} />;
   const party = query.data ?? null;
   return (
     <Stack gap="lg">
-      <Group justify="space-between">
+      <Group justify="space-between" wrap="wrap">
         <Title order={1}>{party ? party.name : `New party ${id}`}</Title>
         <Anchor component={Link} to="/parties">
           All parties
         </Anchor>
       </Group>
-      <Grid gap="lg">
-        <Grid.Col span={{ base: 12, lg: 7 }}>
-          <Stack gap="xl">
-            <PartyForm key={party?.updated_at ?? 'new'} partyId={id} party={party} onSaved={() => setVersion((v) => v + 1)} />
-            {party && <GrantsPanel partyId={id} />}
-          </Stack>
-        </Grid.Col>
-        <Grid.Col span={{ base: 12, lg: 5 }}>{party ? <PartyPreview partyId={id} version={version} /> : <Text c="dimmed">The preview appears once the party is created.</Text>}</Grid.Col>
-      </Grid>
+      {tracks.isError && <Failed error={tracks.error} retry={() => void tracks.refetch()} />}
+      <PartyForm
+        key={party?.updated_at ?? "new"}
+        partyId={id}
+        party={party}
+        storedTracks={tracks.data}
+        onSaved={() => undefined}
+        preview={(p, t) => <PartyPreview partyId={id} party={p} tracks={t} />}
+      />
+      {party ? <GrantsPanel partyId={id} /> : <Text c="dimmed">Grants can be added once the party is created.</Text>}
     </Stack>
   );
 }

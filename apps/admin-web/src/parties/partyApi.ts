@@ -4,7 +4,7 @@
  * token is accepted as a CMS token there (`requireCms`). A 401 ends the session like a CMS call.
  */
 import { ApiError, createPartyClient, type PartyApiClient } from '@fanfare/client/party';
-import type { PostGrantBody, PutPartyBody, PutTracksBody } from '@fanfare/protocol';
+import type { MusicAlbum, MusicPlaylist, MusicType, PlayerService, PostGrantBody, PutPartyBody, PutTracksBody } from '@fanfare/protocol';
 import { useMemo } from 'react';
 import { useApi, useSessionStore } from '../api/context.tsx';
 
@@ -28,6 +28,21 @@ function safeStorage(): Storage | null {
 /** The party app of `id` with its admin flag, so the editor may show any screen (spec §2). */
 export const partyPreviewUrl = (origin: string, id: string) => `${origin}/p/${encodeURIComponent(id)}/?admin=true`;
 
+/**
+ * The party app in preview mode (issue 14): the admin flag (no redirect), the preview flag (sample
+ * fan, no socket, the bridge listens) and the timeline-only player (no audio in the editor).
+ */
+export const partyPreviewFrameUrl = (origin: string, id: string, screen: string) =>
+  `${origin}/p/${encodeURIComponent(id)}/?admin=true&preview=1&player=mock#/${screen}`;
+
+/** One catalog lookup: an album or playlist id on a service, in a storefront country. */
+export interface CatalogQuery {
+  type: MusicType;
+  service: PlayerService;
+  country: string;
+  id: string;
+}
+
 export function createPartyAdminApi(opts: { baseUrl: string; token: () => string | null; onExpired: () => void }) {
   const client: PartyApiClient = createPartyClient({ baseUrl: opts.baseUrl, token: opts.token });
   const call = (async (...args: Parameters<PartyApiClient['call']>) => {
@@ -44,6 +59,15 @@ export function createPartyAdminApi(opts: { baseUrl: string; token: () => string
     put: (id: string, body: PutPartyBody) => call('putParty', { params: { id }, body }),
     tracks: (id: string) => call('getTracks', { params: { id } }),
     putTracks: (id: string, body: PutTracksBody) => call('putTracks', { params: { id }, body }),
+    /** A catalog lookup (spec 7 "Search"): Spotify by id, other services by storefront country and id. */
+    lookup: (q: CatalogQuery): Promise<MusicAlbum | MusicPlaylist> =>
+      q.service === 'spotify'
+        ? q.type === 'album'
+          ? call('searchSpotifyAlbum', { params: { id: q.id } })
+          : call('searchSpotifyPlaylist', { params: { id: q.id } })
+        : q.type === 'album'
+          ? call('searchServiceAlbum', { params: { service: q.service, country: q.country, id: q.id } })
+          : call('searchServicePlaylist', { params: { service: q.service, country: q.country, id: q.id } }),
     grants: (id: string) => call('listGrants', { params: { id } }),
     addGrant: (id: string, body: PostGrantBody) => call('postGrant', { params: { id }, body }),
     revokeToken: (id: string, token: string) => call('deleteGrantByToken', { params: { id, token } }),

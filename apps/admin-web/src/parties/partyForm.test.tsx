@@ -8,7 +8,9 @@ import { ServicesProvider } from '../api/context.tsx';
 import type { CmsApi } from '../api/cms.ts';
 import type { SessionStore } from '../auth/session.ts';
 import { PartyForm } from './PartyEditorScreen.tsx';
-import { emptyPartyValues, partyPhase, partyToValues, toPutPartyBody, toPutTracksBody, validatePartyValues } from './partyForm.ts';
+import { emptyPartyValues, followFromValues, followToValues, partyPhase, partyToValues, toPreviewParty, toPutPartyBody, toPutTracksBody, validatePartyValues } from './partyForm.ts';
+import { musicChanged, tabOfField } from './PartyEditorScreen.tsx';
+import { parseCatalogRef, searchDemo } from './editor/catalog.ts';
 
 afterEach(cleanup);
 
@@ -23,7 +25,7 @@ const party: Party = {
   voting_enabled: true,
   auto_start: false,
   wp_post_id: 42,
-  frontend: { faq: [], visual: { primaryColor: '#112233', stickers: ['s1'] } },
+  frontend: { faq: [], chatSlowModeSeconds: 5, legal: { imprint: '<p>Label</p>' }, visual: { primaryColor: '#112233', stickers: ['s1'] } },
   follow: [],
   login_required: true,
   status: null,
@@ -31,20 +33,106 @@ const party: Party = {
   is_playable: false,
 };
 
+const withVisual = (over: Partial<ReturnType<typeof partyToValues>['visual']>) => {
+  const v = partyToValues(party);
+  return { ...v, visual: { ...v.visual, ...over } };
+};
+
 describe('party editor values → PutPartyBody (spec listening-party §6, PUT /api/parties/{id})', () => {
   it('builds a body the protocol schema accepts, keeping frontend settings the editor does not show', () => {
-    const body = toPutPartyBody({ ...partyToValues(party), dark: true, font: 'rubik' }, party.frontend);
+    const body = toPutPartyBody(withVisual({ dark: true, font: 'rubik' }), party.frontend);
     expect(PutPartyBody.safeParse(body).success).toBe(true);
     expect(body.frontend?.faq).toEqual([]);
-    expect(body.frontend?.visual).toEqual({ primaryColor: '#112233', stickers: ['s1'], dark: true, font: 'rubik' });
+    expect(body.frontend?.chatSlowModeSeconds).toBe(5);
+    expect(body.frontend?.legal).toEqual({ imprint: '<p>Label</p>' });
+    expect(body.frontend?.visual).toMatchObject({ primaryColor: '#112233', stickers: ['s1'], dark: true, font: 'rubik' });
     expect(body.wp_post_id).toBe(42);
     expect(body.ends_at).toBeNull();
     expect(body.starts_at).toBe(party.starts_at);
   });
-  it('an empty colour or font is dropped (the app default), an empty wp_post_id is null', () => {
-    const body = toPutPartyBody({ ...partyToValues(party), primaryColor: '', wpPostId: '' }, party.frontend);
+  it('an empty colour, image or font is dropped (the app default), an empty wp_post_id is null', () => {
+    const body = toPutPartyBody({ ...withVisual({ primaryColor: '', logoImage: '' }), wpPostId: '' }, party.frontend);
     expect(body.frontend?.visual && 'primaryColor' in body.frontend.visual).toBe(false);
+    expect(body.frontend?.visual && 'logoImage' in body.frontend.visual).toBe(false);
     expect(body.wp_post_id).toBeNull();
+  });
+  it('every visual setting of spec 3 travels: colours, five fonts, images, sticker background, stickers, header elements, dark', () => {
+    const body = toPutPartyBody(
+      withVisual({ backgroundColor: '#000000', ownProfileBackground: '#abcdef', font: 'playfair', headerImage: 'https://img.example/h.png', stickerBackground: '#ffffff22', stickers: ['fire', 'heart'], headerElements: ['title', 'logo'], dark: false }),
+      party.frontend,
+    );
+    expect(PutPartyBody.parse(body).frontend?.visual).toMatchObject({ backgroundColor: '#000000', ownProfileBackground: '#abcdef', font: 'playfair', headerImage: 'https://img.example/h.png', stickerBackground: '#ffffff22', stickers: ['fire', 'heart'], headerElements: ['title', 'logo'], dark: false });
+  });
+  it('frontend settings: competition, page modules of Waiting and End, FAQ with page and service filters and image', () => {
+    const v = { ...partyToValues(party), competitionIsEnabled: true, pageModulesWaiting: ['tracks', 'countdown'], pageModulesEnd: ['follow'], faq: [{ question: 'Wann?', answer: '<b>Bald</b>', image: '/img/faq.png', locations: [{ page: 'waiting', service: 'All' }] }] };
+    const f = PutPartyBody.parse(toPutPartyBody(v, party.frontend)).frontend!;
+    expect(f.competitionIsEnabled).toBe(true);
+    expect(f.pageModulesWaiting).toEqual(['tracks', 'countdown']);
+    expect(f.pageModulesEnd).toEqual(['follow']);
+    expect(f.faq).toEqual([{ question: 'Wann?', answer: '<b>Bald</b>', image: '/img/faq.png', locations: [{ page: 'waiting', service: 'All' }] }]);
+  });
+});
+
+describe('follow editor (spec 3: per service album, playlist, artists; entries with an empty id are dropped)', () => {
+  it('round-trips the list and drops empty ids', () => {
+    const values = followToValues([
+      { type: 'album', service: 'spotify', id: 'alb' },
+      { type: 'artist', service: 'spotify', id: 'a1' },
+      { type: 'playlist', service: 'apple', id: 'pl.1' },
+    ]);
+    expect(values.spotify).toEqual({ album: 'alb', playlist: '', artists: ['a1'] });
+    values.spotify.artists.push('  ', 'a2');
+    values.apple.album = ' ';
+    expect(followFromValues(values)).toEqual([
+      { type: 'album', service: 'spotify', id: 'alb' },
+      { type: 'artist', service: 'spotify', id: 'a1' },
+      { type: 'artist', service: 'spotify', id: 'a2' },
+      { type: 'playlist', service: 'apple', id: 'pl.1' },
+    ]);
+  });
+});
+
+describe('preview party (issue 14: the preview shows settings before they are saved)', () => {
+  it('carries the unsaved values over the stored party', () => {
+    const p = toPreviewParty('demo', { ...withVisual({ primaryColor: '#ff0000' }), name: 'Renamed' }, party);
+    expect(p.name).toBe('Renamed');
+    expect(p.frontend.visual?.primaryColor).toBe('#ff0000');
+    expect(p.id).toBe('demo');
+  });
+  it('keeps the stored values while the form holds an invalid one, and builds a new party from scratch', () => {
+    expect(toPreviewParty('demo', withVisual({ primaryColor: '#ff' }), party).frontend.visual?.primaryColor).toBe('#112233');
+    const fresh = toPreviewParty('new-one', { ...emptyPartyValues(), name: 'Fresh' }, null);
+    expect(fresh.name).toBe('Fresh');
+    expect(fresh.id).toBe('new-one');
+  });
+});
+
+describe('music (spec 7 search and tracks)', () => {
+  it('reads Spotify and Apple Music links and plain ids', () => {
+    expect(parseCatalogRef('https://open.spotify.com/album/6iz0r2rAVeYBGcpxZOyXHX?si=x')).toEqual({ type: 'album', id: '6iz0r2rAVeYBGcpxZOyXHX', service: 'spotify' });
+    expect(parseCatalogRef('https://music.apple.com/at/album/tidal-lights/9200000101')).toEqual({ type: 'album', id: '9200000101', service: 'apple', country: 'at' });
+    expect(parseCatalogRef('spotify:playlist:zzxphv6HPS7V5jcDnmUpF2')).toMatchObject({ type: 'playlist', service: 'spotify' });
+    expect(parseCatalogRef('9200000101')).toEqual({ id: '9200000101' });
+    expect(parseCatalogRef('https://example.com/x')).toBeNull();
+  });
+  it('finds the demo catalog by name or artist', () => {
+    expect(searchDemo('tidal').map((p) => p.name)).toEqual(['Tidal Lights']);
+    expect(searchDemo('mara quill').map((p) => p.name)).toContain('Paper Satellites');
+    expect(searchDemo('', 'playlist').every((p) => p.type === 'playlist')).toBe(true);
+  });
+  it('the tracks call is made when the album, the country or the excluded tracks change', () => {
+    const stored = { items: [], options: { type: 'album' as const, id: 'a', service: 'spotify' as const, country: 'de', url: null }, excluded: ['t2'] };
+    expect(musicChanged({ type: 'album', id: 'a', service: 'spotify', country: 'de', excluded: ['t2'] }, stored)).toBe(false);
+    expect(musicChanged({ type: 'album', id: 'a', service: 'spotify', country: 'at', excluded: ['t2'] }, stored)).toBe(true);
+    expect(musicChanged({ type: 'album', id: 'a', service: 'spotify', country: 'de', excluded: [] }, stored)).toBe(true);
+    expect(musicChanged({ type: 'album', id: 'a', service: 'spotify', country: 'de' }, undefined)).toBe(true);
+  });
+  it('errors show on the tab of their field', () => {
+    expect(tabOfField('visual.primaryColor')).toBe('look');
+    expect(tabOfField('faq.0.image')).toBe('pages');
+    expect(tabOfField('musicCountry')).toBe('music');
+    expect(tabOfField('follow')).toBe('follow');
+    expect(tabOfField('endsAt')).toBe('general');
   });
 });
 
@@ -60,7 +148,11 @@ describe('party editor validation with the protocol schemas', () => {
     expect(validatePartyValues({ ...valid, startsAt: '2027-03-01T20:00', endsAt: '2027-03-01T19:00' }).endsAt).toBe('ends_at must be after starts_at');
   });
   it('refuses a colour that is not CSS hex, with the schema message', () => {
-    expect(validatePartyValues({ ...valid, primaryColor: 'red' }).primaryColor).toBe('Expected a CSS hex colour (#rgb, #rrggbb or #rrggbbaa)');
+    expect(validatePartyValues({ ...valid, visual: { ...valid.visual, primaryColor: 'red' } })['visual.primaryColor']).toBe('Expected a CSS hex colour (#rgb, #rrggbb or #rrggbbaa)');
+  });
+  it('refuses an FAQ image that is not a URL, on its field', () => {
+    const faq = [{ question: 'Q', answer: 'A', image: 'not a url', locations: [] }];
+    expect(validatePartyValues({ ...valid, faq })['faq.0.image']).toBe('Expected an http(s) URL or a path starting with /');
   });
   it('refuses a waiting room above WAITING_ROOM_MAX_MINUTES and a non-integer wp_post_id', () => {
     const e = validatePartyValues({ ...valid, waitingRoomMinutes: 10_000_000, wpPostId: '1.5' });
@@ -69,7 +161,7 @@ describe('party editor validation with the protocol schemas', () => {
   });
   it('music: no id means no tracks call; an id makes a PutTracksBody', () => {
     expect(toPutTracksBody(valid)).toBeNull();
-    expect(toPutTracksBody({ ...valid, musicId: ' abc ', musicType: 'playlist', musicService: 'apple' })).toEqual({ type: 'playlist', id: 'abc', service: 'apple' });
+    expect(toPutTracksBody({ ...valid, musicId: ' abc ', musicType: 'playlist', musicService: 'apple', musicCountry: 'AT', excluded: ['t1'] })).toEqual({ type: 'playlist', id: 'abc', service: 'apple', country: 'at', excluded: ['t1'] });
   });
   it('groups parties as upcoming, live or ended', () => {
     const now = Date.parse('2027-02-01T19:00:00Z');

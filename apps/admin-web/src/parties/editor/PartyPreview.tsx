@@ -1,0 +1,84 @@
+import { useRef, useState } from 'react';
+import { Anchor, Box, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useElementSize } from '@mantine/hooks';
+import { PARTY_PREVIEW_SCREENS, type Party, type PartyPreviewScreen, type PartyTrack } from '@fanfare/protocol';
+import { partyOrigin, partyPreviewFrameUrl } from '../partyApi.ts';
+import { usePartyPreviewBridge } from './previewBridge.ts';
+
+const SCREEN_LABEL: Record<PartyPreviewScreen, string> = { pre: 'Pre', waiting: 'Waiting', player: 'Player', end: 'End' };
+/** The two widths the editor previews (a phone and a desktop), and the frame height at each. */
+const WIDTHS = { '390': 780, '1280': 800 } as const;
+type Width = keyof typeof WIDTHS;
+
+/**
+ * The party app in a frame, in preview mode, showing the chosen screen with the form's unsaved
+ * settings. A 1280 px preview is scaled down to fit the column; the app lays itself out for 1280.
+ */
+export function PartyPreview({ partyId, party, tracks }: { partyId: string; party: Party; tracks: PartyTrack[] }) {
+  const origin = partyOrigin();
+  const [screen, setScreen] = useState<PartyPreviewScreen>('waiting');
+  const [width, setWidth] = useState<Width>('390');
+  // The address is fixed per party: screens change over the bridge, without reloading the app.
+  const [src] = useState(() => partyPreviewFrameUrl(origin, partyId, 'waiting'));
+  const frame = useRef<HTMLIFrameElement>(null);
+  const bridge = usePartyPreviewBridge(frame, origin, { screen, party, tracks });
+  const { ref: box, width: boxWidth } = useElementSize();
+  const px = Number(width);
+  const height = WIDTHS[width];
+  const scale = boxWidth > 0 ? Math.min(1, boxWidth / px) : 1;
+  const status = !bridge.ready
+    ? 'Loading the party app…'
+    : bridge.invalid
+      ? 'Some values are not valid yet: the preview shows the last valid ones'
+      : bridge.rendered < bridge.sent
+        ? 'Updating…'
+        : 'Shows your unsaved changes';
+  return (
+    <Paper withBorder p="sm" component="section" aria-labelledby="preview-title">
+      <Stack gap="xs">
+        <Group justify="space-between" wrap="wrap">
+          <Title order={2} size="h4" id="preview-title">
+            Preview
+          </Title>
+          <Anchor href={`${origin}/p/${encodeURIComponent(partyId)}/?admin=true#/${screen}`} target="_blank" rel="noreferrer" size="sm">
+            Open saved party in a new tab
+          </Anchor>
+        </Group>
+        <Group gap="xs" wrap="wrap">
+          <SegmentedControl
+            aria-label="Screen"
+            size="xs"
+            value={screen}
+            onChange={(v) => setScreen(v as PartyPreviewScreen)}
+            data={PARTY_PREVIEW_SCREENS.map((s) => ({ value: s, label: SCREEN_LABEL[s] }))}
+          />
+          <SegmentedControl
+            aria-label="Width"
+            size="xs"
+            value={width}
+            onChange={(v) => setWidth(v as Width)}
+            data={[
+              { value: '390', label: '390 px' },
+              { value: '1280', label: '1280 px' },
+            ]}
+          />
+        </Group>
+        <Text size="xs" c="dimmed" role="status" aria-live="polite" data-testid="preview-status" data-rendered={bridge.rendered} data-sent={bridge.sent}>
+          {status}
+        </Text>
+        <Box ref={box} w="100%">
+          <Box w={px * scale} h={height * scale} style={{ overflow: 'hidden', margin: '0 auto', borderRadius: 6, boxShadow: '0 0 0 1px var(--mantine-color-default-border)' }}>
+            <iframe
+              ref={frame}
+              title={`Preview of party ${partyId}: ${SCREEN_LABEL[screen]} screen at ${px} px`}
+              src={src}
+              width={px}
+              height={height}
+              style={{ border: 0, display: 'block', transform: `scale(${scale})`, transformOrigin: 'top left' }}
+            />
+          </Box>
+        </Box>
+      </Stack>
+    </Paper>
+  );
+}
