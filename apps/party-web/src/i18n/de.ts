@@ -96,6 +96,9 @@ export const de = {
     confirmBlock: 'Wirklich sperren',
     confirmBlockLabel: '{{name}} wirklich für den Chat sperren',
     rateLimited: 'Zu viele Nachrichten – du kannst in {{seconds}} s wieder schreiben.',
+    slowMode: 'Langsamer Modus: eine Nachricht alle {{seconds}} s.',
+    slowModeWait: 'Du kannst in {{seconds}} s wieder schreiben.',
+    slowModeRefused: 'Langsamer Modus: bitte warte kurz.',
     previewLabel: 'Vorschau deiner Datei',
     sendPhoto: 'Senden',
     title: 'Chat',
@@ -147,6 +150,7 @@ export const de = {
     points_one: '{{count}} Punkt',
     points_other: '{{count}} Punkte',
     empty: 'Noch keine Punkte.',
+    closesIn: 'Noch {{seconds}} s zu sehen',
   },
   popup: { title: 'Hinweis', ok: 'OK', restart: 'Neu laden' },
   host: {

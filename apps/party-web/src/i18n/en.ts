@@ -98,6 +98,9 @@ export const en: Dictionary = {
     confirmBlock: 'Really block',
     confirmBlockLabel: 'Really block {{name}} from the chat',
     rateLimited: 'Too many messages – you can write again in {{seconds}} s.',
+    slowMode: 'Slow mode: one message every {{seconds}} s.',
+    slowModeWait: 'You can write again in {{seconds}} s.',
+    slowModeRefused: 'Slow mode: please wait a moment.',
     previewLabel: 'Preview of your file',
     sendPhoto: 'Send',
     title: 'Chat',
@@ -149,6 +152,7 @@ export const en: Dictionary = {
     points_one: '{{count}} point',
     points_other: '{{count}} points',
     empty: 'No points yet.',
+    closesIn: 'Shown for {{seconds}} s more',
   },
   popup: { title: 'Notice', ok: 'OK', restart: 'Reload' },
   host: {

@@ -1,8 +1,8 @@
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { OLDER_MESSAGES_FETCH_LIMIT, type ChatMessage } from '@fanfare/protocol';
+import type { ChatMessage } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
-import { isArtistMessage, olderMessagesCursor } from '../rules/chat.ts';
+import { isArtistMessage, needsExactOlderPage, olderMessagesQuery } from '../rules/chat.ts';
 import { ChatMessageView } from './ChatMessageView.tsx';
 import { Composer } from './Composer.tsx';
 
@@ -37,20 +37,26 @@ export function Chat() {
     return () => el.removeEventListener('scroll', onScroll);
   }, []);
 
-  /** Older messages (spec 9): ask for 200 before the oldest time rounded up to 30 s, keep the newest 20 not present. */
+  /**
+   * Older messages (spec 9): ask for 200 before the oldest time rounded up to 30 s, keep the newest
+   * 20 not present. The cursor carries the oldest message's seq_id (issue 10), and a full page with
+   * nothing new is asked for again from the exact edge.
+   */
   const loadOlder = async () => {
     const oldest = messages[0];
     if (!oldest) return;
     setLoadingOlder(true);
     stick.current = false;
     try {
-      const res = await services.api().call('listChatMessages', {
-        params: { id: services.partyId },
-        query: { limit: OLDER_MESSAGES_FETCH_LIMIT, before: olderMessagesCursor(oldest.timestamp_ms) },
-      });
-      const before = services.store.getState().messages.length;
-      services.store.getState().mergeOlder(res.items);
-      if (services.store.getState().messages.length === before) setNoMore(true);
+      const fetchBefore = async (mode: 'rounded' | 'exact') => {
+        const res = await services.api().call('listChatMessages', { params: { id: services.partyId }, query: olderMessagesQuery(oldest, mode) });
+        const count = services.store.getState().messages.length;
+        services.store.getState().mergeOlder(res.items);
+        return { size: res.items.length, added: services.store.getState().messages.length - count };
+      };
+      let page = await fetchBefore('rounded');
+      if (needsExactOlderPage(page.size, page.added)) page = await fetchBefore('exact');
+      if (page.added === 0) setNoMore(true);
     } catch {
       // The button stays; the fan may try again.
     } finally {

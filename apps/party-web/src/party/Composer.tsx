@@ -4,8 +4,14 @@ import { useTranslation } from 'react-i18next';
 import { CHAT_TEXT_MAX_LENGTH, type ChatMessage } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
 import { retryAfterSeconds } from '../rules/errors.ts';
+import { lastOwnPostMs, slowModeRefusal, slowModeSecondsFor, waitSeconds } from '../rules/slowMode.ts';
+import { roleOf } from '../state/store.ts';
+import { useServerNow } from './useServerNow.ts';
 import { allowedStickers } from '../rules/theme.ts';
 import { stickerGlyph } from '../ui/stickers.ts';
+
+/** The server's clock now, from this device's and the measured offset (called from event handlers). */
+const serverClock = (offsetMs: number) => Date.now() + offsetMs;
 
 /** Writing in the chat: text, stickers (when the party allows them), photos and videos, replies. Blocked fans cannot type. */
 export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: () => void; onSent: () => void }) {
@@ -13,6 +19,15 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
   const services = useServices();
   const canChat = useParty((s) => s.user?.can_chat ?? false);
   const stickers = allowedStickers(useParty((s) => s.party?.frontend.visual));
+  // Slow mode (issue 10): the party's interval, and the wait left after this fan's last post.
+  const slowSeconds = slowModeSecondsFor(useParty((s) => s.party?.frontend), useParty(roleOf));
+  const lastOwnPost = useParty((s) => lastOwnPostMs(s.messages, s.user?.id));
+  /** The server's refusal: its words, and until when (server time) it holds. */
+  const [refused, setRefused] = useState<{ message: string; untilMs: number } | null>(null);
+  const slowUntil = slowSeconds > 0 && lastOwnPost !== null ? lastOwnPost + slowSeconds * 1000 : null;
+  const waitUntil = Math.max(slowUntil ?? 0, refused?.untilMs ?? 0) || null;
+  const serverNow = useServerNow(waitUntil);
+  const waitMs = waitUntil === null ? 0 : Math.max(0, waitUntil - serverNow);
   const [text, setText] = useState('');
   const [showStickers, setShowStickers] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -25,8 +40,13 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
   useEffect(() => () => {
     if (previewUrl) URL.revokeObjectURL(previewUrl);
   }, [previewUrl]);
-  /** The words for a failed send: how long to wait after the rate limit, else a plain failure. */
+  /** The words for a failed send: the server's slow-mode refusal, how long to wait after the rate limit, else a plain failure. */
   const failure = (err: unknown, fallback: string) => {
+    const slow = err instanceof ApiError && err.status === 429 ? slowModeRefusal(err.body) : null;
+    if (slow) {
+      setRefused({ message: slow.message, untilMs: serverClock(services.store.getState().clockOffsetMs) + slow.retryAfterMs });
+      return null;
+    }
     const seconds = err instanceof ApiError && err.status === 429 ? retryAfterSeconds(err.body) : null;
     return seconds !== null ? t('chat.rateLimited', { seconds }) : fallback;
   };
@@ -40,8 +60,10 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
   }
 
   const post = async (body: { text?: string; sticker?: string }) => {
+    if (waitMs > 0) return false;
     setBusy(true);
     setError(null);
+    setRefused(null);
     try {
       const message = await services.api().call('postChatMessage', {
         params: { id: services.partyId },
@@ -65,8 +87,10 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
     if (await post({ text: trimmed })) setText('');
   };
   const upload = async (file: File) => {
+    if (waitMs > 0) return;
     setBusy(true);
     setError(null);
+    setRefused(null);
     try {
       const form = new FormData();
       form.append('file', file);
@@ -111,7 +135,7 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
             <img src={previewUrl} alt={t('chat.previewLabel')} className="composer__preview-media" />
           )}
           <div className="button-row">
-            <button type="button" className="button button--small" disabled={busy} onClick={() => void upload(pending)}>
+            <button type="button" className="button button--small" disabled={busy || waitMs > 0} onClick={() => void upload(pending)}>
               {t('chat.sendPhoto')}
             </button>
             <button type="button" className="link-button" disabled={busy} onClick={() => setPending(null)}>
@@ -127,7 +151,7 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
               key={s}
               type="button"
               className="sticker-tile"
-              disabled={busy}
+              disabled={busy || waitMs > 0}
               aria-label={t(`sticker.${s}`, { defaultValue: s })}
               onClick={() => void post({ sticker: s }).then((ok) => ok && setShowStickers(false))}
             >
@@ -158,10 +182,25 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
           <span aria-hidden="true">📎</span>
         </button>
         <input ref={fileRef} type="file" accept="image/*,video/*" className="sr-only" tabIndex={-1} aria-hidden="true" onChange={(e) => choose(e.target.files?.[0])} />
-        <button type="submit" className="button" disabled={busy || !text.trim()}>
+        <button type="submit" className="button" disabled={busy || !text.trim() || waitMs > 0}>
           {t('chat.send')}
         </button>
       </div>
+      {slowSeconds > 0 && (
+        <p className="hint composer__slow" data-testid="slow-mode">
+          {t('chat.slowMode', { seconds: slowSeconds })}
+        </p>
+      )}
+      {refused && waitMs > 0 && (
+        <p className="form-error" role="alert" data-testid="slow-mode-refused">
+          {refused.message || t('chat.slowModeRefused')}
+        </p>
+      )}
+      {waitMs > 0 && (
+        <p className="hint composer__wait" data-testid="slow-mode-wait">
+          {t('chat.slowModeWait', { seconds: waitSeconds(waitMs) })}
+        </p>
+      )}
       {error && (
         <p className="form-error" role="alert">
           {error}

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
-import { resultShares } from '../rules/chat.ts';
+import { resultShares, scoreboardRemainingMs } from '../rules/chat.ts';
+import { waitSeconds } from '../rules/slowMode.ts';
+import { useServerNow } from './useServerNow.ts';
 
 /** A poll or quiz question in the chat: answer once, then live results as bars. */
 export function PollCard(props: { message: ChatMessage }) {
@@ -91,10 +93,16 @@ export function PollCard(props: { message: ChatMessage }) {
   );
 }
 
-/** A quiz scoreboard posted to the chat. */
+/**
+ * A quiz scoreboard posted to the chat: shown with the time it has left until `closes_at_ms` (the
+ * host's `duration_seconds`), then gone (issue 10).
+ */
 export function ScoreboardCard(props: { message: ChatMessage }) {
   const { t } = useTranslation();
   const entries = props.message.scoreboard ?? [];
+  const serverNow = useServerNow(props.message.closes_at_ms ?? null);
+  const remainingMs = scoreboardRemainingMs(props.message, serverNow);
+  if (remainingMs === 0) return null;
   return (
     <section className="poll poll--scoreboard" aria-label={t('scoreboard.title')} data-testid="scoreboard">
       <p className="eyebrow">{t('scoreboard.title')}</p>
@@ -108,6 +116,11 @@ export function ScoreboardCard(props: { message: ChatMessage }) {
         ))}
       </ol>
       {entries.length === 0 && <p className="hint">{t('scoreboard.empty')}</p>}
+      {remainingMs !== null && (
+        <p className="hint" data-testid="scoreboard-closes">
+          {t('scoreboard.closesIn', { seconds: waitSeconds(remainingMs) })}
+        </p>
+      )}
     </section>
   );
 }

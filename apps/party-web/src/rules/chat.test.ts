@@ -7,7 +7,9 @@ import {
   isPopupFresh,
   mergeMessages,
   mergeOlderPage,
+  needsExactOlderPage,
   olderMessagesCursor,
+  olderMessagesQuery,
   resultShares,
 } from './chat.ts';
 
@@ -87,6 +89,22 @@ describe('older-message fetch rule: cursor rounded up to 30 s, newest 20 not pre
     expect(merged).toHaveLength(22);
     expect(merged[0]!.id).toBe('o30');
     expect(merged.slice(-2).map((m) => m.id)).toEqual(['e1', 'e2']);
+  });
+});
+
+describe('older-message paging on (timestamp_ms, seq_id) (issue 10: messages sharing the edge millisecond were skipped)', () => {
+  it('sends before_seq_id with before: the oldest shown message\'s seq_id', () => {
+    expect(olderMessagesQuery({ timestamp_ms: 60_001, seq_id: 41 })).toEqual({ limit: 200, before: 90_000, before_seq_id: 41 });
+    // On a 30 s boundary the rounded cursor is the oldest's own millisecond: the tie-breaker then
+    // brings the messages of that millisecond with a lower seq_id.
+    expect(olderMessagesQuery({ timestamp_ms: 60_000, seq_id: 7 })).toEqual({ limit: 200, before: 60_000, before_seq_id: 7 });
+  });
+  it('asks from the exact edge when a full rounded page brought nothing new', () => {
+    expect(olderMessagesQuery({ timestamp_ms: 60_001, seq_id: 41 }, 'exact')).toEqual({ limit: 200, before: 60_001, before_seq_id: 41 });
+    expect(needsExactOlderPage(200, 0)).toBe(true);
+    expect(needsExactOlderPage(200, 3)).toBe(false);
+    // A short page was the whole history below the cursor: nothing older exists.
+    expect(needsExactOlderPage(12, 0)).toBe(false);
   });
 });
 

@@ -1,6 +1,7 @@
 import {
   CHAT_INITIAL_MESSAGES,
   OLDER_MESSAGES_CURSOR_ROUND_MS,
+  OLDER_MESSAGES_FETCH_LIMIT,
   OLDER_MESSAGES_KEEP,
   type ChatMessage,
   type Poll,
@@ -70,6 +71,35 @@ export function olderMessagesCursor(oldestTimestampMs: number): number {
   return Math.ceil(oldestTimestampMs / OLDER_MESSAGES_CURSOR_ROUND_MS) * OLDER_MESSAGES_CURSOR_ROUND_MS;
 }
 
+/** Query of an older-message fetch (`GET .../chat/messages`). */
+export interface OlderMessagesQuery {
+  limit: number;
+  before: number;
+  before_seq_id: number;
+}
+
+/**
+ * The older-message query before the oldest shown message (spec 9 and issue 10). The server pages
+ * on the pair (timestamp_ms, seq_id): `before_seq_id` goes with `before`, so messages that share a
+ * millisecond with the page edge are not skipped. `rounded` is the spec's cursor (rounded up to
+ * 30 s); `exact` starts right below the oldest message, for when a rounded page held nothing new.
+ */
+export function olderMessagesQuery(oldest: Pick<ChatMessage, 'timestamp_ms' | 'seq_id'>, mode: 'rounded' | 'exact' = 'rounded'): OlderMessagesQuery {
+  return {
+    limit: OLDER_MESSAGES_FETCH_LIMIT,
+    before: mode === 'rounded' ? olderMessagesCursor(oldest.timestamp_ms) : oldest.timestamp_ms,
+    before_seq_id: oldest.seq_id,
+  };
+}
+
+/**
+ * Whether a rounded older-message page must be asked for again from the exact edge: it was full
+ * but brought nothing new (a busy chat holds more than a page within the rounding's 30 s).
+ */
+export function needsExactOlderPage(pageSize: number, added: number): boolean {
+  return added === 0 && pageSize >= OLDER_MESSAGES_FETCH_LIMIT;
+}
+
 /**
  * From an older-message page (asked with limit 200), the newest 20 messages not already present
  * (spec 9), merged into the list.
@@ -108,4 +138,13 @@ export type PollState = Pick<Poll, 'results' | 'closed'> & { correct_answer?: Qu
 export function resultShares(results: readonly number[]): number[] {
   const total = results.reduce((a, b) => a + b, 0);
   return results.map((n) => (total === 0 ? 0 : Math.round((n / total) * 100)));
+}
+
+/**
+ * A quiz scoreboard's time left (issue 10): shown until `closes_at_ms` (server time, from the
+ * host's `duration_seconds`), then no longer. Null: the message names no end, it stays.
+ */
+export function scoreboardRemainingMs(m: Pick<ChatMessage, 'closes_at_ms'>, serverNowMs: number): number | null {
+  if (m.closes_at_ms === undefined) return null;
+  return Math.max(0, m.closes_at_ms - serverNowMs);
 }
