@@ -199,7 +199,7 @@ export const STEADY_SLACK_MS = 6;
  * freezes for 70-100 ms while the audio output fills, then runs. A seek that resolved on the first
  * movement was measured as landed while the player then fell ~70 ms behind for good.
  */
-async function waitForSteadyClock(audio: HTMLMediaElement, targetS: number, maxMs = 2_000): Promise<void> {
+export async function waitForSteadyClock(audio: Pick<HTMLMediaElement, 'currentTime' | 'paused' | 'playbackRate'>, targetS: number, maxMs = 2_000): Promise<void> {
   const deadline = performance.now() + maxMs;
   let base: { wall: number; media: number } | null = null;
   while (performance.now() < deadline) {
