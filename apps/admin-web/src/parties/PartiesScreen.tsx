@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Group, SegmentedControl, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { PartyId, type Party } from '@fanfare/protocol';
 import { Empty, QueryState } from '../ui/States.tsx';
 import { useNow } from '../ui/useNow.ts';
@@ -72,38 +72,50 @@ function OpenParty() {
   );
 }
 
-/** Every party (`GET /api/parties`), grouped live, upcoming and ended. */
+type Filter = 'all' | PartyPhase;
+
+/** Every party (`GET /api/parties`), grouped live, upcoming and ended; filtered by phase and name. */
 export default function PartiesScreen() {
   const parties = useParties();
   const now = useNow();
+  const [filter, setFilter] = useState<Filter>('all');
+  const [text, setText] = useState('');
+  const needle = text.trim().toLowerCase();
   return (
     <Stack gap="lg">
       <Title order={1}>Parties</Title>
       <OpenParty />
+      <Group gap="md" wrap="wrap" align="flex-end">
+        <SegmentedControl
+          aria-label="Show parties"
+          value={filter}
+          onChange={(v) => setFilter(v as Filter)}
+          data={[{ value: 'all', label: 'All' }, ...PHASES.map((p) => ({ value: p.phase, label: p.label }))]}
+        />
+        <TextInput label="Search" placeholder="Name or id" value={text} onChange={(e) => setText(e.currentTarget.value)} w={240} />
+      </Group>
       <QueryState query={parties}>
-        {({ items }) =>
-          items.length === 0 ? (
-            <Empty title="No parties yet">Create one with a new id above.</Empty>
-          ) : (
-            PHASES.map(({ phase, label, color }) => {
-              const list = items.filter((p) => partyPhase(p, now) === phase);
-              if (list.length === 0) return null;
-              return (
-                <Stack key={phase} gap="xs" component="section" aria-label={`${label} parties`}>
-                  <Group gap="xs">
-                    <Title order={2} size="h3">
-                      {label}
-                    </Title>
-                    <Badge color={color} variant="light">
-                      {list.length}
-                    </Badge>
-                  </Group>
-                  <PartyTable parties={list} />
-                </Stack>
-              );
-            })
-          )
-        }
+        {({ items }) => {
+          if (items.length === 0) return <Empty title="No parties yet">Create one with a new id above.</Empty>;
+          const matching = items.filter((p) => needle === '' || p.name.toLowerCase().includes(needle) || p.id.toLowerCase().includes(needle));
+          const groups = PHASES.filter(({ phase }) => filter === 'all' || filter === phase)
+            .map((g) => ({ ...g, list: matching.filter((p) => partyPhase(p, now) === g.phase) }))
+            .filter((g) => g.list.length > 0);
+          if (groups.length === 0) return <Empty title="No parties match">Change the filter or the search.</Empty>;
+          return groups.map(({ phase, label, color, list }) => (
+            <Stack key={phase} gap="xs" component="section" aria-label={`${label} parties`}>
+              <Group gap="xs">
+                <Title order={2} size="h3">
+                  {label}
+                </Title>
+                <Badge color={color} variant="light">
+                  {list.length}
+                </Badge>
+              </Group>
+              <PartyTable parties={list} />
+            </Stack>
+          ));
+        }}
       </QueryState>
     </Stack>
   );
