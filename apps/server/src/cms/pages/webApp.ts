@@ -49,9 +49,12 @@ export const INLINE_CSS_MAX_BYTES = 32 * 1024;
  * Writes the page's own stylesheets into the HTML: the first paint then waits for no other
  * request (on a phone network each one costs round trips). Font and image URLs in the CSS are
  * absolute (`/campaign-web/assets/...`), so they stay valid. Larger or missing files stay linked.
+ * The party app's page uses it too, with its own assets prefix (`/assets/`).
  */
-export function inlineStylesheets(html: string, assetsDir: string): string {
-  return html.replace(/<link rel="stylesheet"[^>]*href="\/campaign-web\/assets\/([\w.-]+\.css)"[^>]*>/g, (tag, name: string) => {
+export function inlineStylesheets(html: string, assetsDir: string, prefix: string = CAMPAIGN_WEB_ASSETS_PREFIX): string {
+  const escaped = prefix.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const link = new RegExp(`<link rel="stylesheet"[^>]*href="${escaped}([\\w.-]+\\.css)"[^>]*>`, 'g');
+  return html.replace(link, (tag, name: string) => {
     try {
       const css = fs.readFileSync(path.join(assetsDir, name), 'utf8');
       if (Buffer.byteLength(css) > INLINE_CSS_MAX_BYTES || css.includes('</style')) return tag;
