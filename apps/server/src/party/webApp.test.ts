@@ -7,11 +7,11 @@ import type { ServerContext } from '../context.ts';
 import { loadConfig } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { createHttpApp, type App } from '../platform/http.ts';
-import { ifNoneMatch, registerPartyWebApp } from './webApp.ts';
+import { ifNoneMatch, pickEncoding, registerPartyWebApp } from './webApp.ts';
 
 /** A hashed asset as the build writes it: the file and its `.br` and `.gz` (issue 16). */
 const JS = 'console.log("party app");'.repeat(200);
-const INDEX = '<!doctype html><html><head><meta name="fanfare-party-id" content="" /></head><body><script type="module" src="/assets/app-1.js"></script></body></html>';
+const INDEX = '<!doctype html><html><head><meta name="fanfare-party-id" content="" /><link rel="stylesheet" crossorigin href="/assets/app-1.css"></head><body><script type="module" src="/assets/app-1.js"></script></body></html>';
 
 async function appWith(distDir: string): Promise<App> {
   const logger = createLogger('silent');
@@ -29,6 +29,7 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     fs.mkdirSync(path.join(dir, 'assets'));
     fs.writeFileSync(path.join(dir, 'index.html'), INDEX);
     fs.writeFileSync(path.join(dir, 'assets', 'app-1.js'), JS);
+    fs.writeFileSync(path.join(dir, 'assets', 'app-1.css'), '.hero{color:red}');
     fs.writeFileSync(path.join(dir, 'assets', 'app-1.js.br'), zlib.brotliCompressSync(JS));
     fs.writeFileSync(path.join(dir, 'assets', 'app-1.js.gz'), zlib.gzipSync(JS));
     app = await appWith(dir);
@@ -99,7 +100,7 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     const first = await app.inject({ url: '/p/summer-24/' });
     expect(first.headers['cache-control']).toBe('no-cache');
     const etag = String(first.headers.etag);
-    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
     const again = await app.inject({ url: '/p/summer-24/', headers: { 'if-none-match': etag } });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
@@ -108,12 +109,39 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     expect(other.statusCode).toBe(200);
     expect(other.headers.etag).not.toBe(etag);
   });
+  it('writes the stylesheet into the page, so the first paint waits for no other request (issue 16)', async () => {
+    const res = await app.inject({ url: '/' });
+    expect(res.body).toContain('<style>.hero{color:red}</style>');
+    expect(res.body).not.toContain('href="/assets/app-1.css"');
+  });
+  it('sends the page compressed as the browser accepts, and plain otherwise (issue 16)', async () => {
+    const br = await app.inject({ url: '/p/summer-24/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('content="summer-24"');
+    const gz = await app.inject({ url: '/p/summer-24/', headers: { 'accept-encoding': 'gzip' } });
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(zlib.brotliDecompressSync(br.rawPayload).toString());
+    const plain = await app.inject({ url: '/p/summer-24/', headers: { 'accept-encoding': 'identity' } });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(zlib.gunzipSync(gz.rawPayload).toString());
+    // Every encoding is the same page: one ETag.
+    expect(new Set([br.headers.etag, gz.headers.etag, plain.headers.etag]).size).toBe(1);
+  });
+  it('reads Accept-Encoding with q-values', () => {
+    expect(pickEncoding('gzip, deflate, br')).toBe('br');
+    expect(pickEncoding('gzip;q=1.0, br;q=0')).toBe('gzip');
+    expect(pickEncoding('identity')).toBeNull();
+    expect(pickEncoding(undefined)).toBeNull();
+    expect(pickEncoding('BR')).toBe('br');
+  });
   it('reads If-None-Match lists, weak tags and *', () => {
     expect(ifNoneMatch(undefined, '"a"')).toBe(false);
     expect(ifNoneMatch('"b", "a"', '"a"')).toBe(true);
     expect(ifNoneMatch('W/"a"', '"a"')).toBe(true);
     expect(ifNoneMatch('*', '"a"')).toBe(true);
     expect(ifNoneMatch('"ab"', '"a"')).toBe(false);
+    expect(ifNoneMatch('"a"', 'W/"a"')).toBe(true);
   });
   it('answers 503 with the build command while the app is not built', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'party-web-empty-'));

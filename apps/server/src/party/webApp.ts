@@ -2,10 +2,12 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import staticFiles from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { campaignForParty } from '../cms/demoCampaign.ts';
+import { inlineStylesheets } from '../cms/pages/webApp.ts';
 import { escapeHtml } from '../platform/html.ts';
 import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
@@ -18,6 +20,8 @@ export const PARTY_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.met
 /** How long a party page reuses its campaign lookup (a campaign edit shows within this time). */
 const CAMPAIGN_LOOKUP_TTL_MS = 30_000;
 const CAMPAIGN_LOOKUP_MAX_PARTIES = 1_000;
+/** Compressed pages kept (one per party page and encoding); bounded like the campaign memo. */
+const COMPRESSED_PAGES_MAX = 1_000;
 
 /** A party id as it may appear in `/p/{partyId}/`: also what is written into the page. */
 const PartyIdPath = z.object({ partyId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/) });
@@ -49,7 +53,8 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     const file = path.join(distDir, 'index.html');
     try {
       const { mtimeMs } = fs.statSync(file);
-      if (!cached || cached.mtimeMs !== mtimeMs) cached = { mtimeMs, html: fs.readFileSync(file, 'utf8') };
+      // The stylesheet is written into the page: the first paint waits for no other request (issue 16).
+      if (!cached || cached.mtimeMs !== mtimeMs) cached = { mtimeMs, html: inlineStylesheets(fs.readFileSync(file, 'utf8'), assetsDir, '/assets/') };
       return cached.html;
     } catch {
       return null;
@@ -99,6 +104,7 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     return withApple.replace('</head>', `${metas}</head>`);
   };
 
+  const compressedPages = new Map<string, Buffer>();
   const send = async (req: FastifyRequest, reply: FastifyReply, partyId: string) => {
     const html = await page(partyId);
     if (html === null) {
@@ -109,15 +115,22 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
         .send('The party web app is not built. Run: npm run build -w @fanfare/party-web');
     }
     // The page differs per party and per build: its ETag is its content's, so a reload with an
-    // unchanged page costs a 304 and no body.
-    const etag = `"${createHash('sha1').update(html).digest('base64url')}"`;
-    reply.header('cache-control', 'no-cache').header('etag', etag);
+    // unchanged page costs a 304 and no body. Weak: the br, gzip and plain bodies share it.
+    const etag = `W/"${createHash('sha1').update(html).digest('base64url')}"`;
+    reply.header('cache-control', 'no-cache').header('etag', etag).header('vary', 'Accept-Encoding');
     if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.status(304).send();
-    return reply
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'same-origin')
-      .type('text/html; charset=utf-8')
-      .send(html);
+    reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').type('text/html; charset=utf-8');
+    // The page carries the stylesheet: compressed once per page and encoding, then reused.
+    const encoding = pickEncoding(req.headers['accept-encoding']);
+    if (!encoding) return reply.send(html);
+    const key = `${etag}|${encoding}`;
+    let body = compressedPages.get(key);
+    if (!body) {
+      body = encoding === 'br' ? brotliCompressSync(html, { params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 9 } }) : gzipSync(html, { level: 9 });
+      if (compressedPages.size >= COMPRESSED_PAGES_MAX) compressedPages.clear();
+      compressedPages.set(key, body);
+    }
+    return reply.header('content-encoding', encoding).send(body);
   };
 
   app.get('/', { schema: { hide: true } }, async (req, reply) => send(req, reply, DEMO_PARTY_ID));
@@ -129,11 +142,22 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
   await registerLegalPages(app, ctx);
 }
 
-/** Whether an `If-None-Match` header names this ETag (a list, weak forms and `*` included). */
+/** Whether an `If-None-Match` header names this ETag (a list and `*` included; weak comparison, as RFC 9110 asks). */
 export function ifNoneMatch(header: string | undefined, etag: string): boolean {
   if (!header) return false;
-  return header.split(',').some((tag) => {
-    const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
-  });
+  const opaque = (tag: string) => tag.trim().replace(/^W\//, '');
+  return header.split(',').some((tag) => tag.trim() === '*' || opaque(tag) === opaque(etag));
+}
+
+/** The encoding to send a page in: brotli, else gzip, when the browser accepts it (q above 0); else none. */
+export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzip' | null {
+  const accepted = new Set<string>();
+  for (const part of (Array.isArray(header) ? header.join(',') : (header ?? '')).split(',')) {
+    const [name, ...params] = part.trim().toLowerCase().split(';');
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith('q='));
+    if (name && !(q && Number(q.slice(2)) === 0)) accepted.add(name);
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip')) return 'gzip';
+  return null;
 }
