@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
@@ -6,12 +7,48 @@ import { ROOT, SCREENSHOT_DIR } from '../party/browser.ts';
 
 export { launchChromium, waitFor } from '../party/browser.ts';
 
-/** Builds the back office once per test run. */
+const BUILD_LOCK = path.join(os.tmpdir(), 'fanfare-admin-web-build.lock');
+
+/** Newest modification time of the files under `dir` (node_modules and dist left out). */
+function newestMtime(dir: string): number {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    if (entry.name === 'node_modules' || entry.name === 'dist') continue;
+    const p = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestMtime(p) : fs.statSync(p).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Builds the back office once per test run. Several admin e2e files run in parallel processes:
+ * builds take turns (a lock directory), a build newer than every source is reused, and the old
+ * assets stay (no emptied dist) so a page another file has open never loses its scripts.
+ */
 let built: Promise<void> | null = null;
 export function buildAdminWeb(): Promise<void> {
   built ??= (async () => {
-    const { build } = await import('vite');
-    await build({ root: path.join(ROOT, 'apps/admin-web'), configFile: path.join(ROOT, 'apps/admin-web/vite.config.ts'), logLevel: 'warn' });
+    for (let i = 0; ; i++) {
+      try {
+        fs.mkdirSync(BUILD_LOCK);
+        break;
+      } catch {
+        // A lock left by a crashed run (older than 5 minutes) is taken over.
+        if (Date.now() - (fs.statSync(BUILD_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 300_000) fs.rmSync(BUILD_LOCK, { recursive: true, force: true });
+        if (i > 1_200) throw new Error(`the admin-web build lock ${BUILD_LOCK} stays taken`);
+        await new Promise((r) => setTimeout(r, 250));
+      }
+    }
+    try {
+      const index = path.join(ROOT, 'apps/admin-web/dist/index.html');
+      const builtAt = fs.statSync(index, { throwIfNoEntry: false })?.mtimeMs ?? 0;
+      const sources = Math.max(...['apps/admin-web', 'packages/protocol/src', 'packages/client/src', 'packages/ui/src'].filter((d) => fs.existsSync(path.join(ROOT, d))).map((d) => newestMtime(path.join(ROOT, d))));
+      if (builtAt > sources) return;
+      const { build } = await import('vite');
+      await build({ root: path.join(ROOT, 'apps/admin-web'), configFile: path.join(ROOT, 'apps/admin-web/vite.config.ts'), logLevel: 'warn', build: { emptyOutDir: false } });
+    } finally {
+      fs.rmSync(BUILD_LOCK, { recursive: true, force: true });
+    }
   })();
   return built;
 }

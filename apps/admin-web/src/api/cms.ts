@@ -7,6 +7,7 @@ import { ApiError, createCmsClient, type CmsCallName, type CmsClient } from '@fa
 import type {
   CampaignsPageQuery,
   CloneCampaignBody,
+  CmsAccountSetupBody,
   CmsRole,
   CmsUserState,
   CreateAppBody,
@@ -66,6 +67,8 @@ export function createCmsApi(opts: CmsApiOptions) {
       login: (email: string, password: string) => call('login', { body: { email, password } }, { includeToken: false }),
       logout: () => call('logout'),
       me: () => call('getMe'),
+      completeSetup: (body: CmsAccountSetupBody) => call('completeAccountSetup', { body }),
+      refreshSession: () => call('refreshSession'),
       list: () => call('listUsers'),
       create: (body: CreateCmsUserBody) => call('createUser', { body }),
       setRoles: (id: string, roles: CmsRole[]) => call('setUserRoles', { params: { id }, body: { roles } }),

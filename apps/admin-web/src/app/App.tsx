@@ -8,6 +8,8 @@ import type { CmsApi } from '../api/cms.ts';
 import type { SessionStore } from '../auth/session.ts';
 import { ForgotPasswordScreen } from '../auth/ForgotPasswordScreen.tsx';
 import { ResetPasswordScreen } from '../auth/ResetPasswordScreen.tsx';
+import { SessionExpiryWatcher } from '../auth/SessionExpiryWatcher.tsx';
+import { SetupScreen } from '../auth/SetupScreen.tsx';
 import { SignInScreen } from '../auth/SignInScreen.tsx';
 import { Empty } from '../ui/States.tsx';
 import { Layout } from './Layout.tsx';
@@ -17,12 +19,22 @@ import { SECTIONS, type Section } from './sections.tsx';
 const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, fontFamily: 'system-ui, sans-serif', respectReducedMotion: true });
 const cssVariablesResolver: CSSVariablesResolver = (t) => ({ variables: {}, light: { '--mantine-color-dimmed': t.colors.gray[7]! }, dark: {} });
 
-/** Screens behind sign-in: no session sends the user to sign in, remembering where they were. */
+/**
+ * Screens behind sign-in: no session sends the user to sign in, remembering where they were; an
+ * account still to set up (first admin) goes to the set-up screen first, remembering it too.
+ */
 function RequireSession() {
   const session = useSession();
   const location = useLocation();
-  if (!session) return <Navigate to="/sign-in" replace state={{ from: location.pathname + location.search }} />;
-  return <Outlet />;
+  const from = location.pathname + location.search;
+  if (!session) return <Navigate to="/sign-in" replace state={{ from }} />;
+  if (session.user.must_change_password && location.pathname !== '/setup') return <Navigate to="/setup" replace state={{ from }} />;
+  return (
+    <>
+      <SessionExpiryWatcher />
+      <Outlet />
+    </>
+  );
 }
 
 /** A section the user's roles do not grant shows a refusal (the server refuses the calls anyway). */
@@ -42,6 +54,7 @@ function createRouter() {
     {
       element: <RequireSession />,
       children: [
+        { path: '/setup', element: <SetupScreen /> },
         {
           element: <Layout />,
           children: [

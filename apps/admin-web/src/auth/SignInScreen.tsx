@@ -29,7 +29,7 @@ export function SignInScreen() {
   return (
     <AuthFrame title="Sign in to the back office">
       {store.wasExpired() && (
-        <Alert color="yellow" title="Your session has ended" role="status">
+        <Alert color="yellow" title="Your session has ended" role="status" styles={{ title: { color: 'var(--mantine-color-black)' } }}>
           Sign in again to continue where you were.
         </Alert>
       )}
@@ -50,7 +50,7 @@ export function SignInScreen() {
           </Anchor>
           <Text size="xs" c="dimmed">
             First time here? <code>npm start</code> prints the first admin&apos;s e-mail and password (or takes them from ADMIN_EMAIL and ADMIN_PASSWORD). Sign in
-            with them, then set your own password with &ldquo;Forgot your password?&rdquo;.
+            with them: you then choose your own name, e-mail and password.
           </Text>
         </Stack>
       </form>
