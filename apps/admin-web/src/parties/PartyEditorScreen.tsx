@@ -79,7 +79,8 @@ export function PartyForm(props: {
   party: Party | null;
   storedTracks?: PartyTracksResponse;
   onSaved: (p: Party) => void;
-  preview?: (party: Party, tracks: PartyTrack[]) => ReactNode;
+  /** The preview beside the form; `onWide` widens its column while it shows the 1280 px layout. */
+  preview?: (party: Party, tracks: PartyTrack[], onWide: (wide: boolean) => void) => ReactNode;
 }) {
   const { partyId, party, storedTracks, onSaved } = props;
   const api = usePartyApi();
@@ -116,7 +117,10 @@ export function PartyForm(props: {
 
   const errorTabs = new Set(Object.keys(form.errors).map(tabOfField));
   // The preview's party and tracks: the form's values over the stored party; tracks from the lookup.
-  const previewParty = toPreviewParty(partyId, values, party);
+  // A new party's timestamps are fixed per form: otherwise every render would be a new preview.
+  const [createdAt] = useState(() => new Date().toISOString());
+  const [wide, setWide] = useState(false);
+  const previewParty = toPreviewParty(partyId, values, party, createdAt);
   const lookupTracks = lookup.data?.tracks;
   const excludedIds = new Set(values.excluded);
   const previewTracks: PartyTrack[] = lookupTracks
@@ -183,9 +187,9 @@ export function PartyForm(props: {
   if (!props.preview) return formBody;
   return (
     <Grid gap="lg">
-      <Grid.Col span={{ base: 12, lg: 7 }}>{formBody}</Grid.Col>
-      <Grid.Col span={{ base: 12, lg: 5 }}>
-        <div style={{ position: 'sticky', top: 72 }}>{props.preview(previewParty, previewTracks)}</div>
+      <Grid.Col span={{ base: 12, lg: wide ? 5 : 7 }}>{formBody}</Grid.Col>
+      <Grid.Col span={{ base: 12, lg: wide ? 7 : 5 }}>
+        <div style={{ position: 'sticky', top: 72 }}>{props.preview(previewParty, previewTracks, setWide)}</div>
       </Grid.Col>
     </Grid>
   );
@@ -216,7 +220,7 @@ export default function PartyEditorScreen() {
         party={party}
         storedTracks={tracks.data}
         onSaved={() => undefined}
-        preview={(p, t) => <PartyPreview partyId={id} party={p} tracks={t} />}
+        preview={(p, t, onWide) => <PartyPreview partyId={id} party={p} tracks={t} onWide={onWide} />}
       />
       {party ? <GrantsPanel partyId={id} /> : <Text c="dimmed">Grants can be added once the party is created.</Text>}
     </Stack>

@@ -58,9 +58,9 @@ function FindMusic({ form }: { form: PartyFormApi }) {
           Use link or id
         </Button>
       </Group>
-      <Group gap="xs" wrap="wrap" role="list" aria-label="Demo catalog">
+      <Group gap="xs" wrap="wrap" role="group" aria-label="Demo catalog">
         {hits.map((p) => (
-          <Button key={`${p.type}-${p.ids.spotify}`} role="listitem" size="xs" variant={values.musicId === pickId(p, values.musicService) ? 'filled' : 'default'} onClick={() => choose(p)}>
+          <Button key={`${p.type}-${p.ids.spotify}`} size="xs" variant={values.musicId === pickId(p, values.musicService) ? 'filled' : 'default'} onClick={() => choose(p)}>
             {p.name} · {p.type} · {p.by}
           </Button>
         ))}

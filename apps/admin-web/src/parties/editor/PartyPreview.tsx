@@ -14,7 +14,7 @@ type Width = keyof typeof WIDTHS;
  * The party app in a frame, in preview mode, showing the chosen screen with the form's unsaved
  * settings. A 1280 px preview is scaled down to fit the column; the app lays itself out for 1280.
  */
-export function PartyPreview({ partyId, party, tracks }: { partyId: string; party: Party; tracks: PartyTrack[] }) {
+export function PartyPreview({ partyId, party, tracks, onWide }: { partyId: string; party: Party; tracks: PartyTrack[]; onWide?: (wide: boolean) => void }) {
   const origin = partyOrigin();
   const [screen, setScreen] = useState<PartyPreviewScreen>('waiting');
   const [width, setWidth] = useState<Width>('390');
@@ -56,7 +56,10 @@ export function PartyPreview({ partyId, party, tracks }: { partyId: string; part
             aria-label="Width"
             size="xs"
             value={width}
-            onChange={(v) => setWidth(v as Width)}
+            onChange={(v) => {
+              setWidth(v as Width);
+              onWide?.(v === '1280');
+            }}
             data={[
               { value: '390', label: '390 px' },
               { value: '1280', label: '1280 px' },

@@ -34,7 +34,7 @@ export function VisualSection({ form }: { form: PartyFormApi }) {
       </Group>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         {VISUAL_COLOR_KEYS.map((k) => (
-          <ColorInput key={k} label={COLOR_LABEL[k]} format="hex" placeholder="Default" {...form.getInputProps(`visual.${k}`)} />
+          <ColorInput key={k} label={COLOR_LABEL[k]} format="hex" placeholder="Default" eyeDropperButtonProps={{ 'aria-label': `Pick the ${COLOR_LABEL[k].toLowerCase()} from the screen` }} {...form.getInputProps(`visual.${k}`)} />
         ))}
       </SimpleGrid>
       <Select
