@@ -5,12 +5,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { BRIDGE_CHANNEL } from '@fanfare/protocol';
-import { ADMIN, EDITOR_PASSWORD, call, login, userWithRoles } from '../../apps/server/src/cms/testing.ts';
+import { ADMIN, EDITOR_PASSWORD, cmsApi, failure, login, userWithRoles, withResponse } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';
 import { noisePng } from './png.ts';
 
 const EDITOR_EMAIL = 'editor@example.com';
+
+/** The campaign as stored, read through the typed CMS client with the admin's token. */
+const storedCampaign = (id: string) => cmsApi(server, adminToken).call('getCampaign', { params: { id } });
 
 let server: TestServer;
 let browser: Browser;
@@ -122,10 +125,10 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await dialog.getByRole('button', { name: 'Create' }).click();
     await admin.waitForURL(/#\/campaigns\/[^/]+$/);
     campaignId = decodeURIComponent(admin.url().split('/').pop()!);
-    const stored = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
-    expect(stored.body.slug).toBe('summer-tour-2027');
+    const stored = await storedCampaign(campaignId);
+    expect(stored.slug).toBe('summer-tour-2027');
     // The editor holds the lock while open.
-    await waitFor(async () => (await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken })).body.lock?.user_email === ADMIN.email, 'the lock');
+    await waitFor(async () => (await storedCampaign(campaignId)).lock?.user_email === ADMIN.email, 'the lock');
   });
 
   it('edit a field and see the preview change before saving (campaignInfo:v2 on every change)', async () => {
@@ -137,8 +140,7 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await admin.getByRole('textbox', { name: /^Name/ }).fill('Summer Tour 2027 – Live');
     await waitFor(async () => (await received(frame)).some((m) => m.type === 'campaignInfo:v2' && m.campaign?.name === 'Summer Tour 2027 – Live'), 'the unsaved name in the preview');
     await admin.getByTestId('unsaved').waitFor();
-    const stored = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
-    expect(stored.body.name).toBe('Summer Tour 2027');
+    expect((await storedCampaign(campaignId)).name).toBe('Summer Tour 2027');
   });
 
   it('save stores the draft and tells the preview (campaignSaved)', async () => {
@@ -146,7 +148,7 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await admin.getByTestId('unsaved').waitFor();
     await screenshot(admin, 'before-save');
     await admin.getByRole('button', { name: 'Save', exact: true }).click();
-    await waitFor(async () => (await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken })).body.name === 'Summer Tour 2027 – Live', 'the saved name');
+    await waitFor(async () => (await storedCampaign(campaignId)).name === 'Summer Tour 2027 – Live', 'the saved name');
     await waitFor(async () => (await received(frame)).some((m) => m.type === 'campaignSaved' && m.campaign?.name === 'Summer Tour 2027 – Live'), 'campaignSaved');
     await expect(admin.getByTestId('unsaved').count()).resolves.toBe(0);
     await expectAccessible(admin, 'campaign editor');
@@ -155,7 +157,7 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
 
   it('simulate "ended" and "gate closed" in the preview, without touching the stored campaign', async () => {
     const ends = new Date(Date.now() + 3_600_000).toISOString();
-    const before = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
+    const before = await storedCampaign(campaignId);
     const frame = await previewFrame(admin);
     await admin.getByText('Ended', { exact: true }).click();
     await admin.getByText('Gate closed', { exact: true }).click();
@@ -165,8 +167,8 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     );
     expect(Date.parse(String(sim.now))).toBeGreaterThan(Date.now());
     expect(ends).toBeTruthy();
-    const after = await call(server, 'GET', `/api/campaigns/${campaignId}`, { token: adminToken });
-    expect(after.body.updated_at).toBe(before.body.updated_at);
+    const after = await storedCampaign(campaignId);
+    expect(after.updated_at).toBe(before.updated_at);
     await admin.getByText('Phone 390 px').click();
     await expect(admin.getByTestId('preview-frame').getAttribute('data-width')).resolves.toBe('390');
     await screenshot(admin, 'preview-phone', 1280);
@@ -186,7 +188,7 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await editor.getByRole('button', { name: 'Take over' }).click();
     await admin.getByText(`${EDITOR_EMAIL} took over this campaign`).first().waitFor();
     await expect(admin.getByRole('textbox', { name: /^Name/ }).getAttribute('readonly')).resolves.not.toBeNull();
-    const refused = await call(server, 'POST', `/api/campaigns/${campaignId}/patch`, { token: adminToken, body: { name: 'x' } });
+    const refused = await failure(cmsApi(server, adminToken).call('patchCampaign', { params: { id: campaignId }, body: { name: 'x' } }));
     expect(refused.status).toBe(409);
   });
 
@@ -218,10 +220,9 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
   });
 
   it('a newsletter signup from the campaign page appears in the subscribers list and in the CSV export', async () => {
-    const apps = await call(server, 'GET', '/api/apps', { token: adminToken });
-    const appId = apps.body.items.find((a: { name: string }) => a.name === 'fan-pages').id as string;
-    const news = await call(server, 'POST', '/api/campaigns', {
-      token: adminToken,
+    const cms = cmsApi(server, adminToken);
+    const appId = (await cms.call('listApps')).items.find((a) => a.name === 'fan-pages')!.id;
+    const news = await withResponse((opts) => cms.call('createCampaign', {
       body: {
         app_id: appId,
         name: 'Newsletter page',
@@ -229,10 +230,10 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
         token_gate: { enabled: true, product_id: 'vinyl-2027' },
         newsletters: [{ id: 'label-news', enabled: true, signup_mode: 'optional', locales: { de: { addressbook_id: 'ab-1', form_id: 'form-1', consent_text: 'Ja, schickt mir Neuigkeiten.' } } }],
       },
-    });
+    }, opts));
     expect(news.status).toBe(201);
     const page = await newPage(adminCtx);
-    await page.goto(news.body.url);
+    await page.goto(news.data.url);
     // The page's own signup call (what its newsletter form sends), from the page's origin.
     const status = await page.evaluate(async (id) => {
       const res = await fetch(`/api/campaigns/${id}/newsletter/signup`, {
@@ -241,10 +242,10 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
         body: JSON.stringify({ email: 'fan@example.com', consents: [{ id: 'label-news', accepted: true }], locale: 'de', redirect_url: location.href, error_redirect_url: location.href, host_url: location.href, newsletter_ids: ['label-news'] }),
       });
       return res.status;
-    }, news.body.id);
+    }, news.data.id);
     expect(status).toBe(202);
     await page.close();
-    await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${news.body.id}/subscribers`);
+    await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${news.data.id}/subscribers`);
     await admin.getByRole('cell', { name: 'fan@example.com' }).waitFor();
     await admin.getByRole('cell', { name: 'pending' }).waitFor();
     await expectAccessible(admin, 'subscribers');
@@ -259,7 +260,7 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await admin.getByRole('cell', { name: 'Ja, schickt mir Neuigkeiten.' }).waitFor();
     await screenshot(admin, 'consent-ledger');
     // The token gate of the same campaign: codes uploaded with progress, then listed with their uses.
-    await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${news.body.id}/token-gate`);
+    await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${news.data.id}/token-gate`);
     await admin.getByText('No codes for this product yet').waitFor();
     await admin.getByTestId('codes-input').setInputFiles({ name: 'codes.csv', mimeType: 'text/csv', buffer: Buffer.from('CODE-1\nCODE-2,3\n') });
     await admin.getByText('2 new codes, 0 updated for vinyl-2027.').waitFor();
@@ -303,8 +304,8 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
   });
 
   it('campaign translations: a plural form is refused in the browser (spec 5), a message per locale is saved, missing keys are shown', async () => {
-    const list = await call(server, 'GET', '/api/campaigns/search?q=newsletter-page', { token: adminToken });
-    const id = list.body.items[0].id as string;
+    const list = await cmsApi(server, adminToken).call('searchCampaigns', { query: { q: 'newsletter-page' } });
+    const id = list.items[0]!.id;
     await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${id}`);
     await admin.getByRole('heading', { name: 'Newsletter page', level: 2 }).waitFor();
     await admin.getByRole('tab', { name: 'Translations' }).click();
@@ -318,7 +319,7 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await admin.getByLabel('cta in de').fill('Jetzt anmelden');
     await admin.getByText('en: missing cta').waitFor();
     await admin.getByRole('button', { name: 'Save', exact: true }).click();
-    await waitFor(async () => (await call(server, 'GET', `/api/campaigns/${id}`, { token: adminToken })).body.i18n?.translations?.[0]?.messages?.cta === 'Jetzt anmelden', 'the saved message');
+    await waitFor(async () => (await storedCampaign(id)).i18n?.translations?.[0]?.messages?.cta === 'Jetzt anmelden', 'the saved message');
     await expectAccessible(admin, 'campaign translations');
     await screenshot(admin, 'campaign-translations');
   });

@@ -7,7 +7,7 @@ import { createCampaign, previewManifestUrl, storageKeys, type CampaignInstance,
 import type { Campaign, NewsletterEntry } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, type TestServer } from '../test/harness.ts';
-import { ADMIN, call, createApp, createCampaign as createCmsCampaign, login, startCmsServer } from './testing.ts';
+import { ADMIN, cmsApi, createApp, failure, createCampaign as createCmsCampaign, login, startCmsServer } from './testing.ts';
 
 class MemoryStorage {
   readonly map = new Map<string, string>();
@@ -30,7 +30,7 @@ function page(href: string, local = new MemoryStorage()) {
     meta: () => null,
     dispatch: () => undefined,
     messaging: { addEventListener: () => undefined, removeEventListener: () => undefined, parent: null, parentOrigin: null },
-    fetch: (input, init) => fetch(input, init),
+    fetch: (input, init) => fetch(input, init), // the SDK's own transport, as a browser gives it
     timers: { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout), setInterval, clearInterval: (h) => clearInterval(h as NodeJS.Timeout) },
     now: () => Date.now(),
     logger: { info: () => undefined, warn: (...a) => void logs.push(a), error: (...a) => void logs.push(a) },
@@ -39,7 +39,7 @@ function page(href: string, local = new MemoryStorage()) {
   return { env, assigned, logs, local, href: () => current };
 }
 
-/** Follows a login redirect through the Spotify emulator as `hint`, back to the page. */
+/** Follows a login redirect through the Spotify emulator as `hint`, back to the page (raw fetch: a browser's redirect hops). */
 async function followLogin(start: string, hint: string, pageUrl: string): Promise<string> {
   let res = await fetch(start, { redirect: 'manual' });
   const authorize = new URL(res.headers.get('location')!);
@@ -78,8 +78,7 @@ describe.each(DB_TARGETS)('campaign SDK against the real CMS (%s)', (db) => {
     const appId = await createApp(ts, admin, 'fan-pages');
     campaign = await createCmsCampaign(ts, admin, { app_id: appId, name: 'Tour', slug: 'tour', newsletters: NEWSLETTERS, enabled_services: ['spotify', 'apple'] });
     gated = await createCmsCampaign(ts, admin, { app_id: appId, name: 'Gated', slug: 'gated', token_gate: { enabled: true, product_id: 'vinyl-9' } });
-    const up = await call(ts, 'POST', '/api/token_gate/products/vinyl-9/codes', { token: admin, raw: 'CODE-ONE\n', headers: { 'content-type': 'text/csv' } });
-    expect(up.status).toBe(200);
+    await cmsApi(ts, admin).call('uploadAccessCodes', { params: { product_id: 'vinyl-9' }, body: 'CODE-ONE\n' });
   });
   afterAll(async () => {
     for (const i of instances) i.destroy();
@@ -121,13 +120,13 @@ describe.each(DB_TARGETS)('campaign SDK against the real CMS (%s)', (db) => {
     const current = sdk(campaign.url, local);
     await current.instance.login.logout();
     expect(current.instance.login.token).toBeNull();
-    const after = await call(ts, 'POST', '/api/accounts/session/refresh', { token: rotated.refresh_token });
-    expect(after.status).toBe(401);
+    expect((await failure(cmsApi(ts, rotated.refresh_token).call('refreshAccountSession'))).status).toBe(401);
   });
 
   it('campaign spec §8: a login error coming back is tracked as login_fail', async () => {
     const p = sdk(campaign.url);
     await p.instance.login.loginWithSpotify();
+    // Raw fetch: the browser's redirect hops of the login, not API calls.
     let res = await fetch(p.assigned[0]!, { redirect: 'manual' });
     const authorize = new URL(res.headers.get('location')!);
     // The fan declines on the provider's page.
@@ -147,8 +146,8 @@ describe.each(DB_TARGETS)('campaign SDK against the real CMS (%s)', (db) => {
       status: 'sent',
       newsletterIds: ['label-news', 'terms'],
     });
-    const outbox = await call(ts, 'GET', '/api/outbox', { token: admin });
-    expect(outbox.body.items.some((m: { to: string }) => m.to === 'fan@example.com')).toBe(true);
+    const outbox = await cmsApi(ts, admin).call('listOutbox');
+    expect(outbox.items.some((m) => m.to === 'fan@example.com')).toBe(true);
     await expect(p.instance.newsletter.signup({ email: 'not-an-email', consents: [], locale: 'en' })).rejects.toMatchObject({ status: 422 });
     expect(p.events.at(-1)).toMatchObject({ event: 'newsletter_soi_fail', page_category: 'crm_fan_engagement' });
   });
@@ -196,7 +195,7 @@ describe.each(DB_TARGETS)('campaign SDK against the real CMS (%s)', (db) => {
     // The same builder the preview player uses: the instance's backend origin, track id and campaign id as callback.
     const url = previewManifestUrl(p.instance.backendOrigin, track.spotify_id, campaign.id);
     expect(url.startsWith(ts.cmsUrl)).toBe(true);
-    const res = await fetch(url);
+    const res = await fetch(url); // raw: the HLS playlist as the player fetches it (not JSON)
     expect(res.status).toBe(200);
     expect((await res.text()).startsWith('#EXTM3U')).toBe(true);
   });

@@ -1,18 +1,22 @@
-/* eslint-disable @typescript-eslint/no-explicit-any -- test replies are read loosely */
 /**
  * Helpers for the CMS integration tests: a server with a known first admin, and calls through the
  * typed client (`@fanfare/client/cms`), so a test reads answers as the protocol's types.
  */
 import { ApiError, createCmsClient, type CallOptions, type CmsClient } from '@fanfare/client/cms';
-import type { Campaign, CmsRole, CreateCampaignBody, ErrorDetail, ValidationIssue } from '@fanfare/protocol';
+import { ErrorBody, type Campaign, type CmsRole, type CreateCampaignBody, type ErrorDetail, type ValidationIssue } from '@fanfare/protocol';
 import { startTestServer, type DbTarget, type TestServer } from '../test/harness.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-0123' } as const;
 export const EDITOR_PASSWORD = 'editor-password-0123';
 
-export interface Reply<T = any> {
+/**
+ * The answer of a raw call: the body is `unknown` until a test narrows it (zod or explicit checks).
+ * For what the typed client cannot send on purpose (invalid input, unknown fields) and for
+ * non-API paths (media, OpenAPI documents).
+ */
+export interface RawReply {
   status: number;
-  body: T;
+  body: unknown;
   headers: Headers;
   text: string;
 }
@@ -22,13 +26,16 @@ export function startCmsServer(db: DbTarget, env: Record<string, string> = {}): 
   return startTestServer({ db, env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, ...env } });
 }
 
-/** One HTTP call to the CMS listener (JSON in, JSON or text out). */
-export async function call<T = any>(
+/**
+ * One raw HTTP call to the CMS listener (JSON in, JSON or text out). API calls go through `cmsApi`;
+ * use this only for deliberately invalid requests and non-API paths (see `RawReply`).
+ */
+export async function rawCall(
   ts: TestServer,
   method: string,
   path: string,
   opts: { token?: string; body?: unknown; headers?: Record<string, string>; raw?: BodyInit; base?: string } = {},
-): Promise<Reply<T>> {
+): Promise<RawReply> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.token) headers.authorization = `Bearer ${opts.token}`;
   let body: BodyInit | undefined = opts.raw;
@@ -40,7 +47,12 @@ export async function call<T = any>(
   const text = await res.text();
   let parsed: unknown = text;
   if ((res.headers.get('content-type') ?? '').includes('application/json') && text) parsed = JSON.parse(text);
-  return { status: res.status, body: parsed as T, headers: res.headers, text };
+  return { status: res.status, body: parsed, headers: res.headers, text };
+}
+
+/** The `detail` of an error body (fails when the body is not `{detail}`). */
+export function errorDetail(body: unknown): ErrorBody['detail'] {
+  return ErrorBody.parse(body).detail;
 }
 
 /** The typed CMS client of `ts`, with a back-office or campaign-account token when given. */

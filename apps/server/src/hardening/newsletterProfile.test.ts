@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readOutbox } from '../platform/mail.ts';
 import { DB_TARGETS, type TestServer } from '../test/harness.ts';
-import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../cms/testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, failure, issuesOf, login, startCmsServer, withResponse } from '../cms/testing.ts';
 
 describe.each(DB_TARGETS)('issue 10 newsletter name and country on %s', (db) => {
   let t: TestServer;
@@ -23,7 +23,8 @@ describe.each(DB_TARGETS)('issue 10 newsletter name and country on %s', (db) => 
   afterAll(async () => t?.close());
 
   it('party spec 1 / issue 10: name and country of a signup are stored, listed and exported once confirmed', async () => {
-    const signup = await call(t, 'POST', `/api/campaigns/${campaign.id}/newsletter/signup`, {
+    const signup = await withResponse((opts) => cmsApi(t).call('newsletterSignup', {
+      params: { id: campaign.id },
       body: {
         email: 'named@example.com',
         name: 'Nina Named',
@@ -35,28 +36,31 @@ describe.each(DB_TARGETS)('issue 10 newsletter name and country on %s', (db) => 
         error_redirect_url: campaign.url,
         host_url: campaign.url,
       },
-    });
-    expect(signup.status, signup.text).toBe(202);
+    }, opts));
+    expect(signup.status).toBe(202);
     const mail = (await readOutbox(path.join(t.dataDir, 'outbox'))).find((m) => m.to === 'named@example.com')!;
-    const link = /https?:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+/.exec(mail.text)![0];
-    expect((await fetch(link, { redirect: 'manual' })).status).toBe(303);
+    const token = /https?:\/\/\S+\/api\/newsletter\/confirm\?token=([\w-]+)/.exec(mail.text)![1]!;
+    expect((await cmsApi(t).call('confirmNewsletter', { query: { token } })).status).toBe(303);
 
-    const listed = await call(t, 'GET', `/api/campaigns/${campaign.id}/newsletter/subscribers`, { token: admin });
-    expect(listed.body.items.find((s: { email: string }) => s.email === 'named@example.com')).toMatchObject({ name: 'Nina Named', country: 'DE' });
+    const cms = cmsApi(t, admin);
+    const listed = await cms.call('listNewsletterSubscribers', { params: { id: campaign.id } });
+    expect(listed.items.find((s) => s.email === 'named@example.com')).toMatchObject({ name: 'Nina Named', country: 'DE' });
 
-    const ledgerCsv = await call(t, 'GET', `/api/campaigns/${campaign.id}/newsletter/subscribers.csv`, { token: admin });
-    const [header, row] = ledgerCsv.text.trimEnd().split('\r\n');
+    const ledgerCsv = await cms.call('exportNewsletterSubscribersCsv', { params: { id: campaign.id } });
+    const [header, row] = ledgerCsv.trimEnd().split('\r\n');
     expect(header).toContain('"name","country"');
     expect(row).toContain('"Nina Named","DE"');
 
-    const export1 = await call(t, 'GET', '/api/newsletter/subscribers.csv?newsletter_id=party-news', { token: admin });
-    expect(export1.text).toContain('"Nina Named","DE"');
+    const export1 = await cms.call('exportSubscribers', { query: { newsletter_id: 'party-news' } });
+    expect(export1).toContain('"Nina Named","DE"');
   });
 
   it('issue 10: a bad country is refused with 422', async () => {
-    const r = await call(t, 'POST', `/api/campaigns/${campaign.id}/newsletter/signup`, {
+    const e = await failure(cmsApi(t).call('newsletterSignup', {
+      params: { id: campaign.id },
       body: { email: 'x@example.com', country: 'Germany', locale: 'en', consents: [], newsletter_ids: ['party-news'], redirect_url: campaign.url, error_redirect_url: campaign.url, host_url: campaign.url },
-    });
-    expect(r.status).toBe(422);
+    }));
+    expect(e.status).toBe(422);
+    expect(issuesOf(e).map((i) => i.loc.join('.'))).toContain('body.country');
   });
 });

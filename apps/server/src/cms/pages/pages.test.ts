@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN_META, Campaign } from '@fanfare/protocol';
 import { createHttpApp } from '../../platform/http.ts';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { ADMIN, call, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
 import { registerPageRoutes } from './routes.ts';
 import { APPLE_EMULATOR_META, SPOTIFY_EMULATOR_META } from './service.ts';
 import { skeletonTextColor } from './skeleton.ts';
@@ -35,8 +35,8 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
       slug: 'tour',
       meta_tags: { title: 'The Tour', description: 'Dates & tickets', 'og:image': 'https://img.example/t.png' },
     });
-    await call(ts, 'PUT', `/api/campaigns/${c.id}/lock`, { token: admin });
-    const res = await fetch(c.url);
+    await cmsApi(ts, admin).call('lockCampaign', { params: { id: c.id } });
+    const res = await fetch(c.url); // raw: the HTML page as a browser loads it
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/html');
     const html = await res.text();
@@ -58,7 +58,7 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
   });
 
   it('an unknown campaign page is a 404 page', async () => {
-    const res = await fetch(`${ts.cmsUrl}/c/fan-pages/nope`);
+    const res = await fetch(`${ts.cmsUrl}/c/fan-pages/nope`); // raw: an HTML page
     expect(res.status).toBe(404);
     expect(res.headers.get('content-type')).toContain('text/html');
   });

@@ -1,7 +1,8 @@
 import { PREVIEW_MANIFEST_PATH, PREVIEW_MAX_SECONDS } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { call, startCmsServer } from '../testing.ts';
+import { z } from 'zod';
+import { cmsApi, errorDetail, failure, rawCall, startCmsServer } from '../testing.ts';
 import { previewManifest } from './service.ts';
 
 describe('HLS preview manifest (unit)', () => {
@@ -20,6 +21,11 @@ describe('HLS preview manifest (unit)', () => {
 
 describe.each(DB_TARGETS)('HLS preview stream over HTTP (%s)', (db) => {
   let ts: TestServer;
+  /** The manifest's path with its query, as the typed client builds it. */
+  const manifestPath = (query: { id: string; callback?: string }) => {
+    const url = new URL(cmsApi(ts).url('previewManifest', { query }));
+    return url.pathname + url.search;
+  };
   beforeAll(async () => {
     ts = await startCmsServer(db);
   });
@@ -27,7 +33,8 @@ describe.each(DB_TARGETS)('HLS preview stream over HTTP (%s)', (db) => {
 
   it('campaign spec §7: GET the stream manifest with id and callback serves real audio of the demo catalog', async () => {
     const track = ts.server.ctx.catalog.tracks[0]!;
-    const r = await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=${track.spotify_id}&callback=campaign-1`);
+    // Raw fetch at the client's URL: the answer is an HLS playlist, not JSON.
+    const r = await rawCall(ts, 'GET', manifestPath({ id: track.spotify_id, callback: 'campaign-1' }));
     expect(r.status).toBe(200);
     expect(r.headers.get('content-type')).toContain('application/vnd.apple.mpegurl');
     const lines = r.text.split('\n');
@@ -37,7 +44,7 @@ describe.each(DB_TARGETS)('HLS preview stream over HTTP (%s)', (db) => {
     expect(total).toBeLessThan(PREVIEW_MAX_SECONDS + 5);
     const segmentUrl = lines.find((l) => l.startsWith('http'))!;
     expect(segmentUrl.startsWith(ts.cmsUrl)).toBe(true);
-    const seg = await fetch(segmentUrl);
+    const seg = await fetch(segmentUrl); // raw: a media segment file, not an API route
     expect(seg.status).toBe(200);
     expect(seg.headers.get('content-type')).toBe('video/mp2t');
     const bytes = new Uint8Array(await seg.arrayBuffer());
@@ -48,28 +55,35 @@ describe.each(DB_TARGETS)('HLS preview stream over HTTP (%s)', (db) => {
 
   it('campaign spec §7: the id may be the Apple id or the ISRC; the callback is optional', async () => {
     const track = ts.server.ctx.catalog.tracks[1]!;
-    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=${track.apple_id}`)).status).toBe(200);
-    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=${track.isrc}&callback=c1`)).status).toBe(200);
+    const cms = cmsApi(ts);
+    await cms.call('previewManifest', { query: { id: track.apple_id } });
+    await cms.call('previewManifest', { query: { id: track.isrc, callback: 'c1' } });
   });
 
   it('bad input gets a clear 4xx with {detail}: unknown track 404, bad id or callback 422, path escapes refused', async () => {
-    const unknown = await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=nothere0000000000000000`);
+    const cms = cmsApi(ts);
+    const unknown = await failure(cms.call('previewManifest', { query: { id: 'nothere0000000000000000' } }));
     expect(unknown.status).toBe(404);
-    expect(unknown.body.detail).toBe('No preview for this track');
-    expect((await call(ts, 'GET', PREVIEW_MANIFEST_PATH)).status).toBe(422);
-    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=a/../b`)).status).toBe(422);
-    expect((await call(ts, 'GET', `${PREVIEW_MANIFEST_PATH}?id=abc&callback=${encodeURIComponent('<script>')}`)).status).toBe(422);
-    expect((await call(ts, 'GET', '/media/previews/not-a-track/seg000.ts')).status).toBe(404);
-    expect((await call(ts, 'GET', '/media/previews/harbour-lights/index.m3u8')).status).toBe(422);
-    expect((await call(ts, 'GET', '/media/previews/harbour-lights/seg999.ts')).status).toBe(404);
+    expect(errorDetail(unknown.body)).toBe('No preview for this track');
+    // Deliberately invalid queries (a missing id does not type-check): raw.
+    expect((await rawCall(ts, 'GET', PREVIEW_MANIFEST_PATH)).status).toBe(422);
+    expect((await failure(cms.call('previewManifest', { query: { id: 'a/../b' } }))).status).toBe(422);
+    expect((await failure(cms.call('previewManifest', { query: { id: 'abc', callback: '<script>' } }))).status).toBe(422);
+    // Media segments are files, not API routes: raw.
+    expect((await rawCall(ts, 'GET', '/media/previews/not-a-track/seg000.ts')).status).toBe(404);
+    expect((await rawCall(ts, 'GET', '/media/previews/harbour-lights/index.m3u8')).status).toBe(422);
+    expect((await rawCall(ts, 'GET', '/media/previews/harbour-lights/seg999.ts')).status).toBe(404);
   });
 
   it('the preview is documented in OpenAPI', async () => {
-    const doc = await call(ts, 'GET', '/docs/json');
+    // The OpenAPI document is not an API route of the table: raw, narrowed with zod.
+    const doc = await rawCall(ts, 'GET', '/docs/json');
     expect(doc.status).toBe(200);
-    const op = doc.body.paths[PREVIEW_MANIFEST_PATH].get;
+    const Operation = z.object({ operationId: z.string(), parameters: z.array(z.object({ name: z.string() })) });
+    const paths = z.object({ paths: z.record(z.string(), z.record(z.string(), z.unknown())) }).parse(doc.body).paths;
+    const op = Operation.parse(paths[PREVIEW_MANIFEST_PATH]?.get);
     expect(op.operationId).toBe('previewManifest');
-    expect(op.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['callback', 'id']);
-    expect(Object.keys(doc.body.paths).some((p) => p.startsWith('/media/'))).toBe(false);
+    expect(op.parameters.map((p) => p.name).sort()).toEqual(['callback', 'id']);
+    expect(Object.keys(paths).some((p) => p.startsWith('/media/'))).toBe(false);
   });
 });

@@ -1,7 +1,21 @@
+import { ApiError, PartyClient, createPartyClient, type CallOptions } from '@fanfare/client/party';
+import { ErrorBody } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { ADMIN, login, startCmsServer } from '../../cms/testing.ts';
 import { loginWithSpotify } from '../../test/logins.ts';
+
+/** The status a call answers with (its success status, or its `ApiError`'s). */
+async function statusOf(run: (opts: CallOptions) => Promise<unknown>): Promise<number> {
+  let status = 0;
+  try {
+    await run({ onResponse: (res) => void (status = res.status) });
+    return status;
+  } catch (e) {
+    if (e instanceof ApiError) return e.status;
+    throw e;
+  }
+}
 
 describe.each(DB_TARGETS)("issue 15: party admin calls accept the CMS user's bearer as well as X-Cms-Token, on %s", (db) => {
   let ts: TestServer;
@@ -14,24 +28,31 @@ describe.each(DB_TARGETS)("issue 15: party admin calls accept the CMS user's bea
     await ts?.close();
   });
 
-  const grants = (headers: Record<string, string>) => fetch(`${ts.partyUrl}/api/parties/demo/grants`, { headers });
+  const params = { id: 'demo' };
+  /** A party client sending `Authorization: Bearer <token>`. */
+  const withBearer = (token: string) => createPartyClient({ baseUrl: ts.partyUrl, token: () => token });
+  /** A party client sending `X-Cms-Token: <token>` (the admin tool's header). */
+  const withCmsHeader = (token: string | null) => new PartyClient({ baseUrl: ts.partyUrl, cmsToken: token });
 
   it('the same CMS user token works as Authorization: Bearer and as X-Cms-Token', async () => {
-    expect((await grants({ authorization: `Bearer ${cmsToken}` })).status).toBe(200);
-    expect((await grants({ 'x-cms-token': cmsToken })).status).toBe(200);
+    expect((await withBearer(cmsToken).call('listGrants', { params })).items).toBeInstanceOf(Array);
+    expect((await withCmsHeader(cmsToken).call('listGrants', { params })).items).toBeInstanceOf(Array);
   });
 
   it('stop, which the app\'s hosts may also call, takes the CMS user\'s bearer too', async () => {
-    const stop = await fetch(`${ts.partyUrl}/api/parties/demo/stop`, { method: 'POST', headers: { authorization: `Bearer ${cmsToken}` } });
-    expect(stop.status).toBe(200);
+    expect(await statusOf((opts) => withBearer(cmsToken).call('stopParty', { params }, opts))).toBe(200);
   });
 
   it("a fan's bearer is no CMS token (401); a wrong X-Cms-Token is refused (403); nothing is 401", async () => {
     const fan = (await loginWithSpotify(ts.partyUrl, 'demo-fan', { partyId: 'demo' })).accessToken;
-    const asFan = await grants({ authorization: `Bearer ${fan}` });
-    expect(asFan.status).toBe(401);
-    expect(await asFan.json()).toHaveProperty('detail');
-    expect((await grants({ 'x-cms-token': 'not-a-cms-token-at-all' })).status).toBe(403);
-    expect((await grants({})).status).toBe(401);
+    const asFan = await withBearer(fan).call('listGrants', { params }).then(
+      () => null,
+      (e: unknown) => e,
+    );
+    expect(asFan).toBeInstanceOf(ApiError);
+    expect((asFan as ApiError).status).toBe(401);
+    expect(ErrorBody.parse((asFan as ApiError).body).detail).toBeTruthy();
+    expect(await statusOf((opts) => withCmsHeader('not-a-cms-token-at-all').call('listGrants', { params }, opts))).toBe(403);
+    expect(await statusOf((opts) => withCmsHeader(null).call('listGrants', { params }, opts))).toBe(401);
   });
 });

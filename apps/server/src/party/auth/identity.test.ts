@@ -1,5 +1,5 @@
 import { ApiError, PartyClient } from '@fanfare/client';
-import { DUPLICATE_SIGNUP_ERROR, SERVICE_TOKEN_REFRESH_WINDOW_MS } from '@fanfare/protocol';
+import { DUPLICATE_SIGNUP_ERROR, ErrorBody, SERVICE_TOKEN_REFRESH_WINDOW_MS } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_FANS } from '../../providers/emulators/demoFans.ts';
 import { DB_TARGETS, TEST_CMS_TOKEN, startTestServer, type TestServer } from '../../test/harness.ts';
@@ -52,16 +52,13 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
     });
 
     it('refuses a redirect_uri on a foreign origin and never redirects to it', async () => {
-      const res = await fetch(`${t.partyUrl}/api/auth/spotify/login?redirect_uri=${encodeURIComponent('https://evil.example/steal')}`, { redirect: 'manual' });
-      expect(res.status).toBe(400);
-      expect(res.headers.get('location')).toBeNull();
-      expect((await res.json()).detail).toMatch(/redirect_uri/);
+      // A 400 answer, not a redirect: the client throws instead of returning a location.
+      const err = await expectApiError(anon.call('spotifyLogin', { query: { redirect_uri: 'https://evil.example/steal' } }), 400);
+      expect(ErrorBody.parse(err.body).detail).toMatch(/redirect_uri/);
     });
 
     it('refuses a callback whose OAuth state was tampered with', async () => {
-      const res = await fetch(`${t.partyUrl}/api/auth/spotify/callback?code=x&state=${encodeURIComponent('eyJhIjoxfQ.forged')}`, { redirect: 'manual' });
-      expect(res.status).toBe(400);
-      expect(res.headers.get('location')).toBeNull();
+      await expectApiError(anon.call('spotifyCallback', { query: { code: 'x', state: 'eyJhIjoxfQ.forged' } }), 400);
     });
   });
 
@@ -77,6 +74,7 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
 
     it('hands the music user token back to an allowed redirect_uri when MusicKit is not on the page (emulator)', async () => {
       const back = `${t.partyUrl}/p/demo/#/register`;
+      // The emulator's consent step is a provider page, not an API route: raw fetch.
       const res = await fetch(`${t.partyUrl}/emulator/apple/authorize?login_hint=lena&redirect_uri=${encodeURIComponent(back)}`, { redirect: 'manual' });
       expect(res.status).toBe(302);
       const to = new URL(res.headers.get('location')!);
@@ -150,9 +148,10 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
       const lena = client((await loginWithSpotify(t.partyUrl, 'lena')).accessToken);
       const err = await expectApiError(lena.call('signup', { params: { id: 'demo' }, body: { real_name: 'L', display_name: 'x', email: 'not-an-email' } }), 422);
       expect(err.body).toMatchObject({ detail: [{ loc: ['body', 'email'] }] });
+      // Broken JSON cannot be sent through the typed client: a raw-protocol check.
       const raw = await fetch(`${t.partyUrl}/api/parties/demo/users`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"real_name":' });
       expect(raw.status).toBe(400);
-      expect(await raw.json()).toHaveProperty('detail');
+      expect(ErrorBody.safeParse(await raw.json()).success).toBe(true);
       await expectApiError(lena.call('getPartyMe', { params: { id: 'demo' } }), 403);
     });
 
@@ -248,22 +247,20 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
     });
 
     it('refuses a grant naming a service without a service_id (422)', async () => {
-      const res = await fetch(`${t.partyUrl}/api/parties/demo/grants`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-cms-token': TEST_CMS_TOKEN },
-        body: JSON.stringify({ service: 'spotify', role: 'host', display_name: 'x' }),
-      });
-      expect(res.status).toBe(422);
+      const err = await expectApiError(cms().call('postGrant', { params: { id: 'demo' }, body: { service: 'spotify', role: 'host', display_name: 'x' } }), 422);
+      expect(JSON.stringify(ErrorBody.parse(err.body).detail)).toContain('service_id');
     });
   });
 
   describe('profile picture upload (spec 7 uploads)', () => {
     const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452000000010000000108060000001f15c4890000000d49444154789c6360000002000100e221bc330000000049454e44ae426082', 'hex');
-    const upload = (token: string, bytes: Buffer, name: string, type: string) => {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
-      return fetch(`${t.partyUrl}/api/parties/demo/uploads/profile`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    const form = (bytes: Buffer, name: string, type: string) => {
+      const f = new FormData();
+      f.append('file', new Blob([new Uint8Array(bytes)], { type }), name);
+      return f;
     };
+    const upload = (token: string | undefined, bytes: Buffer, name: string, type: string) =>
+      client(token).call('uploadProfile', { params: { id: 'demo' }, form: form(bytes, name, type) });
     /** Issue 10: only fans signed up for the party may upload to it. */
     const signedUpLena = async () => {
       const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
@@ -273,29 +270,22 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
 
     it('stores an image (checked by content) and serves it back by URL', async () => {
       const { accessToken } = await signedUpLena();
-      const res = await upload(accessToken, PNG, 'me.txt', 'text/plain');
-      expect(res.status).toBe(201);
-      const { url } = (await res.json()) as { url: string };
-      const served = await fetch(url);
+      const { url } = await upload(accessToken, PNG, 'me.txt', 'text/plain');
+      const served = await fetch(url); // raw: a stored file, not an API route
       expect(served.headers.get('content-type')).toBe('image/png');
       expect(Buffer.from(await served.arrayBuffer())).toEqual(PNG);
     });
 
     it('refuses a non-image even when named .png (415) and an oversized file (413)', async () => {
       const { accessToken } = await signedUpLena();
-      const fake = await upload(accessToken, Buffer.from('<script>alert(1)</script>'), 'evil.png', 'image/png');
-      expect(fake.status).toBe(415);
+      await expectApiError(upload(accessToken, Buffer.from('<script>alert(1)</script>'), 'evil.png', 'image/png'), 415);
       const big = Buffer.concat([PNG, Buffer.alloc(t.server.ctx.config.uploadMaxBytes + 10)]);
-      const tooBig = await upload(accessToken, big, 'big.png', 'image/png');
-      expect(tooBig.status).toBe(413);
-      expect(await tooBig.json()).toHaveProperty('detail');
+      const tooBig = await expectApiError(upload(accessToken, big, 'big.png', 'image/png'), 413);
+      expect(ErrorBody.parse(tooBig.body).detail).toBeTruthy();
     });
 
     it('requires a login (401)', async () => {
-      const form = new FormData();
-      form.append('file', new Blob([new Uint8Array(PNG)]), 'a.png');
-      const res = await fetch(`${t.partyUrl}/api/parties/demo/uploads/profile`, { method: 'POST', body: form });
-      expect(res.status).toBe(401);
+      await expectApiError(upload(undefined, PNG, 'a.png', 'image/png'), 401);
     });
   });
 

@@ -4,6 +4,7 @@ import {
   CHAT_RATE_LIMITED_ERROR,
   CHAT_TEXT_MAX_LENGTH,
   ChatMessageEvent,
+  ErrorBody,
   isSequencedEvent,
   type ChatMessage,
 } from '@fanfare/protocol';
@@ -56,14 +57,14 @@ describe.each(DB_TARGETS)('chat messages on %s', (db) => {
     const admins = await w.admin.client.call('postChatMessage', { params, body: { text: 'Admin here' } });
     expect(admins.sender).toMatchObject({ role: 'admin', display_name: 'Sam Admin' });
 
-    // A client cannot choose the server's fields.
+    // A client cannot choose the server's fields (they do not type-check in the client: raw on purpose).
     const res = await fetch(`${w.t.partyUrl}/api/parties/${PARTY}/chat/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${w.fan.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ text: 'x', id: 'mine', seq_id: 1, timestamp_ms: 1 }),
     });
     expect(res.status).toBe(422);
-    expect((await res.json()).detail).toBeInstanceOf(Array);
+    expect(ErrorBody.parse(await res.json()).detail).toBeInstanceOf(Array);
   });
 
   it('spec 4/7 socket: every message reaches the open sockets as a ChatMessage event whose seq_id is the message seq_id', async () => {
@@ -203,6 +204,7 @@ describe.each(DB_TARGETS)('chat messages on %s', (db) => {
     const webm = await w.fan.client.call('uploadMedia', { params, form: fileForm(WEBM, 'clip.webm') });
     expect(webm.url).toMatch(/\.webm$/);
 
+    // Stored media are files, not API routes: raw fetch (with the ranges a video player sends).
     const served = await fetch(video.url);
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('video/mp4');
@@ -243,13 +245,14 @@ describe.each(DB_TARGETS)('chat messages on %s', (db) => {
     await expectStatus(w.fan.client.call('postChatMessage', { params, body: { sticker: 'nope' } }), 422);
     await expectStatus(w.stranger.client.call('postChatMessage', { params, body: { text: 'x' } }), 403);
     await expectStatus(w.lena.client.call('deleteChatMessage', { params: { id: PARTY, messageId: before.at(-1)!.id } }), 403);
+    // Broken JSON cannot be sent through the typed client: a raw-protocol check.
     const res = await fetch(`${w.t.partyUrl}/api/parties/${PARTY}/chat/messages`, {
       method: 'POST',
       headers: { authorization: `Bearer ${w.fan.token}`, 'content-type': 'application/json' },
       body: '{"text": ',
     });
     expect(res.status).toBe(400);
-    expect((await res.json()).detail).toBeTruthy();
+    expect(ErrorBody.parse(await res.json()).detail).toBeTruthy();
     expect(await history()).toEqual(before);
   });
 });

@@ -125,7 +125,7 @@ describe.each(DB_TARGETS)('chat moderation and permissions on %s', (db) => {
   it('spec 7 uploads: the CMS uploads a profile picture for a user (stored on their profile) or for a grant', async () => {
     const { url } = await w.cms.call('uploadProfileFor', { params: { id: PARTY, userId: w.fan.id }, form: pngForm() });
     expect((await w.fan.client.call('getPartyMe', { params })).profile_picture).toBe(url);
-    expect((await fetch(url)).headers.get('content-type')).toBe('image/png');
+    expect((await fetch(url)).headers.get('content-type')).toBe('image/png'); // raw: a stored file
     await expectStatus(w.cms.call('uploadProfileFor', { params: { id: PARTY, userId: 'nobody' }, form: pngForm() }), 404);
     const notImage = new FormData();
     notImage.append('file', new Blob(['hello'], { type: 'image/png' }), 'x.png');

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { PartyClient } from '@fanfare/client/party';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, TEST_CMS_TOKEN, startTestServer, type TestServer } from '../../test/harness.ts';
 
@@ -16,6 +17,7 @@ describe.each(DB_TARGETS)('issue 15 legal pages (imprint, privacy, terms) on %s'
     await t?.close();
   });
 
+  /** Legal pages are HTML pages, not API routes: raw fetch. */
   const get = (p: string, lang = 'de') => fetch(`${t.partyUrl}${p}`, { headers: { 'accept-language': lang } });
 
   it('serves each page as HTML (not a JSON 404): the placeholder by default, in the browser locale', async () => {
@@ -35,12 +37,11 @@ describe.each(DB_TARGETS)('issue 15 legal pages (imprint, privacy, terms) on %s'
   });
 
   it("a party's own text (frontend.legal) wins, at /p/{partyId}/legal/{page}, sanitized", async () => {
-    const put = await fetch(`${t.partyUrl}/api/parties/label-party`, {
-      method: 'PUT',
-      headers: { 'x-cms-token': TEST_CMS_TOKEN, 'content-type': 'application/json' },
-      body: JSON.stringify({ name: 'Label Party', frontend: { legal: { imprint: '<p>Label GmbH, Berlin</p><img src=x onerror="alert(1)">' } } }),
+    const cms = new PartyClient({ baseUrl: t.partyUrl, cmsToken: TEST_CMS_TOKEN });
+    await cms.call('putParty', {
+      params: { id: 'label-party' },
+      body: { name: 'Label Party', frontend: { legal: { imprint: '<p>Label GmbH, Berlin</p><img src=x onerror="alert(1)">' } } },
     });
-    expect(put.ok).toBe(true);
     const html = await (await get('/p/label-party/legal/imprint')).text();
     expect(html).toContain('Label GmbH, Berlin');
     expect(html).not.toContain('onerror');

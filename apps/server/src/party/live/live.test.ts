@@ -95,7 +95,7 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     for (const t of res.items) {
       expect(t).toMatchObject({ service: 'spotify', votes: 0, played: false });
       expect(t.hls_url).toMatch(/\/media\/catalog\/audio\/[a-z-]+\/index\.m3u8$/);
-      // The stream is really there: the manifest and its first segment.
+      // The stream is really there: the manifest and its first segment (media files, not API routes: raw fetch).
       const manifest = await fetch(t.hls_url!);
       expect(manifest.status).toBe(200);
       const text = await manifest.text();

@@ -35,6 +35,7 @@ describe.each(DB_TARGETS)('GET /api/parties (ours, the back office list) on %s',
 
   it('answers the back office on the CMS origin with CORS, and no other origin', async () => {
     const cmsOrigin = new URL(w.t.cmsUrl).origin;
+    // Raw fetch: a CORS preflight and a foreign Origin are browser-protocol checks, not API calls.
     const preflight = await fetch(`${w.t.partyUrl}/api/parties`, {
       method: 'OPTIONS',
       headers: { origin: cmsOrigin, 'access-control-request-method': 'PUT', 'access-control-request-headers': 'authorization,content-type' },

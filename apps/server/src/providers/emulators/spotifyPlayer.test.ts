@@ -4,11 +4,21 @@
  */
 import { PlaybackStore, SpotifyPlayer, SpotifyPlayerApi } from '@fanfare/campaign-sdk';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
 import { signPayload } from '../../platform/tokens.ts';
 import { startTestServer, type TestServer } from '../../test/harness.ts';
 import { loadDemoCatalog } from '../catalog/catalog.ts';
 import { EMULATOR_SIGNING_KEY } from './demoFans.ts';
 import { EmulatedPlayers } from './spotifyPlayerState.ts';
+
+const Device = z.looseObject({ id: z.string().nullable(), is_active: z.boolean(), volume_percent: z.number().nullable() });
+const PlayerState = z.looseObject({
+  is_playing: z.boolean(),
+  progress_ms: z.number().nullable(),
+  device: Device,
+  item: z.looseObject({ id: z.string() }).nullable(),
+});
+const SpotifyError = z.object({ error: z.looseObject({ status: z.number(), message: z.string().optional(), reason: z.string().optional() }) });
 
 const tokenFor = (fan: string) => signPayload({ kind: 'access', fan, exp: Date.now() + 3_600_000 }, EMULATOR_SIGNING_KEY);
 
@@ -52,26 +62,36 @@ describe('Spotify emulator player API over HTTP', () => {
   });
   afterAll(() => ts?.close());
 
-  const call = async (fan: string, method: string, path: string, body?: unknown) => {
+  /**
+   * One call to the emulated Spotify Web API. It is Spotify's API, not one of our route tables, so
+   * no typed client exists: raw fetch, body `unknown` until a schema below narrows it.
+   */
+  const call = async (fan: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: unknown }> => {
     const res = await fetch(`${api}${path}`, {
       method,
       headers: { authorization: `Bearer ${tokenFor(fan)}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
     const text = await res.text();
-    return { status: res.status, body: text ? JSON.parse(text) : null };
+    return { status: res.status, body: text ? (JSON.parse(text) as unknown) : null };
   };
+  /** The fan's playback state (`GET /me/player`). */
+  const stateOf = async (fan: string) => PlayerState.parse((await call(fan, 'GET', '/me/player')).body);
+  /** The fan's devices (`GET /me/player/devices`). */
+  const devicesOf = async (fan: string) => z.object({ devices: z.array(Device) }).parse((await call(fan, 'GET', '/me/player/devices')).body).devices;
+  /** The Spotify-style `error` of a refused command. */
+  const errorOf = async (fan: string, method: string, path: string, body?: unknown) => SpotifyError.parse((await call(fan, method, path, body)).body).error;
 
   it('campaign spec §7: devices (with restricted and id-less ones), play on a device, state per fan and device', async () => {
-    const devices = await call('sam', 'GET', '/me/player/devices');
-    expect(devices.body.devices.map((d: { id: string | null }) => d.id)).toEqual(['emulator-web-player', 'emulator-phone', 'emulator-speaker', 'emulator-car', null]);
+    const devices = await devicesOf('sam');
+    expect(devices.map((d) => d.id)).toEqual(['emulator-web-player', 'emulator-phone', 'emulator-speaker', 'emulator-car', null]);
     expect((await call('sam', 'GET', '/me/player')).status).toBe(204);
     const album = ts.server.ctx.catalog.albums[0]!;
     expect((await call('sam', 'PUT', '/me/player/play?device_id=emulator-phone', { context_uri: `spotify:album:${album.spotify_id}`, offset: { position: 1 }, position_ms: 5000 })).status).toBe(204);
-    const state = await call('sam', 'GET', '/me/player');
-    expect(state.body).toMatchObject({ is_playing: true, device: { id: 'emulator-phone', is_active: true }, context: { uri: `spotify:album:${album.spotify_id}` } });
-    expect(state.body.item.id).toBe(ts.server.ctx.catalog.albumTracks(album)[1]!.spotify_id);
-    expect(state.body.progress_ms).toBeGreaterThanOrEqual(5000);
+    const state = await stateOf('sam');
+    expect(state).toMatchObject({ is_playing: true, device: { id: 'emulator-phone', is_active: true }, context: { uri: `spotify:album:${album.spotify_id}` } });
+    expect(state.item?.id).toBe(ts.server.ctx.catalog.albumTracks(album)[1]!.spotify_id);
+    expect(state.progress_ms).toBeGreaterThanOrEqual(5000);
     expect((await call('demo-fan', 'GET', '/me/player')).status).toBe(204); // another fan's player is untouched
   });
 
@@ -80,36 +100,36 @@ describe('Spotify emulator player API over HTTP', () => {
     expect((await call('demo-fan', 'PUT', '/me/player/play?device_id=emulator-web-player', { uris: [`spotify:track:${t0!.spotify_id}`, `spotify:track:${t1!.spotify_id}`] })).status).toBe(204);
     expect((await call('demo-fan', 'PUT', '/me/player/pause')).status).toBe(204);
     expect((await call('demo-fan', 'PUT', '/me/player/seek?position_ms=42000')).status).toBe(204);
-    let s = (await call('demo-fan', 'GET', '/me/player')).body;
+    let s = await stateOf('demo-fan');
     expect(s).toMatchObject({ is_playing: false, progress_ms: 42_000 });
     await call('demo-fan', 'POST', '/me/player/next');
-    expect((await call('demo-fan', 'GET', '/me/player')).body.item.id).toBe(t1!.spotify_id);
+    expect((await stateOf('demo-fan')).item?.id).toBe(t1!.spotify_id);
     await call('demo-fan', 'POST', '/me/player/previous');
-    s = (await call('demo-fan', 'GET', '/me/player')).body;
-    expect(s.item.id).toBe(t0!.spotify_id);
+    s = await stateOf('demo-fan');
+    expect(s.item?.id).toBe(t0!.spotify_id);
     expect(s.is_playing).toBe(true);
     await call('demo-fan', 'PUT', '/me/player/volume?volume_percent=35');
     await call('demo-fan', 'PUT', '/me/player/shuffle?state=true');
     await call('demo-fan', 'PUT', '/me/player/repeat?state=context');
-    s = (await call('demo-fan', 'GET', '/me/player')).body;
+    s = await stateOf('demo-fan');
     expect(s).toMatchObject({ shuffle_state: true, repeat_state: 'context', device: { id: 'emulator-web-player', volume_percent: 35 } });
     expect((await call('demo-fan', 'PUT', '/me/player', { device_ids: ['emulator-phone'], play: false })).status).toBe(204);
-    s = (await call('demo-fan', 'GET', '/me/player')).body;
+    s = await stateOf('demo-fan');
     expect(s.device.id).toBe('emulator-phone');
-    const devices = (await call('demo-fan', 'GET', '/me/player/devices')).body.devices;
-    expect(devices.filter((d: { is_active: boolean }) => d.is_active).map((d: { id: string }) => d.id)).toEqual(['emulator-phone']);
+    const devices = await devicesOf('demo-fan');
+    expect(devices.filter((d) => d.is_active).map((d) => d.id)).toEqual(['emulator-phone']);
   });
 
   it('bad commands get Spotify-style errors, never a 500', async () => {
-    expect((await call('host-hanna', 'PUT', '/me/player/pause')).body.error).toMatchObject({ status: 404, reason: 'NO_ACTIVE_DEVICE' });
-    expect((await call('host-hanna', 'PUT', '/me/player/play?device_id=emulator-car', { uris: [] })).body.error).toMatchObject({ status: 403 });
+    expect(await errorOf('host-hanna', 'PUT', '/me/player/pause')).toMatchObject({ status: 404, reason: 'NO_ACTIVE_DEVICE' });
+    expect(await errorOf('host-hanna', 'PUT', '/me/player/play?device_id=emulator-car', { uris: [] })).toMatchObject({ status: 403 });
     expect((await call('host-hanna', 'PUT', '/me/player/volume?volume_percent=101')).status).toBe(400);
     expect((await call('host-hanna', 'PUT', '/me/player/repeat?state=forever')).status).toBe(400);
     expect((await call('host-hanna', 'PUT', '/me/player/play?device_id=emulator-phone', { uris: ['spotify:track:doesnotexist'] })).status).toBe(400);
     expect((await call('host-hanna', 'PUT', '/me/player', { device_ids: ['a', 'b'] })).status).toBe(400);
     await call('host-hanna', 'PUT', '/me/player/play?device_id=emulator-speaker', { uris: [`spotify:track:${ts.server.ctx.catalog.tracks[0]!.spotify_id}`] });
-    expect((await call('host-hanna', 'PUT', '/me/player/volume?volume_percent=20')).body.error).toMatchObject({ status: 403, reason: 'VOLUME_CONTROL_DISALLOW' });
-    expect((await call('lena', 'PUT', '/me/player/pause')).body.error).toMatchObject({ status: 403, reason: 'PREMIUM_REQUIRED' });
+    expect(await errorOf('host-hanna', 'PUT', '/me/player/volume?volume_percent=20')).toMatchObject({ status: 403, reason: 'VOLUME_CONTROL_DISALLOW' });
+    expect(await errorOf('lena', 'PUT', '/me/player/pause')).toMatchObject({ status: 403, reason: 'PREMIUM_REQUIRED' });
     const anonymous = await fetch(`${api}/me/player/devices`);
     expect(anonymous.status).toBe(401);
   });
@@ -150,22 +170,22 @@ describe('Spotify emulator player API over HTTP', () => {
     sdkPlayers[0]!.fire('ready', { device_id: 'sdk-device-1' });
     const playlist = ts.server.ctx.catalog.playlists[0]!;
     await player.play({ type: 'playlist', id: playlist.spotify_id, positionMs: 3000 });
-    let s = (await call(fan, 'GET', '/me/player')).body;
+    let s = await stateOf(fan);
     expect(s).toMatchObject({ is_playing: true, device: { id: 'sdk-device-1', name: 'Web Playback SDK' }, context: { uri: `spotify:playlist:${playlist.spotify_id}` } });
     await player.setVolume(0.555);
-    expect((await call(fan, 'GET', '/me/player')).body.device.volume_percent).toBe(55);
+    expect((await stateOf(fan)).device.volume_percent).toBe(55);
     await player.setShuffle(true);
     await player.setRepeat('track');
     await player.next();
     await player.pause();
-    s = (await call(fan, 'GET', '/me/player')).body;
+    s = await stateOf(fan);
     expect(s).toMatchObject({ is_playing: false, shuffle_state: true, repeat_state: 'track' });
-    expect(s.item.id).toBe(ts.server.ctx.catalog.playlistTracks(playlist)[1]!.spotify_id);
+    expect(s.item?.id).toBe(ts.server.ctx.catalog.playlistTracks(playlist)[1]!.spotify_id);
     const devices = await player.devices();
     expect(devices.map((d) => d.id)).toEqual(['emulator-web-player', 'emulator-phone', 'emulator-speaker', 'sdk-device-1']); // restricted car and id-less TV ignored
     expect(devices.find((d) => d.id === 'emulator-speaker')!.volume).toBe(1); // none reported
     await player.transfer('emulator-phone', true);
-    s = (await call(fan, 'GET', '/me/player')).body;
+    s = await stateOf(fan);
     expect(s).toMatchObject({ is_playing: true, device: { id: 'emulator-phone' } });
     player.destroy();
   });
