@@ -36,6 +36,8 @@ const TARGET_P95_MS = 30;
 const { values: args } = parseArgs({
   options: {
     fans: { type: 'string', default: '6' },
+    /** Extra fans without the continuous sync (start alignment only): the reference rows. */
+    'reference-fans': { type: 'string', default: '1' },
     duration: { type: 'string', default: '90' },
     'join-spread': { type: 'string', default: '10' },
     'shift-ms': { type: 'string', default: '3617.5' },
@@ -50,6 +52,7 @@ const { values: args } = parseArgs({
 const [jitterMin, jitterMax] = args.jitter.split('-').map(Number) as [number, number];
 const cfg = {
   fans: Math.max(3, Number(args.fans)),
+  referenceFans: Math.max(0, Number(args['reference-fans'])),
   durationS: Number(args.duration),
   joinSpreadS: Number(args['join-spread']),
   /** Fan 1's clock is this far ahead of the machine's (ms). */
@@ -120,15 +123,26 @@ interface FanPlan {
   role: string;
   shiftMs: number;
   jittered: boolean;
+  /** False for the reference fans: start alignment only, no continuous sync. */
+  continuousSync: boolean;
 }
 
 function planFans(): FanPlan[] {
-  return Array.from({ length: cfg.fans }, (_, fan) => ({
+  const fans = Array.from({ length: cfg.fans }, (_, fan) => ({
     fan,
     role: fan === SHIFTED_FAN ? `clock +${cfg.shiftMs} ms` : fan === JITTERED_FAN ? `link ${cfg.jitterMs[0]}-${cfg.jitterMs[1]} ms each way` : 'plain',
     shiftMs: fan === SHIFTED_FAN ? cfg.shiftMs : 0,
     jittered: fan === JITTERED_FAN,
+    continuousSync: true,
   }));
+  const refs = Array.from({ length: cfg.referenceFans }, (_, i) => ({
+    fan: cfg.fans + i,
+    role: 'reference: start alignment only, no continuous sync',
+    shiftMs: 0,
+    jittered: false,
+    continuousSync: false,
+  }));
+  return [...fans, ...refs];
 }
 
 async function main(): Promise<void> {
@@ -141,7 +155,7 @@ async function main(): Promise<void> {
   }, HARD_LIMIT_MS);
   log(`sync bench on ${machineLine(machine)}`);
   const plan = planFans();
-  log(`${cfg.fans} fans (one Chromium process each), ${cfg.durationS} s, joins spread over ${cfg.joinSpreadS} s; fan ${SHIFTED_FAN}: clock +${cfg.shiftMs} ms; fan ${JITTERED_FAN}: ${cfg.jitterMs.join('-')} ms delay each way`);
+  log(`${cfg.fans} fans + ${cfg.referenceFans} reference (one Chromium process each), ${cfg.durationS} s, joins spread over ${cfg.joinSpreadS} s; fan ${SHIFTED_FAN}: clock +${cfg.shiftMs} ms; fan ${JITTERED_FAN}: ${cfg.jitterMs.join('-')} ms delay each way`);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanfare-sync-'));
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -173,7 +187,7 @@ async function main(): Promise<void> {
       body: JSON.stringify({ type: 'album', id: ALBUM, service: 'umg_hls', country: 'de' }),
     });
     const tokens: string[] = [];
-    for (let i = 0; i < cfg.fans; i++) {
+    for (let i = 0; i < plan.length; i++) {
       const res = await call(`${base}/api/parties/${PARTY}/users`, {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
@@ -183,7 +197,7 @@ async function main(): Promise<void> {
     }
     const script = await bundlePage();
     // Every fan gets its own browser process, started before the party so starts do not eat its time.
-    for (let i = 0; i < cfg.fans; i++) browsers.push(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
+    for (let i = 0; i < plan.length; i++) browsers.push(await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS }));
     await call(`${base}/api/parties/${PARTY}/start`, { method: 'POST', headers: { 'x-cms-token': CMS_TOKEN } });
     const startedAt = Date.now();
     log('party started; fans joining');
@@ -194,7 +208,7 @@ async function main(): Promise<void> {
       const page = await (await browsers[f.fan]!.newContext()).newPage();
       page.on('pageerror', (err) => log(`   fan ${f.fan} page error: ${err.message}`));
       if (f.shiftMs !== 0) await page.addInitScript(clockShiftScript(f.shiftMs));
-      const wait = startedAt + (f.fan * cfg.joinSpreadS * 1000) / Math.max(1, cfg.fans - 1) - Date.now();
+      const wait = startedAt + (f.fan * cfg.joinSpreadS * 1000) / Math.max(1, plan.length - 1) - Date.now();
       if (wait > 0) await sleep(wait);
       // A page of the party server's origin (its health check), then the fan script in it: calls,
       // socket and streams are same-origin. The jittered fan's origin is the delaying proxy.
@@ -202,7 +216,7 @@ async function main(): Promise<void> {
       await page.goto(`${origin}/healthz`);
       await page.evaluate((p) => {
         (window as unknown as { __syncParams: unknown }).__syncParams = p;
-      }, { party: PARTY, token: tokens[f.fan]!, grid: cfg.gridMs });
+      }, { party: PARTY, token: tokens[f.fan]!, grid: cfg.gridMs, continuousSync: f.continuousSync });
       await page.addScriptTag({ content: script });
       joinedAt.push(Date.now());
       pages.push(page);
@@ -258,14 +272,16 @@ async function main(): Promise<void> {
           if (s.rate !== 1) nudging[s.fan]!++;
         }
       }
-      if (playing.length < 2 || new Set(playing.map((s) => s.track)).size !== 1) {
+      // The spread is among the fans under test (the reference fans are rows of their own).
+      const tested = playing.filter((s) => plan[s.fan]!.continuousSync);
+      if (tested.length < 2 || new Set(tested.map((s) => s.track)).size !== 1) {
         instantsSkipped++;
         continue;
       }
       instantsCompared++;
-      const settling = playing.some((s) => isSettling(s.fan, at, s.track!));
-      for (let i = 0; i < playing.length; i++) {
-        for (let j = i + 1; j < playing.length; j++) (settling ? pairwiseSettling : pairwise).push(Math.abs(playing[i]!.pos! - playing[j]!.pos!));
+      const settling = tested.some((s) => isSettling(s.fan, at, s.track!));
+      for (let i = 0; i < tested.length; i++) {
+        for (let j = i + 1; j < tested.length; j++) (settling ? pairwiseSettling : pairwise).push(Math.abs(tested[i]!.pos! - tested[j]!.pos!));
       }
     }
     const expectedSamples = (fan: number) => Math.floor((runEnd - joinedAt[fan]!) / cfg.gridMs);
@@ -297,6 +313,7 @@ async function main(): Promise<void> {
           vs_server_abs_ms: q,
           vs_server_mean_signed_ms: round(vsServer[i]!.reduce((a, b) => a + b, 0) / (vsServer[i]!.length || 1)),
           vs_server_settling_abs_ms: quantiles(vsServerSettling[i]!.map(Math.abs)),
+          continuous_sync: plan[i]!.continuousSync,
           meets_target: q.n > 0 && q.p95 < TARGET_P95_MS,
         };
       }),
@@ -321,11 +338,12 @@ async function main(): Promise<void> {
       f.offset_estimate_error_ms,
       f.seeks,
       `${Math.round(f.share_of_samples_nudging * 100)} %`,
-      f.meets_target ? 'yes' : 'NO',
+      f.continuous_sync ? (f.meets_target ? 'yes' : 'NO') : '(reference)',
     ]);
-    const allAbs = vsServer.flat().map(Math.abs);
-    const allQ = quantiles(allAbs);
-    rows.push([`all fans`, allQ.n, allQ.p50, allQ.p95, allQ.max, round(vsServer.flat().reduce((a, b) => a + b, 0) / (allQ.n || 1)), '', '', '', result.fans.every((f) => f.meets_target) ? 'yes' : 'NO']);
+    const tested = vsServer.filter((_, i) => plan[i]!.continuousSync).flat();
+    const allQ = quantiles(tested.map(Math.abs));
+    const allMeet = result.fans.every((f) => !f.continuous_sync || f.meets_target);
+    rows.splice(cfg.fans, 0, [`all ${cfg.fans} fans`, allQ.n, allQ.p50, allQ.p95, allQ.max, round(tested.reduce((a, b) => a + b, 0) / (allQ.n || 1)), '', '', '', allMeet ? 'yes' : 'NO']);
     const spreadHeader = ['spread between fans', 'n', 'p50 ms', 'p95 ms', 'max ms'];
     const spreadRows: (string | number)[][] = [
       ['pairwise |pos i - pos j|, settled', result.pairwise_spread_ms.n, result.pairwise_spread_ms.p50, result.pairwise_spread_ms.p95, result.pairwise_spread_ms.max],
@@ -339,7 +357,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine(machine)}; ${loadLine}.`,
       '',
-      `Run: ${cfg.fans} headless Chromium fans, each its own browser process (Debian chromium), playing party \`${PARTY}\` over umg_hls (HLS via hls.js) with the party app's own HlsPlayer and PlayerController (start alignment plus the continuous sync: a step every 250 ms, playback rate for small errors, seek past 250 ms) and the protocol client's PartySocket clock-offset estimate; ${cfg.durationS} s from the party start, fans joining over ${cfg.joinSpreadS} s. Fan ${SHIFTED_FAN}'s clock (Date, Date.now, performance.timeOrigin) is ${cfg.shiftMs} ms ahead of the machine's. Fan ${JITTERED_FAN} reaches the server through a TCP proxy that delays every chunk by a uniform ${cfg.jitterMs[0]}-${cfg.jitterMs[1]} ms in each direction, order kept (drawn: up p50 ${result.proxy_delay_ms.up.p50} ms, down p50 ${result.proxy_delay_ms.down.p50} ms). Positions are the audio element's currentTime, recorded by each fan on a ${cfg.gridMs} ms grid of the true machine clock and interpolated to the grid instant. ${result.track_starts} track start(s) in the run; ${instantsCompared} instants compared, ${instantsSkipped} skipped (fewer than two fans playing the same track).`,
+      `Run: ${cfg.fans} headless Chromium fans plus ${cfg.referenceFans} reference fan(s), each its own browser process (Debian chromium), playing party \`${PARTY}\` over umg_hls (HLS via hls.js) with the party app's own HlsPlayer and PlayerController (start alignment plus the continuous sync: a step every 250 ms, playback rate for small errors, seek past 250 ms; the reference fans run the start alignment only) and the protocol client's PartySocket clock-offset estimate; ${cfg.durationS} s from the party start, fans joining over ${cfg.joinSpreadS} s. Fan ${SHIFTED_FAN}'s clock (Date, Date.now, performance.timeOrigin) is ${cfg.shiftMs} ms ahead of the machine's. Fan ${JITTERED_FAN} reaches the server through a TCP proxy that delays every chunk by a uniform ${cfg.jitterMs[0]}-${cfg.jitterMs[1]} ms in each direction, order kept (drawn: up p50 ${result.proxy_delay_ms.up.p50} ms, down p50 ${result.proxy_delay_ms.down.p50} ms). Positions are the audio element's currentTime, recorded by each fan on a ${cfg.gridMs} ms grid of the true machine clock and interpolated to the grid instant. ${result.track_starts} track start(s) in the run; ${instantsCompared} instants compared, ${instantsSkipped} skipped (fewer than two fans playing the same track).`,
       '',
       markdownTable(header, rows),
       '',

@@ -45,7 +45,7 @@ declare global {
   }
 }
 
-const params = (window as unknown as { __syncParams: { party: string; token: string; grid: number } }).__syncParams;
+const params = (window as unknown as { __syncParams: { party: string; token: string; grid: number; continuousSync: boolean } }).__syncParams;
 const partyId = params.party;
 const token = params.token;
 const gridMs = params.grid;
@@ -108,7 +108,9 @@ async function start(): Promise<void> {
   for (let i = 0; i < 300 && state.clockSamples === 0; i++) await new Promise((r) => setTimeout(r, 10));
   await controller.play();
   state.ready = true;
-  // The continuous sync, as usePlayer starts it, counting what each step did.
+  // The continuous sync, as usePlayer starts it, counting what each step did. The reference fan
+  // goes without it: start alignment only, as before issue 16.
+  if (!params.continuousSync) return;
   setInterval(() => {
     controller
       .syncStep()

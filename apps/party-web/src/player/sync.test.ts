@@ -26,7 +26,7 @@ class SeekablePlayer extends MockPlayer {
   constructor(clock: { now: number }) {
     super(() => clock.now);
   }
-  override async seek(positionMs: number): Promise<void> {
+  async seek(positionMs: number): Promise<void> {
     this.seeks.push(positionMs);
     await super.play(this.track ?? track, positionMs);
   }
