@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { useDropzone } from 'react-dropzone';
 import { ActionIcon, Anchor, Breadcrumbs, Button, Card, Group, Image, Modal, Paper, Progress, SimpleGrid, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { CmsUpload } from '@fanfare/protocol';
+import { useDebouncedValue } from '@mantine/hooks';
+import { MEDIA_SEARCH_LIMIT, type CmsUpload } from '@fanfare/protocol';
 import { useApi, useCan } from '../api/context.tsx';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/States.tsx';
@@ -25,7 +26,7 @@ const parentOf = (path: string) => {
 
 /**
  * The media library: folders, drag-and-drop upload with a progress bar per file, previews with
- * their size in pixels, search in the folder, and (with `onPick`) picking a file for a field.
+ * their size in pixels, search across all folders, and (with `onPick`) picking a file for a field.
  */
 export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => void; target?: { width: number; height: number } }) {
   const api = useApi();
@@ -37,6 +38,9 @@ export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => voi
   const [newFolder, setNewFolder] = useState<string | null>(null);
   const [renaming, setRenaming] = useState<string | null>(null);
   const listing = useQuery({ queryKey: ['uploads', folder], queryFn: () => api.uploads.folder(folder) });
+  // The search looks in every folder, on the server (one request once typing pauses).
+  const [needle] = useDebouncedValue(search.trim(), 250);
+  const found = useQuery({ queryKey: ['uploads', 'search', needle], queryFn: () => api.uploads.search(needle), enabled: needle !== '' });
   const refresh = () => void qc.invalidateQueries({ queryKey: ['uploads'] });
 
   const onDrop = (files: File[]) => {
@@ -75,9 +79,14 @@ export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => voi
   const removeFile = useMutation({ mutationFn: (id: string) => api.uploads.remove(id), onSuccess: refresh, onError: (e) => notifyError(e, 'Could not delete the file') });
 
   const crumbs = folder.split('/').filter(Boolean);
-  const needle = search.trim().toLowerCase();
-  const files = (listing.data?.items ?? []).filter((f) => !needle || f.name.toLowerCase().includes(needle));
-  const folders = (listing.data?.folders ?? []).filter((f) => !needle || f.name.toLowerCase().includes(needle));
+  const searching = needle !== '';
+  const shown = searching ? found : listing;
+  const files = (searching ? found.data?.items : listing.data?.items) ?? [];
+  const folders = searching ? [] : (listing.data?.folders ?? []);
+  const openFolder = (path: string) => {
+    setSearch('');
+    setFolder(path);
+  };
 
   return (
     <Stack>
@@ -93,7 +102,15 @@ export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => voi
           ))}
         </Breadcrumbs>
         <Group gap="xs">
-          <TextInput size="xs" aria-label="Search in this folder" placeholder="Search in this folder" value={search} onChange={(e) => setSearch(e.currentTarget.value)} />
+          <TextInput
+            size="xs"
+            type="search"
+            aria-label="Search all media"
+            placeholder="Search all folders"
+            value={search}
+            onChange={(e) => setSearch(e.currentTarget.value)}
+            maxLength={200}
+          />
           {canWrite && (
             <>
               <Button size="xs" variant="default" onClick={() => setNewFolder('')}>
@@ -143,12 +160,17 @@ export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => voi
         </Stack>
       )}
 
-      {listing.isPending ? (
-        <Loading label="Loading media…" />
-      ) : listing.isError ? (
-        <Failed error={listing.error} retry={() => void listing.refetch()} />
+      {searching && found.isSuccess && files.length > 0 && (
+        <Text size="sm" c="dimmed" role="status">
+          {files.length === MEDIA_SEARCH_LIMIT ? `The first ${files.length}` : files.length} file{files.length === 1 ? '' : 's'} named like “{needle}” in all folders
+        </Text>
+      )}
+      {shown.isPending ? (
+        <Loading label={searching ? 'Searching all folders…' : 'Loading media…'} />
+      ) : shown.isError ? (
+        <Failed error={shown.error} retry={() => void shown.refetch()} />
       ) : folders.length === 0 && files.length === 0 ? (
-        <Empty title={needle ? 'Nothing matches' : 'This folder is empty'}>{canWrite && !needle ? 'Drop images above to upload them here.' : undefined}</Empty>
+        <Empty title={searching ? `No file named like “${needle}” in any folder` : 'This folder is empty'}>{canWrite && !searching ? 'Drop images above to upload them here.' : undefined}</Empty>
       ) : (
         <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="sm">
           {folders.map((f) => (
@@ -174,11 +196,18 @@ export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => voi
             </Card>
           ))}
           {files.map((f) => (
-            <FileCard key={f.id} file={f} target={target} onPick={onPick} onDelete={canWrite ? () => removeFile.mutate(f.id) : undefined} />
+            <FileCard
+              key={f.id}
+              file={f}
+              target={target}
+              onPick={onPick}
+              onDelete={canWrite ? () => removeFile.mutate(f.id) : undefined}
+              onOpenFolder={searching ? () => openFolder(f.folder) : undefined}
+            />
           ))}
         </SimpleGrid>
       )}
-      {folder !== '/' && (
+      {folder !== '/' && !searching && (
         <Anchor component="button" type="button" size="sm" onClick={() => setFolder(parentOf(folder))}>
           ← Up one folder
         </Anchor>
@@ -223,7 +252,16 @@ function NameModal({ title, opened, initial, onClose, onSubmit }: { title: strin
   );
 }
 
-function FileCard({ file, target, onPick, onDelete }: { file: CmsUpload; target?: { width: number; height: number }; onPick?: (url: string) => void; onDelete?: () => void }) {
+interface FileCardProps {
+  file: CmsUpload;
+  target?: { width: number; height: number };
+  onPick?: (url: string) => void;
+  onDelete?: () => void;
+  /** In search results: the file's folder, as a link that opens it. */
+  onOpenFolder?: () => void;
+}
+
+function FileCard({ file, target, onPick, onDelete, onOpenFolder }: FileCardProps) {
   const [size, setSize] = useState<{ w: number; h: number } | null>(null);
   const tooSmall = target && size ? size.w < target.width || size.h < target.height : false;
   return (
@@ -237,6 +275,11 @@ function FileCard({ file, target, onPick, onDelete }: { file: CmsUpload; target?
       <Text size="xs" c={tooSmall ? 'red' : 'dimmed'}>
         {size ? `${size.w} × ${size.h} px` : '…'} · {Math.ceil(file.size / 1024)} KB{tooSmall ? ' · smaller than the field' : ''}
       </Text>
+      {onOpenFolder && (
+        <Anchor component="button" type="button" size="xs" onClick={onOpenFolder} aria-label={`Open folder ${file.folder} of ${file.name}`} truncate="end" maw="100%">
+          in {file.folder === '/' ? 'All media' : file.folder}
+        </Anchor>
+      )}
       <Group gap={4} mt={4}>
         {onPick && (
           <Button size="compact-xs" onClick={() => onPick(file.file)} aria-label={`Pick ${file.name}`}>

@@ -207,7 +207,13 @@ export const CAMPAIGN_LOCKED_ERROR = 'CampaignLockedError';
 // ---------------------------------------------------------------------------------------------
 
 /** Query of `GET /api/uploads`: the folder to list (default all). */
-export const UploadsQuery = z.object({ folder: z.string().max(500).optional() });
+/** Most files one media search answers. */
+export const MEDIA_SEARCH_LIMIT = 200;
+/**
+ * Query of `GET /api/uploads`: one folder's files, or with `q` a search of file names across every
+ * folder (case-insensitive; each file names its folder), newest first, at most MEDIA_SEARCH_LIMIT.
+ */
+export const UploadsQuery = z.object({ folder: z.string().max(500).optional(), q: z.string().trim().min(1).max(200).optional() });
 export type UploadsQuery = z.infer<typeof UploadsQuery>;
 export const UploadsResponse = listOf(CmsUpload);
 export type UploadsResponse = z.infer<typeof UploadsResponse>;

@@ -5,7 +5,7 @@ import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
 import { sendStoredFile } from '../../platform/uploads.ts';
 import { cmsRoute } from '../route.ts';
-import { createFolder, deleteFolder, deleteUpload, folderOfFile, listFolder, listUploads, normaliseFolder, ROOT, storeUpload } from './service.ts';
+import { createFolder, deleteFolder, deleteUpload, folderOfFile, listFolder, listUploads, normaliseFolder, ROOT, searchUploads, storeUpload } from './service.ts';
 
 const SAFE_KEY = /^cms\/[\w-]+\.(png|jpg|gif|webp)$/;
 
@@ -16,6 +16,7 @@ export async function registerCmsUploadRoutes(app: App, ctx: ServerContext): Pro
   const route = cmsRoute(ctx);
 
   route(app, CMS_ROUTES.listUploads, async (req) => {
+    if (req.query.q !== undefined) return { items: await searchUploads(ctx, req.query.q) };
     const folder = req.query.folder !== undefined ? normaliseFolder(req.query.folder, ['query', 'folder']) : null;
     return { items: await listUploads(ctx, folder) };
   });

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import type { CmsUpload, FolderListing, UploadFolder } from '@fanfare/protocol';
+import { sql } from 'kysely';
+import { MEDIA_SEARCH_LIMIT, type CmsUpload, type FolderListing, type UploadFolder } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { CmsUploadTable } from '../../platform/db/tables/cms.ts';
 import { badRequest, conflict, notFound, payloadTooLarge, unprocessable } from '../../platform/errors.ts';
@@ -95,6 +96,24 @@ export async function listUploads(ctx: ServerContext, folder: string | null): Pr
   let q = ctx.db.selectFrom('cms_uploads').selectAll().orderBy('created_at').orderBy('id');
   if (folder !== null) q = q.where('folder', '=', folder);
   return (await q.execute()).map((r) => toUpload(ctx, r));
+}
+
+/**
+ * Files whose name contains `text` (case-insensitive) in every folder, newest first, at most
+ * MEDIA_SEARCH_LIMIT: the media search finds a file wherever it lies (each names its folder).
+ */
+export async function searchUploads(ctx: ServerContext, text: string): Promise<CmsUpload[]> {
+  // LIKE with an explicit escape character: % and _ typed by the editor match themselves.
+  const pattern = `%${text.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await ctx.db
+    .selectFrom('cms_uploads')
+    .selectAll()
+    .where(sql<boolean>`lower(name) like ${pattern} escape '\\'`)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(MEDIA_SEARCH_LIMIT)
+    .execute();
+  return rows.map((r) => toUpload(ctx, r));
 }
 
 /**

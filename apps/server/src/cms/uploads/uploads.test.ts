@@ -32,7 +32,7 @@ describe.each(DB_TARGETS)('CMS uploads with folders (%s)', (db) => {
     const r = await upload(form(PNG, 'cover.png', '/covers/2030'));
     expect(r).toMatchObject({ folder: '/covers/2030', name: 'cover.png', mime: 'image/png', size: PNG.length });
     expect(r.file).toMatch(new RegExp(`^${ts.cmsUrl}/uploads/cms/[\\w-]+\\.png$`));
-    const file = await fetch(r.file);
+    const file = await fetch(r.file); // raw: a stored file, not an API route
     expect(file.status).toBe(200);
     expect(file.headers.get('content-type')).toBe('image/png');
     expect(file.headers.get('x-content-type-options')).toBe('nosniff');
@@ -85,8 +85,25 @@ describe.each(DB_TARGETS)('CMS uploads with folders (%s)', (db) => {
   it('delete removes the file and its URL stops answering', async () => {
     const r = await upload(form(PNG, 'gone.png', '/tmp'));
     await api().call('deleteUpload', { params: { id: r.id } });
-    expect((await fetch(r.file)).status).toBe(404);
+    expect((await fetch(r.file)).status).toBe(404); // raw: a stored file
     expect((await failure(api().call('deleteUpload', { params: { id: r.id } }))).status).toBe(404);
+  });
+
+  it('media search (GET /api/uploads?q=) finds files by name in every folder, naming each file’s folder; % and _ match themselves', async () => {
+    await upload(form(PNG, 'Tour-Poster.png', '/search/a'));
+    await upload(form(PNG, 'tour_banner.png', '/search/b/deep'));
+    await upload(form(PNG, 'tourxbanner.png', '/search/c'));
+    await upload(form(PNG, 'unrelated.png', '/search/a'));
+    const found = await api().call('listUploads', { query: { q: 'TOUR' } });
+    expect(found.items.map((f) => [f.name, f.folder]).sort()).toEqual([
+      ['Tour-Poster.png', '/search/a'],
+      ['tour_banner.png', '/search/b/deep'],
+      ['tourxbanner.png', '/search/c'],
+    ]);
+    // An underscore is not a wildcard.
+    expect((await api().call('listUploads', { query: { q: 'tour_' } })).items.map((f) => f.name)).toEqual(['tour_banner.png']);
+    expect((await api().call('listUploads', { query: { q: '100%' } })).items).toEqual([]);
+    expect((await failure(api().call('listUploads', { query: { q: 'x'.repeat(201) } }))).status).toBe(422);
   });
 
   it('uploads need a back-office token', async () => {
