@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { ApiError } from '@fanfare/client';
-import { PLAYER_SERVICES, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN, SCOREBOARD_DEFAULT_COUNT } from '@fanfare/protocol';
+import { CHAT_SLOW_MODE_MAX_SECONDS, PLAYER_SERVICES, POLL_OPTIONS_MAX, POLL_OPTIONS_MIN, SCOREBOARD_DEFAULT_COUNT } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
 import { canStart, isHostOrAdmin } from '../rules/roles.ts';
 import { isAlbumFinished } from '../rules/sync.ts';
@@ -135,12 +135,15 @@ export function HostPanel() {
   const role = useParty((s) => roleOf(s));
   const blocked = useParty((s) => s.blockedUsers);
   const running = useParty((s) => !!s.status && !s.status.is_paused);
-  const ids = { popup: useId(), service: useId(), question: useId(), duration: useId(), qquestion: useId(), qduration: useId(), count: useId(), sduration: useId() };
+  const ids = { popup: useId(), service: useId(), question: useId(), duration: useId(), qquestion: useId(), qduration: useId(), count: useId(), sduration: useId(), slow: useId() };
   const control = useAction(running ? 'running' : 'stopped');
   const popupAction = useAction();
   const pollAction = useAction();
   const quizAction = useAction();
   const scoreAction = useAction();
+  const slowAction = useAction();
+  const slowSeconds = useParty((s) => s.party?.frontend.chatSlowModeSeconds ?? 0);
+  const [slow, setSlow] = useState<number | null>(null);
   const [popup, setPopup] = useState({ message: '', service: '', free_only: false, is_closeable: true, is_restart: false });
   const [poll, setPoll] = useState({ question: '', options: ['', ''], duration: 60 });
   const [quiz, setQuiz] = useState({ question: '', options: ['', ''], correct: 0, duration: 30 });
@@ -201,6 +204,17 @@ export function HostPanel() {
   const sendBoard = async (e: FormEvent) => {
     e.preventDefault();
     await scoreAction.run(() => api().call('postScoreboard', { params: { id }, body: { count: board.count, duration_seconds: board.duration } }), t('host.scoreboardSent'));
+  };
+  /** Party-wide slow mode (issue 10): one message per this many seconds per listener; 0 switches it off. */
+  const sendSlowMode = async (e: FormEvent) => {
+    e.preventDefault();
+    const seconds = slow ?? slowSeconds;
+    await slowAction.run(async () => {
+      const res = await api().call('setSlowMode', { params: { id }, body: { seconds } });
+      const party = services.store.getState().party;
+      if (party) services.store.getState().set({ party: { ...party, frontend: { ...party.frontend, chatSlowModeSeconds: res.seconds } } });
+      setSlow(null);
+    }, seconds > 0 ? t('host.slowModeOn', { seconds }) : t('host.slowModeOff'));
   };
   const unblock = (userId: string) =>
     control.run(async () => {
@@ -310,6 +324,26 @@ export function HostPanel() {
             {t('host.send')}
           </button>
           {scoreAction.feedback}
+        </form>
+      </Section>
+
+      <Section title={t('host.slowModeTitle')}>
+        <form className="form" onSubmit={(e) => void sendSlowMode(e)}>
+          <div className="field">
+            <label htmlFor={ids.slow}>{t('host.slowModeSeconds')}</label>
+            <input
+              id={ids.slow}
+              type="number"
+              min={0}
+              max={CHAT_SLOW_MODE_MAX_SECONDS}
+              value={slow ?? slowSeconds}
+              onChange={(e) => setSlow(Math.max(0, Math.min(CHAT_SLOW_MODE_MAX_SECONDS, Math.round(Number(e.target.value) || 0))))}
+            />
+          </div>
+          <button className="button" type="submit" disabled={slowAction.busy}>
+            {t('host.slowModeApply')}
+          </button>
+          {slowAction.feedback}
         </form>
       </Section>
 

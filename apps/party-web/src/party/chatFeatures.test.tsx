@@ -17,7 +17,7 @@ afterEach(() => {
 
 const track = { id: 't', name: 'T', artists: [], album: 'A', duration_ms: 600_000, image: null, service: 'umg_hls' as const, hls_url: null };
 
-function player(opts: { messages: ChatMessage[]; slowSeconds?: number; extra?: Parameters<typeof renderApp>[0]['routes'] }) {
+function player(opts: { messages: ChatMessage[]; slowSeconds?: number; role?: 'host' | 'listener'; extra?: Parameters<typeof renderApp>[0]['routes'] }) {
   const running = { track, progress_ms: 0, is_paused: false, timestamp_ms: Date.now() };
   const base = partyFixture({ status: running });
   const party = { ...base, frontend: { ...base.frontend, ...(opts.slowSeconds ? { chatSlowModeSeconds: opts.slowSeconds } : {}) } };
@@ -27,7 +27,8 @@ function player(opts: { messages: ChatMessage[]; slowSeconds?: number; extra?: P
     routes: {
       'GET /api/parties/demo': () => ({ status: 200, body: party }),
       'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [], options: null, excluded: [] } }),
-      'GET /api/parties/demo/users/me': () => ({ status: 200, body: partyUserFixture() }),
+      'GET /api/parties/demo/users/me': () => ({ status: 200, body: partyUserFixture({ role: opts.role ?? 'listener' }) }),
+      'GET /api/parties/demo/users': () => ({ status: 200, body: { items: [] } }),
       'GET /api/parties/demo/chat/recent': () => ({ status: 200, body: { items: opts.messages } }),
       'GET /api/parties/demo/player/status': () => ({ status: 200, body: { status: running, server_time_ms: Date.now() } }),
       ...opts.extra,
@@ -116,6 +117,31 @@ describe('slow mode for fans (issue 10)', () => {
     expect((screen.getByRole('button', { name: 'Senden' }) as HTMLButtonElement).disabled).toBe(true);
     // The text stays, to send once the wait is over.
     expect((screen.getByLabelText('Nachricht') as HTMLInputElement).value).toBe('hello');
+  });
+});
+
+describe('hosts switch the party\'s slow mode from the app (issue 10: a party-wide slow mode hosts can switch on)', () => {
+  it('sends PUT chat/slow_mode with the seconds and says it is on; hosts themselves are exempt', async () => {
+    const bodies: unknown[] = [];
+    await player({
+      messages: [],
+      role: 'host',
+      extra: {
+        'PUT /api/parties/demo/chat/slow_mode': ({ body }) => {
+          bodies.push(body);
+          return { status: 200, body: { seconds: (body as { seconds: number }).seconds } };
+        },
+      },
+    });
+    await userEvent.click(await screen.findByText('Langsamer Modus', {}, { timeout: 3000 }));
+    const input = screen.getByLabelText('Sekunden zwischen zwei Nachrichten eines Fans (0 = aus)');
+    await userEvent.clear(input);
+    await userEvent.type(input, '30');
+    await userEvent.click(screen.getByRole('button', { name: 'Übernehmen' }));
+    expect(await screen.findByText('Langsamer Modus an: eine Nachricht alle 30 s.')).toBeTruthy();
+    expect(bodies).toEqual([{ seconds: 30 }]);
+    // The host is exempt: no slow-mode note above the host's own composer.
+    expect(screen.queryByTestId('slow-mode')).toBeNull();
   });
 });
 
