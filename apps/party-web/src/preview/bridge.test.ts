@@ -109,6 +109,23 @@ describe('party preview bridge, app side (issue 14; spec 2 "the admin flag lets 
     expect(store.getState().tracks.map((t) => t.id)).toEqual(['t1']);
   });
 
+  it('answers rendered only once the screen is on the page (the Player chunk loads lazily)', () => {
+    const store = createPartyStore('demo');
+    store.getState().set({ initialised: true });
+    const { win, sent, dispatch } = fakeWindow();
+    const frames: (() => void)[] = [];
+    win.requestAnimationFrame = (cb: () => void) => frames.push(cb);
+    let playerShown = false;
+    const pageDoc = { querySelector: (sel: string) => (sel.includes('preview-origins') ? { getAttribute: () => EDITOR } : sel === '.player-layout' && playerShown ? {} : null) } as unknown as Document;
+    startPreviewBridge({ store, win: win as unknown as Window, doc: pageDoc });
+    dispatch(frame({ screen: 'player' }));
+    for (let i = 0; i < 5; i++) frames.shift()?.();
+    expect(sent.some((m) => m.message.type === 'rendered')).toBe(false);
+    playerShown = true;
+    frames.shift()?.();
+    expect(sent.at(-1)?.message).toMatchObject({ type: 'rendered', screen: 'player', revision: 1 });
+  });
+
   it('does nothing without allowed origins', () => {
     const store = createPartyStore('demo');
     store.getState().set({ initialised: true });

@@ -17,6 +17,11 @@ export interface PreviewBridgeDeps {
   now?: () => number;
 }
 
+/** The root element of each previewed screen: `rendered` waits for it. */
+const SCREEN_ROOT: Record<PartyPreviewShow['screen'], string> = { pre: '.screen--pre', waiting: '.screen--waiting', player: '.player-layout', end: '.screen--end' };
+/** About 10 s of frames: after that the editor hears `rendered` anyway (the screen may show an error state). */
+const MAX_WAIT_FRAMES = 600;
+
 /** The route of a hash-router address (`#/waiting?x` → `/waiting`). */
 export function routeOfHash(hash: string): string {
   return hash.replace(/^#/, '').split('?')[0] || '/';
@@ -72,8 +77,16 @@ export function startPreviewBridge(deps: PreviewBridgeDeps): () => void {
       applying = false;
     }
     showScreen(frame.screen);
-    // Answer once React has painted the new state.
-    win.requestAnimationFrame(() => win.requestAnimationFrame(() => post({ channel: PARTY_PREVIEW_CHANNEL, type: 'rendered', revision: frame.revision, screen: frame.screen }, origin)));
+    // Answer once the screen is painted: the Player is its own chunk and may still be loading.
+    let frames = 0;
+    const answerWhenShown = () => {
+      frames += 1;
+      const shown = deps.doc.querySelector(SCREEN_ROOT[frame.screen]) !== null;
+      if (!shown && frames < MAX_WAIT_FRAMES) return void win.requestAnimationFrame(answerWhenShown);
+      if (current?.frame.revision !== frame.revision) return;
+      post({ channel: PARTY_PREVIEW_CHANNEL, type: 'rendered', revision: frame.revision, screen: frame.screen }, origin);
+    };
+    win.requestAnimationFrame(() => win.requestAnimationFrame(answerWhenShown));
   };
 
   const onMessage = (event: MessageEvent) => {
