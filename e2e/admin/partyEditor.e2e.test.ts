@@ -182,6 +182,21 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     await expectAccessible(admin, 'party editor (look)');
   });
 
+  it('an FAQ entry made in the editor opens in the preview FAQ before saving', async () => {
+    await admin.getByRole('tab', { name: 'Pages & FAQ' }).click();
+    await admin.getByRole('button', { name: 'Add FAQ entry' }).click();
+    await admin.getByRole('textbox', { name: 'Question 1' }).fill('Wann geht es los?');
+    await previewAfter(admin, () => admin.getByRole('textbox', { name: 'Answer 1 (HTML)' }).fill('<p>Um <b>20 Uhr</b>.</p>'));
+    await screenshot(admin, 'party-editor-pages');
+    const frame = await previewFrame(admin);
+    await frame.getByRole('button', { name: 'Questions & answers' }).click();
+    await frame.getByRole('button', { name: 'Wann geht es los?' }).click();
+    await frame.getByText('20 Uhr').waitFor();
+    await frame.page().keyboard.press('Escape');
+    await admin.getByRole('tab', { name: 'Music' }).click();
+    await screenshot(admin, 'party-editor-music');
+  });
+
   it('the editor fits a phone (390 px) and is accessible on each tab', async () => {
     for (const tab of ['General', 'Music', 'Follow', 'Pages & FAQ']) {
       await admin.getByRole('tab', { name: tab }).click();
