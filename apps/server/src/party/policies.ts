@@ -51,22 +51,22 @@ export const PARTY_ABILITIES = {
   /** Post while slow mode is on, without waiting its interval. */
   'chat.ignoreSlowMode': ['host', 'admin'],
   /** Delete anyone's message (everyone may delete their own). */
-  'chat.deleteAny': ['host', 'admin'],
+  'chat.deleteAny': ['cms', 'host', 'admin'],
   /** Block and unblock fans; hosts and admins themselves cannot be blocked. */
-  'chat.moderate': ['host', 'admin'],
+  'chat.moderate': ['cms', 'host', 'admin'],
   /** Delete every message of the party. */
   'chat.clear': ['cms'],
   /** Plan scheduled messages. */
   'chat.schedule': ['cms'],
   /** Start and stop fake chat traffic (the load generator). */
   'chat.fakeTraffic': ['cms'],
-  'popups.create': ['host', 'admin'],
-  'polls.create': ['host', 'admin'],
+  'popups.create': ['cms', 'host', 'admin'],
+  'polls.create': ['cms', 'host', 'admin'],
   'polls.answer': ['listener', 'host', 'admin'],
-  'quiz.create': ['host', 'admin'],
+  'quiz.create': ['cms', 'host', 'admin'],
   'quiz.answer': ['listener', 'host', 'admin'],
   /** Read and post the quiz scoreboard. */
-  'quiz.scoreboard': ['host', 'admin'],
+  'quiz.scoreboard': ['cms', 'host', 'admin'],
   /** The user list, with e-mails: personal data. */
   'users.list': ['host', 'admin'],
   /** Remove every user of the party. */
@@ -77,6 +77,10 @@ export const PARTY_ABILITIES = {
   'users.uploadFor': ['cms'],
   /** Give and revoke host/admin grants. */
   'grants.manage': ['cms'],
+  /** Ours (issue 14): watch the party's aggregated figures (the dashboard socket, `view=dashboard`). */
+  'party.dashboard': ['cms', 'host', 'admin'],
+  /** Ours (issue 14): the recap of the party and its CSV exports (chat log, results, fans with their e-mails). */
+  'party.recap': ['cms'],
 } as const satisfies Record<string, readonly PartyActorRole[]>;
 
 export type PartyAbility = keyof typeof PARTY_ABILITIES;

@@ -10,6 +10,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerLiveReadAccess } from './liveAccess.ts';
 import { registerPartyAbuseLimits } from './abuseLimits.ts';
 import { registerChat } from './chat/register.ts';
+import { registerRecapAndExportRoutes } from './exports/routes.ts';
 import { registerLive } from './live/register.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
@@ -63,6 +64,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   await registerGrantRoutes(app, ctx);
   await registerUploadRoutes(app, ctx);
   await registerMusicRoutes(app, ctx);
+  await registerRecapAndExportRoutes(app, ctx);
   // One scheduler for every due-time action of the party domains (timeline, polls, schedule).
   const jobs = new JobScheduler(() => ctx.now(), ctx.logger, ctx.config.live.timelineTickMs);
   const closers: Closer[] = [() => jobs.close()];

@@ -5,6 +5,7 @@
 import { OAuthCallbackQuery } from '../oauth.ts';
 import type { RouteDef } from '../routeDef.ts';
 import { ReactionAccepted, ReactionBody } from './socket.ts';
+import { PartyRecapResponse } from './dashboard.ts';
 import {
   AccessTokenResponse,
   AnswerBody,
@@ -554,6 +555,39 @@ export const PARTY_ROUTES = {
     multipart: true,
     status: 201,
     response: UploadResponse,
+  },
+  // --- Ours (issue 14): the recap and the exports of a party, for the back office ------------
+  getPartyRecap: {
+    method: 'GET',
+    path: '/api/parties/:id/recap',
+    auth: 'cms',
+    summary: 'The party after the fact: the plays of its tracks, with chat, votes and polls placed on them',
+    params: PartyIdParam,
+    response: PartyRecapResponse,
+  },
+  exportChatCsv: {
+    method: 'GET',
+    path: '/api/parties/:id/exports/chat.csv',
+    auth: 'cms',
+    summary: 'The chat log as CSV (streamed), each message with its track and position',
+    params: PartyIdParam,
+    textResponse: 'text/csv',
+  },
+  exportAnswersCsv: {
+    method: 'GET',
+    path: '/api/parties/:id/exports/answers.csv',
+    auth: 'cms',
+    summary: 'Poll and quiz results as CSV (streamed): one row per option',
+    params: PartyIdParam,
+    textResponse: 'text/csv',
+  },
+  exportFansCsv: {
+    method: 'GET',
+    path: '/api/parties/:id/exports/fans.csv',
+    auth: 'cms',
+    summary: 'The fans signed up for the party, with their consent to the competition, as CSV (streamed)',
+    params: PartyIdParam,
+    textResponse: 'text/csv',
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -21,7 +21,7 @@ export async function requireFan(ctx: ServerContext, req: FastifyRequest): Promi
 }
 
 /** The back-office identity a token names: CMS_ADMIN_TOKEN or an active CMS user's token; else null. */
-async function cmsIdentity(ctx: ServerContext, token: string): Promise<{ id: string; name: string } | null> {
+export async function cmsIdentity(ctx: ServerContext, token: string): Promise<{ id: string; name: string } | null> {
   const configured = ctx.config.cmsAdminToken;
   if (configured && safeEqual(token, configured)) return { id: 'cms-admin-token', name: 'CMS admin token' };
   for (const resolve of ctx.cmsTokenResolvers) {

@@ -7,6 +7,7 @@ import { timelineJobs } from './jobs.ts';
 import { registerReactionRoutes } from '../presence/routes.ts';
 import { registerLiveRoutes } from './routes.ts';
 import { PartySocketServer } from './socket.ts';
+import { DashboardSockets } from '../stats/dashboardSockets.ts';
 
 /** Socket frames larger than this are refused by the socket library (close 1009). */
 const MAX_INBOUND_FRAME_BYTES = 16 * 1024;
@@ -31,8 +32,9 @@ export async function registerLive(app: App, ctx: ServerContext, jobs: JobSchedu
       app.websocketServer.close();
     },
   });
-  await registerLiveRoutes(app, ctx, sockets);
+  const dashboards = new DashboardSockets(ctx, sockets);
+  await registerLiveRoutes(app, ctx, sockets, dashboards);
   const stopReactions = await registerReactionRoutes(app, ctx, sockets);
   jobs.add(...timelineJobs(ctx));
-  return [stopReactions, () => sockets.close()];
+  return [stopReactions, () => dashboards.close(), () => sockets.close()];
 }

@@ -1,23 +1,27 @@
-import { PARTY_ROUTES } from '@fanfare/protocol';
+import { DASHBOARD_VIEW, PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { getParty, listParties, putParty } from '../parties/service.ts';
 import { authorizeCmsOrFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
 import { currentStatus, endParty, startParty, stopParty } from './playback.ts';
+import type { DashboardSockets } from '../stats/dashboardSockets.ts';
 import type { PartySocketServer } from './socket.ts';
 import { getTracks, putTracks, setVote } from './tracks.ts';
 
 /** Party management, the timeline calls, tracks and votes; `GET /api/parties/{id}` also upgrades to the socket. */
-export async function registerLiveRoutes(app: App, ctx: ServerContext, sockets: PartySocketServer): Promise<void> {
+export async function registerLiveRoutes(app: App, ctx: ServerContext, sockets: PartySocketServer, dashboards: DashboardSockets): Promise<void> {
   const route = partyRoute(ctx);
 
   route(app, PARTY_ROUTES.getParty, async (req) => getParty(ctx, req.params.id), {
     // The same path upgraded: the party socket (spec 4 and 7). The token travels in the query
     // because browsers cannot set socket headers; the socket server checks it.
     wsHandler: ((socket: Parameters<PartySocketServer['accept']>[0], req: { params: { id: string }; query: unknown }) => {
-      const query = req.query as { access_token?: unknown };
-      sockets.accept(socket, req.params.id, typeof query.access_token === 'string' ? query.access_token : undefined);
+      const query = req.query as { access_token?: unknown; view?: unknown };
+      const token = typeof query.access_token === 'string' ? query.access_token : undefined;
+      // Issue 14: the hosts' dashboard gets the party's aggregated figures, not its event stream.
+      if (query.view === DASHBOARD_VIEW) return dashboards.accept(socket, req.params.id, token);
+      sockets.accept(socket, req.params.id, token);
     }) as never,
   });
 

@@ -18,6 +18,12 @@ import { findParty } from '../parties/queries.ts';
 import { inAudience, type Audience, type LoggedEvent } from './hub.ts';
 import { currentStatus } from './playback.ts';
 
+/** Hears fan sockets join and leave a party (after the token check; a leave follows each join). */
+export interface SocketObserver {
+  joined(partyId: string): void;
+  left(partyId: string): void;
+}
+
 /** Tunables of the party socket (see `platform/config.ts` for the variables that set them). */
 export interface SocketOptions {
   /** Events of a party are collected this long, then sent as one frame. */
@@ -222,6 +228,14 @@ export class PartySocketServer {
     for (const s of channel.sockets) if (s.state === 'live') this.sendFrame(s, frame);
   }
 
+  /** Told of every fan socket that joins or leaves a party on this node (issue 14: the dashboard's figures). */
+  observer: SocketObserver | null = null;
+
+  /** Distinct fans with a live socket to the party on this node. */
+  listenersOf(partyId: string): number {
+    return this.channels.get(partyId)?.listenerCount() ?? 0;
+  }
+
   /** Number of open fan sockets on this node (for tests and metrics). */
   get socketCount(): number {
     let n = 0;
@@ -279,6 +293,7 @@ export class PartySocketServer {
       channel.idleTimer = null;
     }
     s.state = 'live';
+    this.observer?.joined(partyId);
     // Events up to here may still sit in the channel's unsent batch: this fan starts after them.
     s.skipThrough = channel.lastDelivered;
     // The newcomer hears the count at once; everyone else with the next presence window.
@@ -440,7 +455,9 @@ export class PartySocketServer {
     const mine = s.fan ? this.socketsByFan.get(s.fan.id) : undefined;
     if (mine?.delete(s) && mine.size === 0) this.socketsByFan.delete(s.fan!.id);
     const channel = this.channels.get(partyId);
-    if (!channel || !channel.sockets.delete(s) || channel.sockets.size > 0 || channel.idleTimer) return;
+    const wasIn = channel?.sockets.delete(s) ?? false;
+    if (wasIn) this.observer?.left(partyId);
+    if (!channel || !wasIn || channel.sockets.size > 0 || channel.idleTimer) return;
     channel.idleTimer = setTimeout(() => {
       if (channel.sockets.size > 0) return;
       channel.close();
