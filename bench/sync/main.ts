@@ -36,7 +36,7 @@ const TARGET_P95_MS = 30;
 const { values: args } = parseArgs({
   options: {
     fans: { type: 'string', default: '6' },
-    /** Extra fans without the continuous sync (start alignment only): the reference rows. */
+    /** Extra fans with the player as it was on 2026-11-22 (no continuous sync, legacy seek): the reference rows. */
     'reference-fans': { type: 'string', default: '1' },
     duration: { type: 'string', default: '90' },
     'join-spread': { type: 'string', default: '10' },
@@ -123,7 +123,7 @@ interface FanPlan {
   role: string;
   shiftMs: number;
   jittered: boolean;
-  /** False for the reference fans: start alignment only, no continuous sync. */
+  /** False for the reference fans: the 2026-11-22 player (legacy seek, no continuous sync). */
   continuousSync: boolean;
 }
 
@@ -137,7 +137,7 @@ function planFans(): FanPlan[] {
   }));
   const refs = Array.from({ length: cfg.referenceFans }, (_, i) => ({
     fan: cfg.fans + i,
-    role: 'reference: start alignment only, no continuous sync',
+    role: 'reference: 2026-11-22 player (seek landed on first movement, no continuous sync)',
     shiftMs: 0,
     jittered: false,
     continuousSync: false,
@@ -357,7 +357,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine(machine)}; ${loadLine}.`,
       '',
-      `Run: ${cfg.fans} headless Chromium fans plus ${cfg.referenceFans} reference fan(s), each its own browser process (Debian chromium), playing party \`${PARTY}\` over umg_hls (HLS via hls.js) with the party app's own HlsPlayer and PlayerController (start alignment plus the continuous sync: a step every 250 ms, playback rate for small errors, seek past 250 ms; the reference fans run the start alignment only) and the protocol client's PartySocket clock-offset estimate; ${cfg.durationS} s from the party start, fans joining over ${cfg.joinSpreadS} s. Fan ${SHIFTED_FAN}'s clock (Date, Date.now, performance.timeOrigin) is ${cfg.shiftMs} ms ahead of the machine's. Fan ${JITTERED_FAN} reaches the server through a TCP proxy that delays every chunk by a uniform ${cfg.jitterMs[0]}-${cfg.jitterMs[1]} ms in each direction, order kept (drawn: up p50 ${result.proxy_delay_ms.up.p50} ms, down p50 ${result.proxy_delay_ms.down.p50} ms). Positions are the audio element's currentTime, recorded by each fan on a ${cfg.gridMs} ms grid of the true machine clock and interpolated to the grid instant. ${result.track_starts} track start(s) in the run; ${instantsCompared} instants compared, ${instantsSkipped} skipped (fewer than two fans playing the same track).`,
+      `Run: ${cfg.fans} headless Chromium fans plus ${cfg.referenceFans} reference fan(s), each its own browser process (Debian chromium), playing party \`${PARTY}\` over umg_hls (HLS via hls.js) with the party app's own HlsPlayer and PlayerController (start alignment plus the continuous sync: a step every 250 ms, playback rate for small errors, seek past 250 ms; the reference fans run the player as it was on 2026-11-22: start alignment only, with a seek counted as landed once currentTime moved 10 ms past its target) and the protocol client's PartySocket clock-offset estimate; ${cfg.durationS} s from the party start, fans joining over ${cfg.joinSpreadS} s. Fan ${SHIFTED_FAN}'s clock (Date, Date.now, performance.timeOrigin) is ${cfg.shiftMs} ms ahead of the machine's. Fan ${JITTERED_FAN} reaches the server through a TCP proxy that delays every chunk by a uniform ${cfg.jitterMs[0]}-${cfg.jitterMs[1]} ms in each direction, order kept (drawn: up p50 ${result.proxy_delay_ms.up.p50} ms, down p50 ${result.proxy_delay_ms.down.p50} ms). Positions are the audio element's currentTime, recorded by each fan on a ${cfg.gridMs} ms grid of the true machine clock and interpolated to the grid instant. ${result.track_starts} track start(s) in the run; ${instantsCompared} instants compared, ${instantsSkipped} skipped (fewer than two fans playing the same track).`,
       '',
       markdownTable(header, rows),
       '',

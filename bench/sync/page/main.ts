@@ -63,11 +63,23 @@ let status: PlayerStatus | null = null;
 let socket: PartySocket;
 
 const adapter = new HlsPlayer(audio, async () => ({ default: Hls }));
-const seek = adapter.seek.bind(adapter);
+const seek = params.continuousSync ? adapter.seek.bind(adapter) : legacySeek;
 adapter.seek = (positionMs: number) => {
   state.seeks++;
   return seek(positionMs);
 };
+
+/**
+ * The reference fan's seek, as HlsPlayer had it on 2026-11-22: landed as soon as currentTime moves
+ * 10 ms past the target (Chromium then freezes it for 70-100 ms, unseen by the alignment).
+ */
+async function legacySeek(positionMs: number): Promise<void> {
+  const target = positionMs / 1000;
+  audio.currentTime = target;
+  if (audio.paused) return;
+  const deadline = performance.now() + 2_000;
+  while (audio.currentTime <= target + 0.01 && performance.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+}
 const controller = new PlayerController({
   adapter,
   status: () => status,
@@ -109,7 +121,7 @@ async function start(): Promise<void> {
   await controller.play();
   state.ready = true;
   // The continuous sync, as usePlayer starts it, counting what each step did. The reference fan
-  // goes without it: start alignment only, as before issue 16.
+  // goes without it (start alignment only, with the legacy seek), as the player was before issue 16.
   if (!params.continuousSync) return;
   setInterval(() => {
     controller

@@ -23,6 +23,12 @@ export const SYNC_STEP_MS = 250;
 export const NUDGE_START_MS = 12;
 /** Steps in a row the error must stay past NUDGE_START_MS (a single noisy reading does not nudge). */
 export const NUDGE_CONFIRM_STEPS = 2;
+/**
+ * Steps in a row past the drift tolerance before the continuous sync seeks (2 s, like the
+ * session's two drift ticks): the indicator names a large gap before it is closed, and a brief
+ * stall that resolves by itself does not cost a seek.
+ */
+export const DRIFT_CONFIRM_STEPS = 8;
 /** Rate deviation of a nudge for errors up to NUDGE_LARGE_ERROR_MS (pitch is kept; 2 % is not heard). */
 export const NUDGE_RATE_SMALL = 0.02;
 /** Rate deviation of a nudge for larger errors (up to the seek threshold). */
@@ -79,6 +85,8 @@ export class PlayerController {
   private stepping = false;
   /** Steps in a row with the error past NUDGE_START_MS. */
   private pastStartSteps = 0;
+  /** Steps in a row with the error past the drift tolerance. */
+  private pastToleranceSteps = 0;
   /** The playback rate last set by the continuous sync (1 when not nudging). */
   private rate = 1;
   private syncTimer: ReturnType<typeof setInterval> | null = null;
@@ -228,8 +236,8 @@ export class PlayerController {
 
   /**
    * One step of the continuous sync (issue 16): measures the error against the timeline and
-   * corrects it, every time, with no attempt limit. Past the drift tolerance a seekable player
-   * seeks (a heal); below it, once the error stays past NUDGE_START_MS, a player with a rate
+   * corrects it, every time, with no attempt limit. Past the drift tolerance for
+   * DRIFT_CONFIRM_STEPS steps a seekable player seeks (a heal); below it, once the error stays past NUDGE_START_MS, a player with a rate
    * control plays 2 % (5 % for large errors) faster or slower until the error is closed, then
    * returns to rate 1. Smooth (no seek gap), and it cannot overshoot by more than half a step.
    */
@@ -238,6 +246,7 @@ export class PlayerController {
     const error = this.measureOffsetMs();
     if (error === null) {
       this.pastStartSteps = 0;
+      this.pastToleranceSteps = 0;
       await this.setRate(1);
       return 'idle';
     }
@@ -248,8 +257,11 @@ export class PlayerController {
       if (Math.abs(error) > tolerance) {
         this.pastStartSteps = 0;
         await this.setRate(1);
+        if (++this.pastToleranceSteps < DRIFT_CONFIRM_STEPS) return 'none';
+        this.pastToleranceSteps = 0;
         return (await this.heal('drift')) ? 'seek' : 'idle';
       }
+      this.pastToleranceSteps = 0;
       if (!adapter.setRate) return 'none';
       if (this.rate !== 1) {
         // A nudge runs until the error is closed: crossed zero, or would cross before the next step.

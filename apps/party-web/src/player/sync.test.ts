@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { PlayerStatus } from '@fanfare/protocol';
 import { trackFixture } from '../test/fixtures.ts';
 import {
+  DRIFT_CONFIRM_STEPS,
   DRIFT_TOLERANCE_MS,
   FINE_SYNC_ATTEMPTS,
   NUDGE_CONFIRM_STEPS,
@@ -124,13 +125,17 @@ describe('continuous sync rule (issue 16, decision 0008): the player keeps corre
     }
   });
 
-  it(`past SEEKABLE_DRIFT_TOLERANCE_MS (${SEEKABLE_DRIFT_TOLERANCE_MS} ms) it seeks at rate 1 instead of nudging`, async () => {
+  it(`past SEEKABLE_DRIFT_TOLERANCE_MS (${SEEKABLE_DRIFT_TOLERANCE_MS} ms) on DRIFT_CONFIRM_STEPS (${DRIFT_CONFIRM_STEPS}) steps it seeks at rate 1 instead of nudging`, async () => {
     const t = setup();
     await t.c.play();
     await t.player.slip(40);
     for (let i = 0; i < NUDGE_CONFIRM_STEPS; i++) await t.step();
     expect(t.c.playbackRate).not.toBe(1);
     await t.player.slip(SEEKABLE_DRIFT_TOLERANCE_MS + 100);
+    // The gap stays visible (the offset indicator names it) for the confirm steps, at rate 1.
+    for (let i = 1; i < DRIFT_CONFIRM_STEPS; i++) expect(await t.step()).toBe('none');
+    expect(t.c.playbackRate).toBe(1);
+    expect(t.player.seeks).toEqual([]);
     expect(await t.step()).toBe('seek');
     expect(t.player.seeks.length).toBeGreaterThan(0);
     expect(t.c.playbackRate).toBe(1);
@@ -144,6 +149,7 @@ describe('continuous sync rule (issue 16, decision 0008): the player keeps corre
     expect(await t.step()).toBe('none');
     await t.player.slip(DRIFT_TOLERANCE_MS);
     const play = vi.spyOn(t.player, 'play');
+    for (let i = 1; i < DRIFT_CONFIRM_STEPS; i++) expect(await t.step()).toBe('none');
     expect(await t.step()).toBe('seek');
     expect(play).toHaveBeenCalled();
     expect(t.c.measureOffsetMs()).toBe(0);
