@@ -30,7 +30,7 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
   it('seeds a demo campaign for the demo party, with a newsletter, served as a campaign page', async () => {
     const found = await campaignForParty(ts.server.ctx, 'demo');
     expect(found?.newsletterIds).toEqual([DEMO_NEWSLETTER_ID]);
-    const page = await fetch(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${DEMO_CAMPAIGN_SLUG}`);
+    const page = await fetch(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${DEMO_CAMPAIGN_SLUG}`); // raw: the HTML page
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('fanfare:campaign');
     expect(await campaignForParty(ts.server.ctx, 'no-such-party')).toBeNull();
@@ -59,6 +59,7 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
     const signupCampaignId = found!.id;
     // The CORS preflight is the browser's, not an API call: a plain request.
     const signupPath = `/api/campaigns/${signupCampaignId}/newsletter/signup`;
+    // Raw: CORS preflights are browser protocol, not API calls.
     const preflight = (origin: string) =>
       fetch(`${ts.cmsUrl}${signupPath}`, {
         method: 'OPTIONS',
@@ -87,7 +88,7 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
   });
 
   async function demoCampaign(slug: string): Promise<Campaign> {
-    const html = await (await fetch(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${slug}`)).text();
+    const html = await (await fetch(`${ts.cmsUrl}/c/${DEMO_APP_NAME}/${slug}`)).text(); // raw: the HTML page
     const m = /<meta name="fanfare:campaign" content="([^"]*)">/.exec(html);
     return JSON.parse(m![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as Campaign;
   }

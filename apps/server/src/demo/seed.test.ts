@@ -1,3 +1,4 @@
+import { PartyClient } from '@fanfare/client/party';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, startTestServer, type TestServer } from '../test/harness.ts';
 import { loginWithSpotify } from '../test/logins.ts';
@@ -24,8 +25,8 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
 
   it("issue 15: the emulators' Hanna (Host) is the demo party's host", async () => {
     const { accessToken } = await loginWithSpotify(t.partyUrl, 'host-hanna');
-    const me = await fetch(`${t.partyUrl}/api/users/me`, { headers: { authorization: `Bearer ${accessToken}` } });
-    expect(((await me.json()) as { grants: unknown[] }).grants).toEqual([{ party_id: DEMO_PARTY_ID, role: 'host' }]);
+    const me = await new PartyClient({ baseUrl: t.partyUrl, accessToken }).call('getSystemMe');
+    expect(me.grants).toEqual([{ party_id: DEMO_PARTY_ID, role: 'host' }]);
     await seedDemo(t.server.ctx);
     const grants = await t.server.ctx.db.selectFrom('grants').select('id').where('party_id', '=', DEMO_PARTY_ID).execute();
     expect(grants).toHaveLength(1);
@@ -33,18 +34,10 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
 
   it('issue 15: starts over once it has ended, keeping its signups and chat', async () => {
     const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
-    const signup = await fetch(`${t.partyUrl}/api/parties/${DEMO_PARTY_ID}/users`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ real_name: 'Lena', display_name: 'lena' }),
-    });
-    expect(signup.status).toBe(200);
-    const chat = await fetch(`${t.partyUrl}/api/parties/${DEMO_PARTY_ID}/chat/messages`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ text: 'Bis gleich!' }),
-    });
-    expect(chat.ok).toBe(true);
+    const lena = new PartyClient({ baseUrl: t.partyUrl, accessToken });
+    const params = { id: DEMO_PARTY_ID };
+    await lena.call('signup', { params, body: { real_name: 'Lena', display_name: 'lena' } });
+    await lena.call('postChatMessage', { params, body: { text: 'Bis gleich!' } });
     const now = t.server.ctx.now();
     await t.server.ctx.db.updateTable('parties').set({ started_at: now - 7200_000, ends_at: now - 1000, updated_at: now }).where('id', '=', DEMO_PARTY_ID).execute();
     await seedDemo(t.server.ctx);
@@ -74,16 +67,17 @@ describe('issue 15: the demo party keeps its signups and chat across a restart (
     const first = await startTestServer();
     try {
       const { accessToken } = await loginWithSpotify(first.partyUrl, 'lena');
-      const headers = { authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' };
-      await fetch(`${first.partyUrl}/api/parties/${DEMO_PARTY_ID}/users`, { method: 'POST', headers, body: JSON.stringify({ real_name: 'Lena', display_name: 'lena' }) });
-      await fetch(`${first.partyUrl}/api/parties/${DEMO_PARTY_ID}/chat/messages`, { method: 'POST', headers, body: JSON.stringify({ text: 'Noch da?' }) });
+      const params = { id: DEMO_PARTY_ID };
+      const onFirst = new PartyClient({ baseUrl: first.partyUrl, accessToken });
+      await onFirst.call('signup', { params, body: { real_name: 'Lena', display_name: 'lena' } });
+      await onFirst.call('postChatMessage', { params, body: { text: 'Noch da?' } });
       await first.server.close();
       const second = await startTestServer({ env: { DATA_DIR: first.dataDir } });
       try {
-        const me = await fetch(`${second.partyUrl}/api/parties/${DEMO_PARTY_ID}/users/me`, { headers });
-        expect(me.status).toBe(200);
-        const recent = await fetch(`${second.partyUrl}/api/parties/${DEMO_PARTY_ID}/chat/recent`, { headers });
-        expect(JSON.stringify(await recent.json())).toContain('Noch da?');
+        const onSecond = new PartyClient({ baseUrl: second.partyUrl, accessToken });
+        expect((await onSecond.call('getPartyMe', { params })).display_name).toBe('lena');
+        const recent = await onSecond.call('listRecentChatMessages', { params });
+        expect(recent.items.map((m) => m.text)).toContain('Noch da?');
       } finally {
         await second.server.close();
       }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CAMPAIGN_LOGIN_STATE, type CampaignAppleLoginBody } from '@fanfare/protocol';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
+import { appleMusicUserToken } from '../../test/logins.ts';
 import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer } from '../testing.ts';
 
 /** Follows the campaign's Spotify redirect login through the emulator as `hint`; returns the final URL. */
@@ -15,7 +16,7 @@ async function spotifyLogin(ts: TestServer, campaignId: string, redirectUri: str
   authorize.searchParams.set('login_hint', hint);
   let next = authorize.toString();
   for (let i = 0; i < 5; i++) {
-    res = await fetch(next, { redirect: 'manual' });
+    res = await fetch(next, { redirect: 'manual' }); // raw: the browser's hops through the provider's consent page
     const location = res.headers.get('location');
     if (!location) throw new Error(`no redirect from ${next}: ${res.status}`);
     next = new URL(location, next).toString();
@@ -121,9 +122,9 @@ describe.each(DB_TARGETS)('campaign accounts (%s)', (db) => {
   });
 
   it('apple login with a music user token gives account tokens; a bad token is 401', async () => {
-    const mut = (await (await fetch(`${ts.partyUrl}/emulator/apple/authorize?login_hint=lena`)).json()) as { music_user_token: string };
-    const r = await cmsApi(ts).call('accountAppleLogin', { params: { id: campaign.id }, body: { music_user_token: mut.music_user_token } });
-    expect(r).toMatchObject({ service: 'apple', service_token: mut.music_user_token });
+    const musicUserToken = await appleMusicUserToken(ts.partyUrl, 'lena');
+    const r = await cmsApi(ts).call('accountAppleLogin', { params: { id: campaign.id }, body: { music_user_token: musicUserToken } });
+    expect(r).toMatchObject({ service: 'apple', service_token: musicUserToken });
     const me = await as(r.access_token).call('getAccountMe');
     expect(me).toMatchObject({ service: 'apple', email: null });
     const bad = await failure(cmsApi(ts).call('accountAppleLogin', { params: { id: campaign.id }, body: { music_user_token: 'forged' } }));

@@ -119,6 +119,7 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     const before = await exportCsv(admin, 'artist-news');
     expect(before.trim().split(/\r\n/)).toHaveLength(1);
 
+    // Raw: the e-mail's link, followed as a mail client opens it.
     const res = await fetch(link, { redirect: 'manual' });
     expect(res.status).toBe(303);
     const to = new URL(res.headers.get('location')!);
