@@ -1,31 +1,43 @@
 /**
  * The servers the fan-out benchmark compares: Fanfare itself (the real server program, SQLite in
- * a temp DATA_DIR, messages through the real fake-traffic call) and the two references. Each is a
- * child process of the bench with its own environment.
+ * a temp DATA_DIR) and the references. Every one gets its chat load the same way: HTTP posts at
+ * Fanfare's chat path from the bench's load generator (`bench/lib/chatLoad.ts`). Each is a child
+ * process of the bench with its own environment.
  */
 import type { ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import type { ChatMessagesResponse, FakeChatBody } from '@fanfare/protocol';
+import { CHAT_RATE_LIMIT_MESSAGES, CHAT_RATE_LIMIT_WINDOW_MS } from '@fanfare/protocol';
+import type { Poster } from '../lib/chatLoad.ts';
 import { call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { freePort, spawnTs, stopProcess, waitForHttp } from '../lib/processes.ts';
 import type { WireKind } from './protocol.ts';
 
-export const TARGET_NAMES = ['fanfare', 'raw', 'socketio'] as const;
+export const TARGET_NAMES = ['fanfare', 'ws', 'socketio', 'socketio-naive'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   fanfare: 'Fanfare',
-  raw: 'raw ws (batched)',
-  socketio: 'Socket.IO room',
+  ws: 'ref: fair ws (same pacing, 1 frame/batch)',
+  socketio: 'ref: Socket.IO, 50 ms batch to room',
+  'socketio-naive': 'extra: Socket.IO, emit per message (naive)',
 };
 
-const PARTY_ID = 'bench';
+export const PARTY_ID = 'bench';
+
+/**
+ * Fans taking turns to post, for `rate` messages/s: each posts at most half the chat rate limit
+ * (5 per 10 s), so no post is refused for the limit.
+ */
+export function posterCount(rate: number): number {
+  return Math.ceil((rate * 2 * CHAT_RATE_LIMIT_WINDOW_MS) / 1000 / CHAT_RATE_LIMIT_MESSAGES);
+}
 
 export interface TargetOptions {
   fans: number;
+  rate: number;
   batchMs: number;
-  /** Open the server's inspector on this port, for a CPU profile of the window (Fanfare only). */
-  inspectPort: number | null;
+  /** Open the server's inspector on this port (garbage collection before memory readings, CPU profiles). */
+  inspectPort: number;
   logDir: string;
   log: (line: string) => void;
 }
@@ -37,12 +49,10 @@ export interface RunningTarget {
   wire: WireKind;
   /** One socket URL per fan. */
   urls: string[];
+  /** Who posts the chat load, in turn. */
+  posters: Poster[];
   /** Seconds spent preparing (sign-ups and the like), not counting the server start. */
   prepareS: number;
-  startTraffic(body: FakeChatBody): Promise<void>;
-  stopTraffic(): Promise<void>;
-  /** Every chat message the server made: id and `timestamp_ms`. */
-  listMessages(from: number, to: number): Promise<{ id: string; timestamp_ms: number }[]>;
   stop(): Promise<void>;
 }
 
@@ -52,32 +62,32 @@ export async function startTarget(name: TargetName, opts: TargetOptions): Promis
 }
 
 async function startFanfare(opts: TargetOptions): Promise<RunningTarget> {
-  const server = await startFanfareServer({
-    env: { DEMO_SEED: 'false', SOCKET_BATCH_MS: String(opts.batchMs) },
-    nodeArgs: opts.inspectPort ? [`--inspect=127.0.0.1:${opts.inspectPort}`] : [],
-    logFile: path.join(opts.logDir, 'fanfare-server.log'),
-  });
+  const env = { DEMO_SEED: 'false', SOCKET_BATCH_MS: String(opts.batchMs) };
+  const logFile = path.join(opts.logDir, 'fanfare-server.log');
+  const started = Date.now();
+  // Sign-ups run on a first process; the measured one restarts on the same data, so the garbage
+  // of 10,000 sign-ups is not in its memory before the sockets open (the references have none).
+  const setup = await startFanfareServer({ env, logFile });
+  let tokens: string[];
+  try {
+    await createBenchParty(setup.base);
+    tokens = await signUpFans(setup.base, PARTY_ID, Math.max(opts.fans, posterCount(opts.rate)), opts.log);
+  } catch (e) {
+    await setup.stop();
+    throw e;
+  }
+  await setup.stopKeepingData();
+  const server = await startFanfareServer({ env, logFile, dataDir: setup.dataDir, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`] });
   const { base } = server;
   try {
-    const started = Date.now();
-    await call(`${base}/api/parties/${PARTY_ID}`, {
-      method: 'PUT',
-      headers: cmsHeaders,
-      body: JSON.stringify({ name: 'Fan-out bench', login_required: false, starts_at: new Date(Date.now() - 60_000).toISOString() }),
-    });
-    const tokens = await signUpFans(base, PARTY_ID, opts.fans, opts.log);
-    const prepareS = (Date.now() - started) / 1000;
     const wsBase = base.replace(/^http/, 'ws');
-    const fake = `${base}/api/parties/${PARTY_ID}/chat/fake`;
     return {
       name: 'fanfare',
       pid: server.pid,
       wire: 'fanfare',
-      urls: tokens.map((t) => `${wsBase}/api/parties/${PARTY_ID}?access_token=${encodeURIComponent(t)}`),
-      prepareS,
-      startTraffic: async (body) => void (await call(fake, { method: 'POST', headers: cmsHeaders, body: JSON.stringify(body) })),
-      stopTraffic: async () => void (await call(fake, { method: 'DELETE', headers: { 'x-cms-token': cmsHeaders['x-cms-token'] } })),
-      listMessages: (from, to) => listFanfareMessages(base, tokens[0]!, from, to),
+      urls: tokens.slice(0, opts.fans).map((t) => `${wsBase}/api/parties/${PARTY_ID}?access_token=${encodeURIComponent(t)}`),
+      posters: fanPosters([base], tokens, opts.rate),
+      prepareS: (Date.now() - started) / 1000,
       stop: () => server.stop(),
     };
   } catch (e) {
@@ -86,50 +96,39 @@ async function startFanfare(opts: TargetOptions): Promise<RunningTarget> {
   }
 }
 
-/** Pages back through `GET .../chat/messages` from `to` to `from` (ids deduplicated). */
-async function listFanfareMessages(base: string, token: string, from: number, to: number): Promise<{ id: string; timestamp_ms: number }[]> {
-  const seen = new Map<string, number>();
-  let before = to + 1;
-  for (let page = 0; page < 100_000; page++) {
-    const res = await call(`${base}/api/parties/${PARTY_ID}/chat/messages?limit=100&before=${before}`, { headers: { authorization: `Bearer ${token}` } });
-    const { items } = (await res.json()) as ChatMessagesResponse;
-    let fresh = 0;
-    let oldest = before;
-    for (const m of items) {
-      if (!seen.has(m.id)) {
-        seen.set(m.id, m.timestamp_ms);
-        fresh++;
-      }
-      oldest = Math.min(oldest, m.timestamp_ms);
-    }
-    if (items.length === 0 || oldest < from) break;
-    // Messages sharing the boundary millisecond are fetched again (deduplicated above).
-    before = fresh === 0 ? oldest : oldest + 1;
-  }
-  return [...seen.entries()].map(([id, timestamp_ms]) => ({ id, timestamp_ms }));
+/** Creates the open bench party (started a minute ago) through the CMS call. */
+export async function createBenchParty(base: string): Promise<void> {
+  await call(`${base}/api/parties/${PARTY_ID}`, {
+    method: 'PUT',
+    headers: cmsHeaders,
+    body: JSON.stringify({ name: 'Fan-out bench', login_required: false, starts_at: new Date(Date.now() - 60_000).toISOString() }),
+  });
 }
 
-async function startReference(name: 'raw' | 'socketio', opts: TargetOptions): Promise<RunningTarget> {
+/** The first posterCount(rate) fans post, each through the node `bases[i % bases.length]`. */
+export function fanPosters(bases: string[], tokens: string[], rate: number): Poster[] {
+  return tokens.slice(0, posterCount(rate)).map((t, i) => ({
+    url: `${bases[i % bases.length]!}/api/parties/${PARTY_ID}/chat/messages`,
+    headers: { authorization: `Bearer ${t}` },
+  }));
+}
+
+async function startReference(name: Exclude<TargetName, 'fanfare'>, opts: TargetOptions): Promise<RunningTarget> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const entry = name === 'raw' ? 'bench/fanout/refs/rawServer.ts' : 'bench/fanout/refs/socketioServer.ts';
-  const env = { ...process.env, PORT: String(port), BATCH_MS: String(opts.batchMs), NODE_ENV: 'production' };
-  const child: ChildProcess = spawnTs(entry, [], { env, logFile: path.join(opts.logDir, `${name}-server.log`) });
+  const entry = name === 'ws' ? 'bench/fanout/refs/wsServer.ts' : 'bench/fanout/refs/socketioServer.ts';
+  const batchMs = name === 'socketio-naive' ? 0 : opts.batchMs;
+  const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production' };
+  const child: ChildProcess = spawnTs(entry, [], { env, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`], logFile: path.join(opts.logDir, `${name}-server.log`) });
   await waitForHttp(`${base}/health`, 30_000, child);
-  const url = name === 'raw' ? `ws://127.0.0.1:${port}/` : `ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`;
+  const url = name === 'ws' ? `ws://127.0.0.1:${port}/` : `ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`;
   return {
     name,
     pid: child.pid!,
-    wire: name,
+    wire: name === 'ws' ? 'raw' : 'socketio',
     urls: Array.from({ length: opts.fans }, () => url),
+    posters: Array.from({ length: posterCount(opts.rate) }, (_, i) => ({ url: `${base}/api/parties/${PARTY_ID}/chat/messages`, headers: { authorization: `Bearer poster-${i}` } })),
     prepareS: 0,
-    startTraffic: async (body) =>
-      void (await call(`${base}/api/parties/${PARTY_ID}/chat/fake`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })),
-    stopTraffic: async () => void (await call(`${base}/api/parties/${PARTY_ID}/chat/fake`, { method: 'DELETE' })),
-    listMessages: async (from, to) => {
-      const { items } = (await (await call(`${base}/bench/messages`)).json()) as { items: { id: string; timestamp_ms: number }[] };
-      return items.filter((m) => m.timestamp_ms >= from && m.timestamp_ms <= to);
-    },
     stop: () => stopProcess(child),
   };
 }

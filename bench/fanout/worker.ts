@@ -1,8 +1,9 @@
 /**
  * A load-client worker of the fan-out benchmark (forked by main.ts). Opens its share of fan
  * sockets with bounded concurrency, answers heartbeats, and accounts every delivered chat message
- * per socket: latency against the server's `timestamp_ms`, duplicates, and (with the union of
- * all workers) losses.
+ * per socket: latency from the message's due time (the load generator's schedule, carried in the
+ * text as `@<ms>`) and from the server's `timestamp_ms`, duplicates, and (with the union of all
+ * workers) losses. Sockets belong to groups (the node they talk to, in the scale-out bench).
  *
  * The load client must be cheaper than the servers it measures, on the same 2-core machine: it
  * speaks WebSocket itself over plain TCP sockets (see leanSocket.ts: one shared read buffer, no
@@ -16,6 +17,8 @@ import type { FromWorker, ToWorker, WireKind, WorkerReport } from './protocol.ts
 interface Item {
   id: string;
   ts: number;
+  /** When the load generator was due to send it (NaN when the text carries no `@<ms>`). */
+  due: number;
   /** Index among measured messages, or -1 for one outside the window. */
   idx: number;
 }
@@ -26,7 +29,18 @@ interface Fan {
   closed: boolean;
   counts: Uint8Array;
   distinct: number;
+  group: number;
 }
+
+/** Per group of sockets: latency from due time, and what arrived during [t0, t1) by receive time. */
+interface GroupStats {
+  latencyDue: Histogram;
+  deliveries: number;
+  windowItems: number;
+  windowFrames: number;
+}
+const groups: GroupStats[] = [];
+const groupOf = (g: number): GroupStats => (groups[g] ??= { latencyDue: new Histogram(), deliveries: 0, windowItems: 0, windowFrames: 0 });
 
 const send = (msg: FromWorker) => process.send?.(msg);
 
@@ -38,6 +52,8 @@ let seriesFrom = Infinity;
 const fans: Fan[] = [];
 const ids = new Map<string, number>();
 const latency = new Histogram();
+const latencyDue = new Histogram();
+const DUE_RE = / @(\d{13})$/;
 const series: number[] = [];
 let deliveries = 0;
 let doubled = 0;
@@ -74,15 +90,19 @@ function parse(buf: Buffer): Item[] {
     if (!text.startsWith('42')) return [];
     const packet = JSON.parse(text.slice(2)) as [string, unknown];
     if (packet[0] === 'message') events = [packet[1]];
+    else if (packet[0] === 'messages' && Array.isArray(packet[1])) events = packet[1] as unknown[];
   } else {
     const parsed = JSON.parse(text) as unknown;
     if (Array.isArray(parsed)) events = parsed;
   }
   const items: Item[] = [];
   for (const e of events) {
-    const ev = e as { type?: unknown; id?: unknown; timestamp_ms?: unknown };
+    const ev = e as { type?: unknown; id?: unknown; timestamp_ms?: unknown; text?: unknown };
     if (ev.type !== 'message' || typeof ev.id !== 'string' || typeof ev.timestamp_ms !== 'number') continue;
-    items.push({ id: ev.id, ts: ev.timestamp_ms, idx: indexOf(ev.id, ev.timestamp_ms) });
+    const m = typeof ev.text === 'string' ? DUE_RE.exec(ev.text) : null;
+    const due = m ? Number(m[1]) : NaN;
+    // A message belongs to the window by its due time (by timestamp_ms when it has none).
+    items.push({ id: ev.id, ts: ev.timestamp_ms, due, idx: indexOf(ev.id, Number.isNaN(due) ? ev.timestamp_ms : due) });
   }
   return items;
 }
@@ -125,10 +145,20 @@ function onFrame(fan: Fan, data: Buffer): void {
   if (items.length === 0) return;
   const sec = Math.floor((now - seriesFrom) / 1000);
   if (sec >= 0 && sec < 600) series[sec] = (series[sec] ?? 0) + items.length;
+  const g = groupOf(fan.group);
+  if (now >= t0 && now < t1) {
+    g.windowFrames++;
+    g.windowItems += items.length;
+  }
   for (const item of items) {
     if (item.idx < 0) continue;
     deliveries++;
+    g.deliveries++;
     latency.add(now - item.ts);
+    if (!Number.isNaN(item.due)) {
+      latencyDue.add(now - item.due);
+      g.latencyDue.add(now - item.due);
+    }
     let counts = fan.counts;
     if (item.idx >= counts.length) {
       const grown = new Uint8Array(Math.max(counts.length * 2, item.idx + 1));
@@ -141,9 +171,9 @@ function onFrame(fan: Fan, data: Buffer): void {
   }
 }
 
-function connectOne(url: string, timeoutMs: number, done: (fan: Fan | null, why?: string) => void): void {
+function connectOne(url: string, group: number, timeoutMs: number, done: (fan: Fan | null, why?: string) => void): void {
   let settled = false;
-  const fan: Fan = { ws: null as unknown as LeanSocket, ready: false, closed: false, counts: new Uint8Array(capacity), distinct: 0 };
+  const fan: Fan = { ws: null as unknown as LeanSocket, ready: false, closed: false, counts: new Uint8Array(capacity), distinct: 0, group };
   const settle = (ok: boolean, why?: string) => {
     if (settled) return;
     settled = true;
@@ -169,7 +199,7 @@ function connectOne(url: string, timeoutMs: number, done: (fan: Fan | null, why?
   });
 }
 
-async function connectAll(urls: string[], concurrency: number, timeoutMs: number): Promise<void> {
+async function connectAll(urls: string[], urlGroups: number[], concurrency: number, timeoutMs: number): Promise<void> {
   const started = Date.now();
   let next = 0;
   let ready = 0;
@@ -182,7 +212,8 @@ async function connectAll(urls: string[], concurrency: number, timeoutMs: number
         if (ready + failed >= urls.length) resolveAll();
         return;
       }
-      connectOne(urls[next++]!, timeoutMs, (fan, why) => {
+      const i = next++;
+      connectOne(urls[i]!, urlGroups[i] ?? 0, timeoutMs, (fan, why) => {
         if (fan) {
           ready++;
           fans.push(fan);
@@ -219,6 +250,15 @@ function report(): WorkerReport {
     doubled,
     deliveries,
     latency: latency.toSparse(),
+    latency_due: latencyDue.toSparse(),
+    groups: Array.from(groups, (g, i) => ({
+      group: i,
+      sockets: fans.filter((f) => f.group === i).length,
+      deliveries: g?.deliveries ?? 0,
+      latency_due: g?.latencyDue.toSparse() ?? [],
+      window_items: g?.windowItems ?? 0,
+      window_frames: g?.windowFrames ?? 0,
+    })),
     series: Array.from(series, (v) => v ?? 0),
     frames,
     decode_cache_hits: cacheHits,
@@ -231,7 +271,7 @@ process.on('message', (msg: ToWorker) => {
     case 'connect':
       wire = msg.wire;
       capacity = msg.capacity;
-      void connectAll(msg.urls, msg.concurrency, msg.timeoutMs);
+      void connectAll(msg.urls, msg.groups ?? [], msg.concurrency, msg.timeoutMs);
       return;
     case 'window':
       t0 = msg.t0;

@@ -18,11 +18,19 @@ export interface FanfareServer {
   child: ChildProcess;
   pid: number;
   stop(): Promise<void>;
+  /** Stops the process but keeps its DATA_DIR (see `dataDir` of startFanfareServer). */
+  stopKeepingData(): Promise<void>;
 }
 
 /** Starts the server with `env` on top of the bench defaults; resolves once it answers HTTP. */
-export async function startFanfareServer(opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; logFile: string }): Promise<FanfareServer> {
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-'));
+export async function startFanfareServer(opts: {
+  env?: NodeJS.ProcessEnv;
+  nodeArgs?: string[];
+  logFile: string;
+  /** Reuse this DATA_DIR (a restart over the same SQLite data); it is removed on stop either way. */
+  dataDir?: string;
+}): Promise<FanfareServer & { dataDir: string }> {
+  const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-'));
   const port = await freePort();
   const cmsPort = await freePort();
   const base = `http://127.0.0.1:${port}`;
@@ -44,9 +52,15 @@ export async function startFanfareServer(opts: { env?: NodeJS.ProcessEnv; nodeAr
     ...opts.env,
   };
   const child = spawnTs('apps/server/src/main.ts', ['--only', 'party'], { env, nodeArgs: opts.nodeArgs, logFile: opts.logFile });
+  let keepData = false;
   const stop = async () => {
     await stopProcess(child);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!keepData) rmSync(dataDir, { recursive: true, force: true });
+  };
+  /** Stops the process but keeps DATA_DIR, for a restart with `dataDir`. */
+  const stopKeepingData = async () => {
+    keepData = true;
+    await stopProcess(child);
   };
   try {
     await waitForHttp(`${base}/api/parties/none`, 90_000, child);
@@ -54,7 +68,7 @@ export async function startFanfareServer(opts: { env?: NodeJS.ProcessEnv; nodeAr
     await stop();
     throw e;
   }
-  return { base, child, pid: child.pid!, stop };
+  return { base, child, pid: child.pid!, stop, stopKeepingData, dataDir };
 }
 
 /** fetch with a timeout that throws unless the status is one of `expect` (2xx by default). */

@@ -68,6 +68,11 @@ export class RemoteProfiler {
     writeFileSync(file, JSON.stringify(profile));
   }
 
+  /** Runs a full garbage collection in the process (before a memory reading, so garbage does not count). */
+  async collectGarbage(): Promise<void> {
+    await this.call('HeapProfiler.collectGarbage');
+  }
+
   close(): void {
     this.ws.close();
   }

@@ -1,132 +1,84 @@
 /**
- * The chat traffic of the reference servers: the same shape, pace and control calls as Fanfare's
- * fake-traffic generator (`POST/DELETE /api/parties/{id}/chat/fake`, a 20 ms tick posting what is
- * due, a pool of 20 fake fans), minus the database. Each message is a protocol ChatMessageEvent
- * with `timestamp_ms` set when it is made.
+ * What the reference servers share: the chat post call at Fanfare's path
+ * (`POST /api/parties/{id}/chat/messages`, JSON `{text}`, answered 201 with the message) turning
+ * each post into a protocol ChatMessageEvent with `timestamp_ms` set when it is made, and
+ * `/health`. The bench's load generator posts to every server the same way over HTTP, so each
+ * server pays for parsing its posts; the references skip auth, validation and storage.
  */
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
-import type { ChatMessageEvent, FakeChatBody } from '@fanfare/protocol';
+import type { ChatMessageEvent } from '@fanfare/protocol';
 
-const TICK_MS = 20;
 const POOL = 20;
-const LINES = [
-  'This track is amazing!',
-  'Hello from the front row',
-  'Who else is listening on headphones?',
-  'That bassline though',
-  'Best album of the year',
-  'Turn it up!',
-  'Goosebumps every time',
-  'Greetings from Berlin',
-  'Can we hear this one again?',
-  'The production on this is unreal',
-];
-/** Messages kept for `GET /bench/messages` (a run of 1000/s for 10 minutes fits). */
-const KEEP_MAX = 600_000;
+/** Request bodies larger than this are refused (a chat post is a few hundred bytes). */
+const MAX_BODY_BYTES = 16 * 1024;
 
 const newId = (): string => randomBytes(16).toString('base64url');
 
-/** Generates messages at a fixed rate and hands each to `emit`. */
-export class ReferenceTraffic {
-  private timer: NodeJS.Timeout | null = null;
-  private seq = 0;
-  private turn = 0;
-  private readonly senders = Array.from({ length: POOL }, (_, i) => ({
+const senders = Array.from({ length: POOL }, (_, i) => ({
+  id: newId(),
+  role: 'listener' as const,
+  quiz_score: 0,
+  display_name: `Fan ${i + 1}`,
+  profile_picture: null,
+  profile_sticker: null,
+}));
+let seq = 0;
+
+/** A chat message event as Fanfare would send it. */
+function messageEvent(text: string): ChatMessageEvent {
+  const now = Date.now();
+  const n = ++seq;
+  return {
     id: newId(),
-    role: 'listener' as const,
-    quiz_score: 0,
-    display_name: `Fake fan ${i + 1}`,
-    profile_picture: null,
-    profile_sticker: null,
-  }));
-  /** Every message made: id and creation time (the bench lists them to count what was sent). */
-  readonly made: { id: string; timestamp_ms: number }[] = [];
-
-  constructor(private readonly emit: (event: ChatMessageEvent) => void) {}
-
-  start(body: FakeChatBody): void {
-    this.stop();
-    const startedAt = Date.now();
-    const stopsAt = startedAt + body.stop_after * 1000;
-    let due = 0;
-    this.timer = setInterval(() => {
-      const now = Date.now();
-      if (now >= stopsAt) return this.stop();
-      const target = Math.floor(((now - startedAt) / 1000) * body.messages_per_second);
-      // Same backlog cap as the Fanfare generator: never burst more than a second's worth.
-      const cap = Math.max(32, Math.ceil(body.messages_per_second));
-      if (target - due > cap) due = target - cap;
-      while (due < target) {
-        due++;
-        this.emit(this.next());
-      }
-    }, TICK_MS);
-  }
-
-  stop(): void {
-    if (this.timer) clearInterval(this.timer);
-    this.timer = null;
-  }
-
-  private next(): ChatMessageEvent {
-    const t = ++this.turn;
-    const now = Date.now();
-    const event: ChatMessageEvent = {
-      id: newId(),
-      timestamp_ms: now,
-      seq_id: ++this.seq,
-      type: 'message',
-      sender: this.senders[t % POOL]!,
-      poll_id: null,
-      question_id: null,
-      delete_message_id: null,
-      reply_to_message_id: null,
-      text: `${LINES[t % LINES.length]!} #${t}`,
-      sticker: null,
-      video: null,
-      photo: null,
-      server_time_ms: now,
-    };
-    if (this.made.length < KEEP_MAX) this.made.push({ id: event.id, timestamp_ms: now });
-    return event;
-  }
+    timestamp_ms: now,
+    seq_id: n,
+    type: 'message',
+    sender: senders[n % POOL]!,
+    poll_id: null,
+    question_id: null,
+    delete_message_id: null,
+    reply_to_message_id: null,
+    text,
+    sticker: null,
+    video: null,
+    photo: null,
+    server_time_ms: now,
+  };
 }
 
-/**
- * The control routes both references answer, at Fanfare's paths: start/stop the traffic, and
- * `GET /bench/messages` listing what was made. Anything else is 404.
- */
-export function controlHandler(traffic: ReferenceTraffic): http.RequestListener {
+/** Answers the chat post (each made event goes to `emit`), `/health`, and 404 for anything else. */
+export function referenceHandler(emit: (event: ChatMessageEvent, json: string) => void): http.RequestListener {
   return (req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const send = (status: number, body?: unknown) => {
-      res.writeHead(status, body === undefined ? {} : { 'content-type': 'application/json' });
-      res.end(body === undefined ? undefined : JSON.stringify(body));
+    const url = req.url ?? '/';
+    const send = (status: number, body: string) => {
+      res.writeHead(status, { 'content-type': 'application/json' });
+      res.end(body);
     };
-    if (/^\/api\/parties\/[^/]+\/chat\/fake$/.test(url.pathname)) {
-      if (req.method === 'DELETE') {
-        traffic.stop();
-        return send(204);
-      }
-      if (req.method === 'POST') {
-        let raw = '';
-        req.setEncoding('utf8');
-        req.on('data', (c: string) => (raw += c));
-        req.on('end', () => {
-          try {
-            traffic.start(JSON.parse(raw) as FakeChatBody);
-            send(204);
-          } catch (e) {
-            send(400, { detail: String(e) });
-          }
-        });
-        return;
-      }
+    if (req.method === 'POST' && /^\/api\/parties\/[^/?]+\/chat\/messages$/.test(url)) {
+      const chunks: Buffer[] = [];
+      let size = 0;
+      req.on('data', (c: Buffer) => {
+        size += c.length;
+        if (size <= MAX_BODY_BYTES) chunks.push(c);
+      });
+      req.on('end', () => {
+        try {
+          if (size > MAX_BODY_BYTES) return send(413, '{"detail":"body too large"}');
+          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text?: unknown };
+          if (typeof body.text !== 'string' || body.text.length === 0 || body.text.length > 1000) return send(400, '{"detail":"text must be 1..1000 characters"}');
+          const event = messageEvent(body.text);
+          const json = JSON.stringify(event);
+          emit(event, json);
+          send(201, json);
+        } catch (e) {
+          send(400, JSON.stringify({ detail: String(e) }));
+        }
+      });
+      return;
     }
-    if (url.pathname === '/bench/messages') return send(200, { items: traffic.made });
-    if (url.pathname === '/health') return send(200, { ok: true });
-    send(404, { detail: 'Not found' });
+    if (url === '/health') return send(200, '{"ok":true}');
+    send(404, '{"detail":"Not found"}');
   };
 }
 
@@ -135,4 +87,40 @@ export function portFromEnv(): number {
   const port = Number(process.env.PORT);
   if (!Number.isInteger(port) || port <= 0) throw new Error('PORT must be set');
   return port;
+}
+
+/** Milliseconds from BATCH_MS (the bench sets it; 50 like Fanfare's default). */
+export function batchMsFromEnv(): number {
+  const ms = Number(process.env.BATCH_MS ?? 50);
+  if (!Number.isFinite(ms) || ms < 0) throw new Error('BATCH_MS must be a number >= 0');
+  return ms;
+}
+
+/**
+ * Fanfare's pacing of a batch: at most one flush per window, the timer armed when the first event
+ * of a batch arrives and counted from the START of the previous flush, so a long write sweep does
+ * not push the next batch back (an event after a quiet spell goes out at once).
+ */
+export class BatchPacer<T> {
+  private batch: T[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private lastFlushAt = -Infinity;
+
+  constructor(
+    private readonly windowMs: number,
+    private readonly flush: (batch: T[]) => void,
+  ) {}
+
+  push(item: T): void {
+    this.batch.push(item);
+    if (this.timer) return;
+    const wait = Math.max(0, this.lastFlushAt + this.windowMs - performance.now());
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.lastFlushAt = performance.now();
+      const batch = this.batch;
+      this.batch = [];
+      if (batch.length) this.flush(batch);
+    }, wait);
+  }
 }

@@ -9,6 +9,7 @@ import {
   type SocketErrorCode,
 } from '@fanfare/protocol';
 import type { WebSocket } from 'ws';
+import { HeartbeatSlices, heartbeatSliceCount } from './heartbeat.ts';
 import { wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
 import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
@@ -48,6 +49,11 @@ const CLOSE_GRACE_MS = 5_000;
 /** A party channel without sockets keeps its subscription this long (reconnect storms). */
 const CHANNEL_IDLE_MS = 10_000;
 
+/** WebSocket.OPEN (a constant; read once rather than through each socket's prototype). */
+const OPEN = 1;
+/** The server's text ping, framed once for every socket. */
+const PING_FRAME = wireFrame(Buffer.from(PING_TEXT));
+
 /** Liveness, rate limits and shedding use a monotonic clock: the party clock may be moved in tests. */
 const mono = (): number => performance.now();
 
@@ -59,6 +65,17 @@ interface FanInfo {
 
 type SocketState = 'authenticating' | 'catching_up' | 'live' | 'closed';
 
+/**
+ * @fastify/websocket routes the upgrade through Fastify with a ServerResponse attached to the TCP
+ * socket (`socket._httpMessage`), which then holds it and its request (headers, URL with the
+ * token) for the socket's whole life. Nothing answers over HTTP after the upgrade: detach it.
+ */
+function releaseUpgradeResponse(ws: WebSocket): void {
+  const socket = (ws as unknown as { _socket?: { _httpMessage?: { detachSocket?: (s: unknown) => void } | null } })._socket;
+  const res = socket?._httpMessage;
+  if (socket && res && typeof res.detachSocket === 'function') res.detachSocket(socket);
+}
+
 /** One fan's connection. */
 class FanSocket {
   state: SocketState = 'authenticating';
@@ -69,8 +86,8 @@ class FanSocket {
   pending: LoggedEvent[] = [];
   /** Live events up to this seq_id are skipped (the client said it has them). */
   skipThrough = 0;
-  /** Frames received before the token was checked. */
-  early: string[] = [];
+  /** Frames received before the token was checked (null until one arrives: most sockets send none). */
+  early: string[] | null = null;
   overSoftSince: number | null = null;
   tokens: number;
   tokensAt: number;
@@ -80,6 +97,8 @@ class FanSocket {
     readonly ws: WebSocket,
     now: number,
     burst: number,
+    /** The heartbeat tick this socket is pinged on. */
+    readonly beatSlot: number,
   ) {
     this.lastSeenMs = now;
     this.tokens = burst;
@@ -139,15 +158,18 @@ class PartyChannel {
     const targeted = batch.some((b) => b.audience !== undefined);
     let shared: WireFrame | null = null;
     const byKey = new Map<string, WireFrame | null>();
+    // One clock read per sweep, not one per socket (the sweep is the fan-out's hot loop).
+    const now = mono();
+    const firstSeq = batch[0]!.event.seq_id;
     for (const s of this.sockets) {
       if (s.state === 'catching_up') {
         s.pending.push(...batch);
         continue;
       }
       if (s.state !== 'live' || !s.fan) continue;
-      if (!targeted && s.skipThrough < batch[0]!.event.seq_id) {
+      if (!targeted && s.skipThrough < firstSeq) {
         shared ??= frameOf(batch.map((b) => b.json));
-        this.server.sendFrame(s, shared);
+        this.server.sendFrame(s, shared, now);
         continue;
       }
       const fan = s.fan;
@@ -158,7 +180,7 @@ class PartyChannel {
         frame = jsons.length ? frameOf(jsons) : null;
         byKey.set(mask, frame);
       }
-      if (frame) this.server.sendFrame(s, frame);
+      if (frame) this.server.sendFrame(s, frame, now);
     }
     // DELETE /api/parties/{id}/users removed every fan: their sockets close with 1008 after the news.
     if (batch.some((b) => b.event.type === 'users_cleared')) {
@@ -193,6 +215,7 @@ export class PartySocketServer {
   /** Each fan's sockets on this node (the per-fan cap, MAX_SOCKETS_PER_FAN). */
   private readonly socketsByFan = new Map<string, Set<FanSocket>>();
   private readonly heartbeat: NodeJS.Timeout;
+  private readonly beatSlices: HeartbeatSlices;
   private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
 
@@ -200,7 +223,9 @@ export class PartySocketServer {
     readonly ctx: ServerContext,
     readonly options: SocketOptions,
   ) {
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs);
+    // Pings go out in slices over the interval, never to every socket at once (issue 16).
+    this.beatSlices = new HeartbeatSlices(heartbeatSliceCount(options.heartbeatMs));
+    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs / this.beatSlices.slices);
     this.heartbeat.unref();
     this.presenceTimer = setInterval(() => this.sendPresence(), options.presenceWindowMs ?? PRESENCE_WINDOW_MS);
     this.presenceTimer.unref();
@@ -216,7 +241,8 @@ export class PartySocketServer {
       if (listeners === c.sentListeners) continue;
       c.sentListeners = listeners;
       const frame = controlFrame([{ type: 'presence', listeners }]);
-      for (const s of c.sockets) if (s.state === 'live') this.sendFrame(s, frame);
+      const now = mono();
+      for (const s of c.sockets) if (s.state === 'live') this.sendFrame(s, frame, now);
     }
   }
 
@@ -225,7 +251,8 @@ export class PartySocketServer {
     const channel = this.channels.get(partyId);
     if (!channel) return;
     const frame = controlFrame([event]);
-    for (const s of channel.sockets) if (s.state === 'live') this.sendFrame(s, frame);
+    const now = mono();
+    for (const s of channel.sockets) if (s.state === 'live') this.sendFrame(s, frame, now);
   }
 
   /** Told of every fan socket that joins or leaves a party on this node (issue 14: the dashboard's figures). */
@@ -245,12 +272,18 @@ export class PartySocketServer {
 
   /** Takes a freshly upgraded socket; everything after happens through its events. */
   accept(ws: WebSocket, partyId: string, token: string | undefined): void {
-    const s = new FanSocket(ws, mono(), this.options.inboundPerSecond * 2);
+    const s = new FanSocket(ws, mono(), this.options.inboundPerSecond * 2, this.beatSlices.assign());
+    // @fastify/websocket's own 'error' listener holds the upgrade's request and reply (headers,
+    // logger, response object: kilobytes per socket, for the socket's whole life). Ours below
+    // handles errors; dropping it lets them be collected (issue 16: memory per idle connection).
+    ws.removeAllListeners('error');
+    releaseUpgradeResponse(ws);
     ws.on('message', (data, isBinary) => {
       s.lastSeenMs = mono();
       if (isBinary) return this.sendError(s, 'invalid_frame', 'Binary frames are not accepted');
       const text = Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data as ArrayBuffer).toString('utf8');
       if (s.state === 'authenticating') {
+        s.early ??= [];
         if (s.early.length < 32) s.early.push(text);
         return;
       }
@@ -302,8 +335,8 @@ export class PartySocketServer {
       { type: 'presence', listeners: channel.listenerCount() },
     ]));
     const early = s.early;
-    s.early = [];
-    for (const text of early) this.onText(s, partyId, text);
+    s.early = null;
+    for (const text of early ?? []) this.onText(s, partyId, text);
   }
 
   /**
@@ -403,11 +436,10 @@ export class PartySocketServer {
   }
 
   /** Writes a frame, shedding the socket if its send buffer stays full. */
-  sendFrame(s: FanSocket, frame: WireFrame): void {
+  sendFrame(s: FanSocket, frame: WireFrame, now = mono()): void {
     const ws = s.ws;
-    if (s.state === 'closed' || ws.readyState !== ws.OPEN) return;
+    if (s.state === 'closed' || ws.readyState !== OPEN) return;
     const buffered = ws.bufferedAmount;
-    const now = mono();
     if (buffered > this.options.sendBufferSoftBytes) {
       s.overSoftSince ??= now;
       if (buffered > this.options.sendBufferHardBytes || now - s.overSoftSince >= this.options.slowGraceMs) {
@@ -483,18 +515,20 @@ export class PartySocketServer {
     return c;
   }
 
+  /** One heartbeat tick: the sockets whose slot is due are checked and pinged. */
   private beat(): void {
     const now = mono();
+    const slot = this.beatSlices.tick();
     for (const c of this.channels.values()) {
       for (const s of c.sockets) {
-        if (s.state === 'closed') continue;
+        if (s.beatSlot !== slot || s.state === 'closed') continue;
         if (now - s.lastSeenMs > 3 * this.options.heartbeatMs) {
           // No frame for three heartbeats: the connection is dead.
           s.state = 'closed';
           s.ws.terminate();
           continue;
         }
-        if (s.ws.readyState === s.ws.OPEN) s.ws.send(PING_TEXT);
+        if (s.ws.readyState === OPEN) writeFrame(s.ws, PING_FRAME);
       }
     }
   }

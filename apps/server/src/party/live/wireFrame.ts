@@ -1,11 +1,14 @@
 import type { Socket } from 'node:net';
-import WebSocketModule, { type WebSocket } from 'ws';
+import * as wsModule from 'ws';
+import type { WebSocket } from 'ws';
 
 interface SenderStatic {
   frame(data: Buffer, options: { fin: boolean; rsv1: boolean; opcode: number; mask: boolean; readOnly: boolean }): Buffer[];
 }
-// `ws` exports its frame encoder as WebSocket.Sender (not in its type definitions).
-const Sender = (WebSocketModule as unknown as { Sender: SenderStatic }).Sender;
+// `ws` exports its frame encoder as the named export `Sender` (not in its type definitions). The
+// default export's `.Sender` exists only once ws's CommonJS index has been loaded by someone else.
+const Sender = (wsModule as unknown as { Sender?: SenderStatic }).Sender;
+if (!Sender) throw new Error('ws does not export Sender: check the installed ws version');
 
 /** A text message encoded once: the payload, and the complete WebSocket frame (header + payload). */
 export interface WireFrame {
@@ -15,7 +18,7 @@ export interface WireFrame {
 
 /** Encodes a server-to-client text frame once, to be written as-is to many sockets. */
 export function wireFrame(payload: Buffer): WireFrame {
-  return { payload, wire: Buffer.concat(Sender.frame(payload, { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false })) };
+  return { payload, wire: Buffer.concat(Sender!.frame(payload, { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false })) };
 }
 
 interface WsInternals {

@@ -1,0 +1,321 @@
+/**
+ * One measured run of the fan-out benches, shared by bench:fanout (one server) and bench:scaleout
+ * (several nodes): forks the load-client workers, opens the sockets, measures memory per idle
+ * socket, runs the HTTP chat load (open loop, due times) over warm-up + window, samples CPU of
+ * every server process over the window, drains, and merges the workers' reports. Sockets and
+ * figures are grouped per server process ("node").
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { runChatLoad, type ChatLoadResult, type Poster } from '../lib/chatLoad.ts';
+import { Histogram } from '../lib/histogram.ts';
+import { cpuSeconds, MachineCpu, ProcSampler, rssMb } from '../lib/proc.ts';
+import { sleep } from '../lib/processes.ts';
+import type { FromWorker, ToWorker, WireKind, WorkerReport } from './protocol.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+export interface SessionConfig {
+  rate: number;
+  warmupS: number;
+  windowS: number;
+  drainS: number;
+  workers: number;
+  concurrency: number;
+  connectTimeoutS: number;
+}
+
+export interface SessionInput {
+  wire: WireKind;
+  urls: string[];
+  /** Node index of each URL (absent: all on node 0). */
+  groups?: number[];
+  /** Server process of each node. */
+  pids: number[];
+  posters: Poster[];
+  log: (line: string) => void;
+  /** Runs a full GC in every server (through its inspector) before a memory reading. */
+  collectGarbage?: () => Promise<void>;
+  /** Called when the window starts and ends (CPU profiles, Redis/PostgreSQL counters). */
+  onWindowStart?: () => Promise<void>;
+  onWindowEnd?: () => Promise<void>;
+}
+
+export interface Quantiles {
+  p50: number;
+  p90: number;
+  p99: number;
+  p999: number;
+  max: number;
+  mean: number;
+}
+
+/** One node's share of a run. */
+export interface NodeMeasurement {
+  node: number;
+  pid: number;
+  sockets: number;
+  rss_before_sockets_mb: number;
+  rss_idle_sockets_mb: number;
+  /** (RSS with the idle sockets open - RSS before) / sockets. */
+  kb_per_idle_socket: number;
+  cpu_pct: number;
+  cpu_peak_pct: number;
+  rss_peak_mb: number;
+  /** Chat items / frames carrying them that this node's sockets received during the window. */
+  window_deliveries: number;
+  window_frames: number;
+  cpu_us_per_delivery: number;
+  cpu_us_per_frame: number;
+  deliveries_per_s: number;
+  latency_due_ms: Quantiles;
+}
+
+export interface SessionMeasurement {
+  fans_connected: number;
+  connect_failed: number;
+  connect_s: number;
+  /** Messages due in the window (posted 2xx ∪ seen by any socket). */
+  messages: number;
+  messages_per_s: number;
+  posts: { ok_in_window: number; failed: Record<string, number>; skipped: number; send_lag_ms: ChatLoadResult['send_lag_ms']; answer_ms: ChatLoadResult['answer_ms'] };
+  expected_deliveries: number;
+  deliveries: number;
+  deliveries_per_s: number;
+  /** From each message's due time (the schedule of the load generator). */
+  latency_due_ms: Quantiles;
+  /** From the server's `timestamp_ms` (set when the server made the message). */
+  latency_ts_ms: Quantiles;
+  lost: number;
+  lost_pct: number;
+  sockets_with_loss: number;
+  doubled: number;
+  closed_during_run: number;
+  close_codes: Record<string, number>;
+  nodes: NodeMeasurement[];
+  /** All nodes together. */
+  cpu_us_per_delivery: number;
+  cpu_us_per_frame: number;
+  kb_per_idle_socket: number;
+  machine: { busy_pct: number; irq_pct: number; others_pct: number; loadavg_1m_before: number; loadavg_1m_after: number };
+  clients: { cpu_avg_pct: number[]; loop_delay_p99_ms: number[]; frames: number; decode_cache_hit_pct: number };
+  /** Deliveries of any chat message per receive second, from the start of the traffic (warm-up included). */
+  series: number[];
+}
+
+const round1 = (n: number) => Math.round(n * 10) / 10;
+const round2 = (n: number) => Math.round(n * 100) / 100;
+
+function quantilesOf(h: Histogram): Quantiles {
+  return { p50: h.quantile(0.5), p90: h.quantile(0.9), p99: h.quantile(0.99), p999: h.quantile(0.999), max: h.max, mean: round1(h.mean()) };
+}
+
+function send(w: ChildProcess, msg: ToWorker): void {
+  if (w.connected) w.send(msg);
+}
+
+function nextMessage<T extends FromWorker['type']>(w: ChildProcess, type: T, timeoutMs: number, onOther?: (m: FromWorker) => void): Promise<Extract<FromWorker, { type: T }>> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      w.off('message', on);
+      reject(new Error(`worker gave no ${type} within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const on = (m: FromWorker) => {
+      if (m.type !== type) return onOther?.(m);
+      clearTimeout(timer);
+      w.off('message', on);
+      resolve(m as Extract<FromWorker, { type: T }>);
+    };
+    w.on('message', on);
+  });
+}
+
+/** Runs one measured session against servers that are up; the workers are stopped before it returns. */
+export async function runSession(cfg: SessionConfig, input: SessionInput): Promise<SessionMeasurement> {
+  const workers: ChildProcess[] = [];
+  try {
+    return await measure(cfg, input, workers);
+  } finally {
+    for (const w of workers) send(w, { type: 'exit' });
+    await Promise.race([Promise.all(workers.map((w) => (w.exitCode === null ? new Promise((r) => w.once('exit', r)) : null))), sleep(10_000)]);
+    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+  }
+}
+
+async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildProcess[]): Promise<SessionMeasurement> {
+  const { log } = input;
+  const groupsOf = input.groups ?? input.urls.map(() => 0);
+  const shares = Array.from({ length: cfg.workers }, () => ({ urls: [] as string[], groups: [] as number[] }));
+  input.urls.forEach((u, i) => {
+    shares[i % cfg.workers]!.urls.push(u);
+    shares[i % cfg.workers]!.groups.push(groupsOf[i]!);
+  });
+  const capacity = Math.ceil(cfg.rate * cfg.windowS * 1.2) + 64;
+  await sleep(1000);
+  await input.collectGarbage?.();
+  const rssBefore = input.pids.map((pid) => rssMb(pid) ?? 0);
+  const connectStarted = Date.now();
+  const progress = new Map<number, { ready: number; failed: number }>();
+  let lastLog = 0;
+  for (let i = 0; i < cfg.workers; i++) {
+    workers.push(fork(path.join(HERE, 'worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+  }
+  log(`   opening ${input.urls.length} sockets from ${cfg.workers} workers`);
+  const connected = await Promise.all(
+    workers.map((w, i) => {
+      const p = nextMessage(w, 'connected', cfg.connectTimeoutS * 1000 + 120_000, (m) => {
+        if (m.type !== 'progress') return;
+        progress.set(i, m);
+        if (Date.now() - lastLog > 5000) {
+          lastLog = Date.now();
+          const all = [...progress.values()].reduce((a, b) => ({ ready: a.ready + b.ready, failed: a.failed + b.failed }), { ready: 0, failed: 0 });
+          log(`   ${all.ready} ready, ${all.failed} failed`);
+        }
+      });
+      send(w, { type: 'connect', wire: input.wire, urls: shares[i]!.urls, groups: shares[i]!.groups, concurrency: cfg.concurrency, capacity, timeoutMs: cfg.connectTimeoutS * 1000 });
+      return p;
+    }),
+  );
+  const connectS = (Date.now() - connectStarted) / 1000;
+  const ready = connected.reduce((a, c) => a + c.ready, 0);
+  const failed = connected.reduce((a, c) => a + c.failed, 0);
+  log(`   ${ready} sockets ready, ${failed} failed, in ${connectS.toFixed(1)} s${failed ? ` (first error: ${connected.find((c) => c.firstError)?.firstError})` : ''}`);
+  if (ready === 0) throw new Error('no socket connected');
+
+  // Idle sockets for a moment (hello frames sent, buffers settled): memory per socket.
+  await sleep(3000);
+  await input.collectGarbage?.();
+  const rssIdle = input.pids.map((pid) => rssMb(pid) ?? 0);
+  const loadBefore = os.loadavg()[0]!;
+  const trafficStart = Date.now() + 300;
+  const t0 = trafficStart + cfg.warmupS * 1000;
+  const t1 = t0 + cfg.windowS * 1000;
+  for (const w of workers) send(w, { type: 'window', t0, t1, seriesFrom: trafficStart });
+  const load = runChatLoad(input.posters, cfg.rate, trafficStart, t1);
+  log(`   HTTP chat load at ${cfg.rate} posts/s from ${input.posters.length} posters: ${cfg.warmupS} s warm-up, ${cfg.windowS} s measured, ${cfg.drainS} s drain`);
+  await sleep(t0 - Date.now());
+  const machineCpu = new MachineCpu();
+  machineCpu.start();
+  const samplers = input.pids.map((pid) => new ProcSampler(pid));
+  const cpuAt0 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
+  const clients = workers.map((w) => new ProcSampler(w.pid!));
+  for (const s of samplers) s.start();
+  for (const c of clients) c.start();
+  await input.onWindowStart?.();
+  await sleep(t1 - Date.now());
+  const cpuAt1 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
+  const spanS = (Date.now() - t0) / 1000;
+  const serverStats = samplers.map((s) => s.stop());
+  const clientStats = clients.map((c) => c.stop());
+  const busy = machineCpu.stop();
+  await input.onWindowEnd?.();
+  const posts = await load;
+  await sleep(cfg.drainS * 1000);
+
+  const reports: WorkerReport[] = [];
+  for (const w of workers) {
+    const r = nextMessage(w, 'report', 60_000);
+    send(w, { type: 'report' });
+    reports.push((await r).report);
+  }
+  const union = new Set<string>();
+  let okInWindow = 0;
+  for (const p of posts.posted) {
+    if (p.due < t0 || p.due >= t1) continue;
+    union.add(p.id);
+    okInWindow++;
+  }
+  for (const r of reports) for (const id of r.ids) union.add(id);
+  const messages = union.size;
+
+  const latencyTs = new Histogram();
+  const latencyDue = new Histogram();
+  let distinctSum = 0;
+  let socketsWithLoss = 0;
+  for (const r of reports) {
+    latencyTs.addSparse(r.latency);
+    latencyDue.addSparse(r.latency_due);
+    for (const [distinct, count] of r.distinct_per_socket) {
+      distinctSum += distinct * count;
+      if (distinct < messages) socketsWithLoss += count;
+    }
+  }
+  const expected = ready * messages;
+  const lost = expected - distinctSum;
+  const closeCodes: Record<string, number> = {};
+  for (const r of reports) for (const [code, n] of Object.entries(r.close_codes)) closeCodes[code] = (closeCodes[code] ?? 0) + n;
+  const series: number[] = [];
+  for (const r of reports) r.series.forEach((v, i) => (series[i] = (series[i] ?? 0) + v));
+  const frames = reports.reduce((a, r) => a + r.frames, 0);
+  const hits = reports.reduce((a, r) => a + r.decode_cache_hits, 0);
+
+  const nodes: NodeMeasurement[] = input.pids.map((pid, node) => {
+    const gs = reports.flatMap((r) => r.groups.filter((g) => g.group === node));
+    const h = new Histogram();
+    for (const g of gs) h.addSparse(g.latency_due);
+    const sockets = gs.reduce((a, g) => a + g.sockets, 0);
+    const items = gs.reduce((a, g) => a + g.window_items, 0);
+    const windowFrames = gs.reduce((a, g) => a + g.window_frames, 0);
+    const cpuUs = (cpuAt1[node]! - cpuAt0[node]!) * 1e6;
+    return {
+      node,
+      pid,
+      sockets,
+      rss_before_sockets_mb: round1(rssBefore[node]!),
+      rss_idle_sockets_mb: round1(rssIdle[node]!),
+      kb_per_idle_socket: sockets ? round2(((rssIdle[node]! - rssBefore[node]!) * 1024) / sockets) : NaN,
+      cpu_pct: round1((cpuUs / 1e6 / spanS) * 100),
+      cpu_peak_pct: serverStats[node]!.cpu_peak_pct,
+      rss_peak_mb: serverStats[node]!.rss_peak_mb,
+      window_deliveries: items,
+      window_frames: windowFrames,
+      cpu_us_per_delivery: items ? round2(cpuUs / items) : NaN,
+      cpu_us_per_frame: windowFrames ? round2(cpuUs / windowFrames) : NaN,
+      deliveries_per_s: Math.round(gs.reduce((a, g) => a + g.deliveries, 0) / cfg.windowS),
+      latency_due_ms: quantilesOf(h),
+    };
+  });
+  const totalCpuUs = nodes.reduce((a, n, i) => a + (cpuAt1[i]! - cpuAt0[i]!) * 1e6, 0);
+  const totalItems = nodes.reduce((a, n) => a + n.window_deliveries, 0);
+  const totalFrames = nodes.reduce((a, n) => a + n.window_frames, 0);
+  const ownPct = (serverStats.reduce((a, s) => a + s.cpu_avg_pct, 0) + clientStats.reduce((a, c) => a + c.cpu_avg_pct, 0)) / os.cpus().length;
+  return {
+    fans_connected: ready,
+    connect_failed: failed,
+    connect_s: round1(connectS),
+    messages,
+    messages_per_s: round1(messages / cfg.windowS),
+    posts: { ok_in_window: okInWindow, failed: posts.failed, skipped: posts.skipped, send_lag_ms: posts.send_lag_ms, answer_ms: posts.answer_ms },
+    expected_deliveries: expected,
+    deliveries: distinctSum,
+    deliveries_per_s: Math.round(distinctSum / cfg.windowS),
+    latency_due_ms: quantilesOf(latencyDue),
+    latency_ts_ms: quantilesOf(latencyTs),
+    lost,
+    lost_pct: expected ? Math.round((lost / expected) * 1e5) / 1e3 : 0,
+    sockets_with_loss: socketsWithLoss,
+    doubled: reports.reduce((a, r) => a + r.doubled, 0),
+    closed_during_run: reports.reduce((a, r) => a + r.closed, 0),
+    close_codes: closeCodes,
+    nodes,
+    cpu_us_per_delivery: totalItems ? round2(totalCpuUs / totalItems) : NaN,
+    cpu_us_per_frame: totalFrames ? round2(totalCpuUs / totalFrames) : NaN,
+    kb_per_idle_socket: ready ? round2((nodes.reduce((a, n) => a + (n.rss_idle_sockets_mb - n.rss_before_sockets_mb), 0) * 1024) / ready) : NaN,
+    machine: {
+      ...busy,
+      // /proc/stat counts all cores; our processes' % are of one core. Interrupt time is not in theirs.
+      others_pct: Math.max(0, round1(busy.busy_pct - busy.irq_pct - ownPct)),
+      loadavg_1m_before: round2(loadBefore),
+      loadavg_1m_after: round2(os.loadavg()[0]!),
+    },
+    clients: {
+      cpu_avg_pct: clientStats.map((c) => c.cpu_avg_pct),
+      loop_delay_p99_ms: reports.map((r) => r.loop_delay_ms.p99),
+      frames,
+      decode_cache_hit_pct: frames ? round1((hits / frames) * 100) : 0,
+    },
+    series,
+  };
+}
