@@ -3,7 +3,8 @@ import { PartyClient } from '@fanfare/client';
 import { createPartyStore } from '../state/store.ts';
 import { fakeFetch, memoryStorage, partyFixture, partyUserFixture, systemUserFixture } from '../test/fixtures.ts';
 import { SessionStorage } from './sessionStore.ts';
-import { initialise, logout, refreshServiceTokenIfDue, signUp, spotifyLoginUrl, type SessionDeps } from './loginFlow.ts';
+import { GRANT_LINK_REFUSED_ERROR } from '@fanfare/protocol';
+import { appleLogin, initialise, logout, refreshServiceTokenIfDue, signUp, spotifyLoginUrl, type SessionDeps } from './loginFlow.ts';
 
 function setup(routes: Parameters<typeof fakeFetch>[0], href = 'http://h/p/demo/#/') {
   const fetch = fakeFetch({ 'GET /api/parties/demo': () => ({ status: 200, body: partyFixture() }), ...routes });
@@ -55,6 +56,29 @@ describe('login flow step 1: query tokens are taken, stored per party and remove
     await initialise(t.deps);
     expect(t.store.getState().user).not.toBeNull();
     expect(t.analytics.loginSuccess).not.toHaveBeenCalled();
+  });
+});
+
+describe('issue 10: a refused grant link is forgotten, so the next login goes without it', () => {
+  it('Spotify: the login comes back with error=GrantLinkRefused and no token; the grant key is dropped', async () => {
+    const t = setup({}, `http://h/p/demo/?error=${GRANT_LINK_REFUSED_ERROR}&error_description=used&auth_service=spotify#/`);
+    t.raw.setItem('fanfare.party.demo.grant', 'G');
+    await initialise(t.deps);
+    expect(t.analytics.loginFailure).toHaveBeenCalledWith('spotify', GRANT_LINK_REFUSED_ERROR);
+    expect(t.raw.getItem('fanfare.party.demo.grant')).toBeNull();
+    expect(t.raw.getItem('fanfare.party.demo.token')).toBeNull();
+  });
+  it('Apple: a 403 GrantLinkRefused drops the grant key; other failures keep it', async () => {
+    const refused = setup({ 'POST /api/auth/apple/login': () => ({ status: 403, body: { detail: { message: 'This grant link has expired', type: GRANT_LINK_REFUSED_ERROR, reason: 'expired' } } }) });
+    refused.raw.setItem('fanfare.party.demo.grant', 'G');
+    expect(await appleLogin(refused.deps, 'MUT')).toBe(false);
+    expect(refused.fetch.calls.find((c) => c.path === '/api/auth/apple/login')?.body).toMatchObject({ grant_token: 'G' });
+    expect(refused.raw.getItem('fanfare.party.demo.grant')).toBeNull();
+
+    const other = setup({ 'POST /api/auth/apple/login': () => ({ status: 401, body: { detail: 'Music user token refused by Apple Music' } }) });
+    other.raw.setItem('fanfare.party.demo.grant', 'G');
+    expect(await appleLogin(other.deps, 'MUT')).toBe(false);
+    expect(other.raw.getItem('fanfare.party.demo.grant')).toBe('G');
   });
 });
 

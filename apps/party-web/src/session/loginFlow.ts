@@ -1,5 +1,5 @@
 import { ApiError, type PartyClient } from '@fanfare/client';
-import { LOGIN_SERVICES, type LoginService } from '@fanfare/protocol';
+import { GRANT_LINK_REFUSED_ERROR, LOGIN_SERVICES, type LoginService } from '@fanfare/protocol';
 import { buildSignupBody, signupFailures, type SignupFailure, type SignupForm } from '../rules/signup.ts';
 import { isLoginFailure, needsServiceTokenRefresh, takeLoginParams, takeMusicUserToken } from '../rules/session.ts';
 import type { PartyStore } from '../state/store.ts';
@@ -47,7 +47,11 @@ export async function initialise(deps: SessionDeps): Promise<void> {
   if (cleanedHref !== href) deps.location.replace(cleanedHref);
   let fresh = false;
   if (params) {
-    if (isLoginFailure(params)) analytics.loginFailure(params.authService, params.error);
+    if (isLoginFailure(params)) {
+      analytics.loginFailure(params.authService, params.error);
+      // A refused grant link would refuse every later login too: drop it, the next login goes without.
+      if (params.error === GRANT_LINK_REFUSED_ERROR) storage.forgetGrant();
+    }
     else if (params.accessToken) {
       storage.storeLogin(params);
       fresh = true;
@@ -217,9 +221,17 @@ export async function appleLogin(deps: SessionDeps, musicUserToken: string): Pro
         // Ignored: the login failed either way.
       }
     }
+    if (isGrantRefusal(err)) storage.forgetGrant();
     deps.analytics.loginFailure('apple', err instanceof ApiError ? `http_${err.status}` : 'network');
     return false;
   }
+}
+
+/** True for the server's refusal of a login's grant link (403 `GrantLinkRefused`). */
+function isGrantRefusal(err: unknown): boolean {
+  if (!(err instanceof ApiError) || err.status !== 403) return false;
+  const detail = typeof err.body === 'object' && err.body !== null ? err.body.detail : null;
+  return typeof detail === 'object' && detail !== null && !Array.isArray(detail) && detail.type === GRANT_LINK_REFUSED_ERROR;
 }
 
 /** Login services offered on the Service screen: never the internal `umg_hls` (spec 6). */

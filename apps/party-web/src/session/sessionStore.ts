@@ -68,6 +68,15 @@ export class SessionStorage {
     this.put(this.keys.grant, token);
   }
 
+  /** Forgets the grant key once the server refused its link (expired, used up, revoked). */
+  forgetGrant(): void {
+    try {
+      this.storage.removeItem(this.keys.grant);
+    } catch {
+      // Storage unavailable: nothing stored either.
+    }
+  }
+
   private get(key: string): string | null {
     try {
       return this.storage.getItem(key);
