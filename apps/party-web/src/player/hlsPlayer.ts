@@ -190,6 +190,11 @@ export class HlsPlayer implements PlayerAdapter {
 
 /** How long the media clock must run at its rate, without a freeze, before a seek counts as landed. */
 export const STEADY_WINDOW_MS = 60;
+/**
+ * The wait is bounded: on a starved machine the clock may never run 60 ms clean, and the
+ * continuous sync closes whatever a seek measured too early leaves.
+ */
+export const STEADY_MAX_WAIT_MS = 750;
 /** How far the media clock may stray from the wall clock over that window and still count as steady. */
 export const STEADY_SLACK_MS = 6;
 
@@ -199,7 +204,7 @@ export const STEADY_SLACK_MS = 6;
  * freezes for 70-100 ms while the audio output fills, then runs. A seek that resolved on the first
  * movement was measured as landed while the player then fell ~70 ms behind for good.
  */
-export async function waitForSteadyClock(audio: Pick<HTMLMediaElement, 'currentTime' | 'paused' | 'playbackRate'>, targetS: number, maxMs = 2_000): Promise<void> {
+export async function waitForSteadyClock(audio: Pick<HTMLMediaElement, 'currentTime' | 'paused' | 'playbackRate'>, targetS: number, maxMs = STEADY_MAX_WAIT_MS): Promise<void> {
   const deadline = performance.now() + maxMs;
   let base: { wall: number; media: number } | null = null;
   while (performance.now() < deadline) {
