@@ -4,7 +4,7 @@
  * a login never returns to a non-page path of our origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PartyClient } from "@fanfare/client";
+import { ApiError, PartyClient } from "@fanfare/client";
 import { DEMO_FANS } from "../providers/emulators/demoFans.ts";
 import {
   DB_TARGETS,
@@ -67,6 +67,7 @@ describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
     authorize.searchParams.set("response_type", "code");
     authorize.searchParams.set("login_hint", "demo-fan");
     authorize.searchParams.set("redirect_uri", "https://evil.example/steal");
+    // The emulator's consent page is the provider's, not one of our API routes: raw fetch.
     const evil = await fetch(authorize, { redirect: "manual" });
     expect(evil.status).toBe(400);
     expect(evil.headers.get("location")).toBeNull();
@@ -81,11 +82,15 @@ describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
 
   it("issue 10: the Apple emulator and the party login refuse return paths that are not app pages", async () => {
     const bounce = `${t.partyUrl}/emulator/spotify/accounts/authorize?redirect_uri=https://evil.example/`;
-    const login = await fetch(
-      `${t.partyUrl}/api/auth/spotify/login?redirect_uri=${encodeURIComponent(bounce)}&party_id=demo`,
-      { redirect: "manual" },
-    );
-    expect(login.status).toBe(400);
+    const party = new PartyClient({ baseUrl: t.partyUrl });
+    const login = await party
+      .call("spotifyLogin", { query: { redirect_uri: bounce, party_id: "demo" } })
+      .then(
+        () => 0,
+        (e: unknown) => (e instanceof ApiError ? e.status : -1),
+      );
+    expect(login).toBe(400);
+    // The Apple emulator's authorize step is the provider's page: raw fetch.
     const apple = await fetch(
       `${t.partyUrl}/emulator/apple/authorize?login_hint=lena&redirect_uri=${encodeURIComponent(`${t.partyUrl}/api/users/me`)}`,
       {
@@ -93,10 +98,9 @@ describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
       },
     );
     expect(apple.status).toBe(400);
-    const page = await fetch(
-      `${t.partyUrl}/api/auth/spotify/login?redirect_uri=${encodeURIComponent(`${t.partyUrl}/p/demo/`)}&party_id=demo`,
-      { redirect: "manual" },
-    );
+    const page = await party.call("spotifyLogin", {
+      query: { redirect_uri: `${t.partyUrl}/p/demo/`, party_id: "demo" },
+    });
     expect(page.status).toBe(302);
   });
 });
