@@ -1,11 +1,14 @@
-import { useRef, useState } from 'react';
-import { Anchor, Box, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Anchor, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { PARTY_PREVIEW_SCREENS, type Party, type PartyPreviewScreen, type PartyTrack } from '@fanfare/protocol';
 import { partyOrigin, partyPreviewFrameUrl } from '../partyApi.ts';
 import { usePartyPreviewBridge } from './previewBridge.ts';
 
 const SCREEN_LABEL: Record<PartyPreviewScreen, string> = { pre: 'Pre', waiting: 'Waiting', player: 'Player', end: 'End' };
+/** How long the party app may take to say `ready` before the editor says it does not answer. */
+const READY_TIMEOUT_MS = 20_000;
+
 /** The two widths the editor previews (a phone and a desktop), and the frame height at each. */
 const WIDTHS = { '390': 780, '1280': 800 } as const;
 type Width = keyof typeof WIDTHS;
@@ -20,8 +23,15 @@ export function PartyPreview({ partyId, party, tracks, onWide }: { partyId: stri
   const [width, setWidth] = useState<Width>('390');
   // The address is fixed per party: screens change over the bridge, without reloading the app.
   const [src] = useState(() => partyPreviewFrameUrl(origin, partyId, 'waiting'));
+  const [attempt, setAttempt] = useState(0);
+  const [late, setLate] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = usePartyPreviewBridge(frame, origin, { screen, party, tracks });
+  useEffect(() => {
+    if (bridge.ready) return;
+    const timer = setTimeout(() => setLate(true), READY_TIMEOUT_MS);
+    return () => clearTimeout(timer);
+  }, [bridge.ready, attempt]);
   const { ref: box, width: boxWidth } = useElementSize();
   const px = Number(width);
   const height = WIDTHS[width];
@@ -69,9 +79,28 @@ export function PartyPreview({ partyId, party, tracks, onWide }: { partyId: stri
         <Text size="xs" c="dimmed" role="status" aria-live="polite" data-testid="preview-status" data-rendered={bridge.rendered} data-sent={bridge.sent}>
           {status}
         </Text>
+        {late && !bridge.ready && (
+          <Alert color="red" title="The party app does not answer" role="alert">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">Is the party server running at {origin}? The preview needs its app.</Text>
+              <Button
+                size="xs"
+                variant="light"
+                color="red"
+                onClick={() => {
+                  setLate(false);
+                  setAttempt((n) => n + 1);
+                }}
+              >
+                Try again
+              </Button>
+            </Stack>
+          </Alert>
+        )}
         <Box ref={box} w="100%">
           <Box w={px * scale} h={height * scale} style={{ overflow: 'hidden', margin: '0 auto', borderRadius: 6, boxShadow: '0 0 0 1px var(--mantine-color-default-border)' }}>
             <iframe
+              key={attempt}
               ref={frame}
               title={`Preview of party ${partyId}: ${SCREEN_LABEL[screen]} screen at ${px} px`}
               src={src}
