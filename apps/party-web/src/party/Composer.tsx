@@ -186,19 +186,17 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
           {t('chat.send')}
         </button>
       </div>
-      {slowSeconds > 0 && (
-        <p className="hint composer__slow" data-testid="slow-mode">
-          {t('chat.slowMode', { seconds: slowSeconds })}
-        </p>
-      )}
       {refused && waitMs > 0 && (
-        <p className="form-error" role="alert" data-testid="slow-mode-refused">
+        <p className="form-error composer__slow" role="alert" data-testid="slow-mode-refused">
           {refused.message || t('chat.slowModeRefused')}
         </p>
       )}
-      {waitMs > 0 && (
-        <p className="hint composer__wait" data-testid="slow-mode-wait">
-          {t('chat.slowModeWait', { seconds: waitSeconds(waitMs) })}
+      {(slowSeconds > 0 || waitMs > 0) && (
+        // One short line under the pinned composer: the rule, then the wait left.
+        <p className="hint composer__slow">
+          {slowSeconds > 0 && <span data-testid="slow-mode">{t('chat.slowMode', { seconds: slowSeconds })}</span>}
+          {slowSeconds > 0 && waitMs > 0 && ' '}
+          {waitMs > 0 && <span data-testid="slow-mode-wait">{t('chat.slowModeWait', { seconds: waitSeconds(waitMs) })}</span>}
         </p>
       )}
       {error && (
