@@ -166,8 +166,16 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     }, 'the Player screen with the sample chat');
     expect(player.route).toBe('#/player');
     expect(player.headerTitle).toBe(UNSAVED_NAME);
+    await screenshot(admin, 'party-editor-preview-player');
+    // Follow (spec 3): a demo artist on Spotify and an empty album id (dropped); End lists what to follow.
+    await admin.getByRole('tab', { name: 'Follow' }).click();
+    await admin.getByRole('button', { name: '+ Neon Harbour (demo)' }).first().click();
+    await admin.getByRole('textbox', { name: 'Spotify artist 1 id' }).waitFor();
     await previewAfter(admin, () => admin.getByRole('radio', { name: 'End', exact: true }).dispatchEvent('click'));
-    expect((await rendered(frame)).route).toBe('#/end');
+    const end = await rendered(frame);
+    expect(end.route).toBe('#/end');
+    expect(end.text).toContain('Follow the artist on Spotify');
+    expect(end.text).not.toContain('Save the album');
     await previewAfter(admin, () => admin.getByRole('radio', { name: 'Pre', exact: true }).dispatchEvent('click'));
     // The party starts tomorrow: Pre stays (the admin flag), whatever its countdown says.
     await admin.waitForTimeout(1500);
@@ -213,6 +221,7 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     await admin.getByRole('heading', { name: UNSAVED_NAME, level: 1 }).waitFor();
     const party = (await partyApi<Party>(`/api/parties/${PARTY_ID}`)).body;
     expect(party.name).toBe(UNSAVED_NAME);
+    expect(party.follow).toEqual([{ type: 'artist', service: 'spotify', id: expect.any(String) }]);
     expect(party.frontend.visual).toMatchObject({ primaryColor: PRIMARY, backgroundColor: BACKGROUND, font: 'playfair', dark: true, stickers: ['fire', 'heart'] });
     const tracks = (await partyApi<PartyTracksResponse>(`/api/parties/${PARTY_ID}/tracks`)).body;
     expect(tracks.options).toMatchObject({ type: 'album', service: 'spotify' });
