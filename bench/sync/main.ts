@@ -327,7 +327,7 @@ async function main(): Promise<void> {
     for (const f of result.fans) {
       log(`   fan ${f.fan} (${f.role}): ${f.samples} samples, ${f.clock_samples} clock samples, offset estimate ${f.offset_estimate_ms} ms (error ${f.offset_estimate_error_ms} ms), ${f.seeks} seeks, steps ${JSON.stringify(f.sync_steps)}, ${f.track_changes_seen} track changes`);
     }
-    const header = ['fan vs server timeline', 'n', 'p50 |err| ms', 'p95 |err| ms', 'max |err| ms', 'mean signed ms', 'clock est. error ms', 'seeks', 'nudging', `p95 < ${TARGET_P95_MS}`];
+    const header = ['fan vs server timeline', 'n', 'p50 abs err ms', 'p95 abs err ms', 'max abs err ms', 'mean signed ms', 'clock est. error ms', 'seeks', 'nudging', `p95 < ${TARGET_P95_MS}`];
     const rows: (string | number)[][] = result.fans.map((f) => [
       `fan ${f.fan} (${f.role})`,
       f.vs_server_abs_ms.n,
@@ -363,7 +363,7 @@ async function main(): Promise<void> {
       '',
       markdownTable(spreadHeader, spreadRows),
       '',
-      `Error against the server timeline: position - (progress_ms + (instant - timestamp_ms)) from the server's player status, same machine clock; |err| quantiles, and the mean signed error (negative: behind). "clock est. error": the fan's clock-offset estimate minus the true offset. "nudging": share of settled samples at a playback rate other than 1. Samples within ${cfg.settleS} s after a fan joined or a track started (stream loading, first alignment) are reported apart. Pairwise: |position of fan i - position of fan j| at the same instant, over every pair.`,
+      `Error against the server timeline: position - (progress_ms + (instant - timestamp_ms)) from the server's player status, same machine clock; quantiles of the absolute error, and the mean signed error (negative: behind). "clock est. error": the fan's clock-offset estimate minus the true offset. "nudging": share of settled samples at a playback rate other than 1. Samples within ${cfg.settleS} s after a fan joined or a track started (stream loading, first alignment) are reported apart. Pairwise: |position of fan i - position of fan j| at the same instant, over every pair.`,
       '',
     ].join('\n');
     if (!args['no-save']) {
