@@ -34,6 +34,9 @@ export const SECTIONS: Section[] = [
     routes: [
       { path: '', Component: lazy(() => import('../parties/PartiesScreen.tsx')) },
       { path: ':id', Component: lazy(() => import('../parties/PartyEditorScreen.tsx')) },
+      { path: ':id/dashboard', Component: lazy(() => import('../parties/dashboard/DashboardScreen.tsx')) },
+      { path: ':id/operations', Component: lazy(() => import('../parties/operations/OperationsScreen.tsx')) },
+      { path: ':id/recap', Component: lazy(() => import('../parties/recap/RecapScreen.tsx')) },
     ],
   },
   { path: 'media', label: 'Media', permission: 'uploads.read', routes: [{ path: '', Component: lazy(() => import('../media/MediaScreen.tsx')) }] },

@@ -50,7 +50,8 @@ export async function blockedFans(db: Db, partyId: string): Promise<BlockedFan[]
 export async function messageBuckets(db: Db, partyId: string, now: number): Promise<Map<number, number>> {
   const since = now - (now % STATS_BUCKET_MS) - (STATS_BUCKETS - 1) * STATS_BUCKET_MS;
   // Integer division on both dialects (bigint / integer).
-  const bucket = sql<number>`(timestamp_ms / ${STATS_BUCKET_MS})`;
+  // A literal, not a parameter: PostgreSQL matches the GROUP BY expression to the select's by text.
+  const bucket = sql<number>`(timestamp_ms / ${sql.lit(STATS_BUCKET_MS)})`;
   const rows = await db
     .selectFrom('chat_messages')
     .select([bucket.as('b'), (eb) => eb.fn.countAll<number>().as('n')])

@@ -1,0 +1,68 @@
+/**
+ * The party calls of the dashboard, operations and recap screens (issue 14), on the typed party
+ * client with the back-office user's token (accepted by the party API as a CMS token), and the
+ * address of the dashboard socket.
+ */
+import { createPartyClient, ApiError, type PartyApiClient } from '@fanfare/client/party';
+import type { FakeChatBody, PartyExportKind, PostPollBody, PostPopupBody, PostQuizQuestionBody, PostScheduledMessageBody } from '@fanfare/protocol';
+import { DASHBOARD_VIEW } from '@fanfare/protocol';
+import { useMemo } from 'react';
+import { useApi, useSessionStore } from '../../api/context.tsx';
+import { partyOrigin } from '../partyApi.ts';
+
+export function createPartyLiveApi(opts: { baseUrl: string; token: () => string | null; onExpired: () => void }) {
+  const client: PartyApiClient = createPartyClient({ baseUrl: opts.baseUrl, token: opts.token });
+  const call = (async (...args: Parameters<PartyApiClient['call']>) => {
+    try {
+      return await client.call(...args);
+    } catch (e) {
+      if (e instanceof ApiError && e.status === 401) opts.onExpired();
+      throw e;
+    }
+  }) as PartyApiClient['call'];
+  const p = (id: string) => ({ params: { id } });
+  return {
+    start: (id: string) => call('startParty', p(id)),
+    stop: (id: string) => call('stopParty', p(id)),
+    end: (id: string) => call('endParty', p(id)),
+    popup: (id: string, body: PostPopupBody) => call('postPopup', { ...p(id), body }),
+    poll: (id: string, body: PostPollBody) => call('postPoll', { ...p(id), body }),
+    quiz: (id: string, body: PostQuizQuestionBody) => call('postQuizQuestion', { ...p(id), body }),
+    scoreboard: (id: string, count: number) => call('postScoreboard', { ...p(id), body: { count } }),
+    block: (id: string, userId: string) => call('blockUser', { params: { id, userId } }),
+    unblock: (id: string, userId: string) => call('unblockUser', { params: { id, userId } }),
+    deleteMessage: (id: string, messageId: string) => call('deleteChatMessage', { params: { id, messageId } }),
+    scheduled: (id: string) => call('listScheduledMessages', p(id)),
+    schedule: (id: string, body: PostScheduledMessageBody) => call('postScheduledMessage', { ...p(id), body }),
+    unschedule: (id: string, scheduleId: string) => call('deleteScheduledMessage', { params: { id, scheduleId } }),
+    startFake: (id: string, body: FakeChatBody) => call('startFakeChat', { ...p(id), body }),
+    stopFake: (id: string) => call('stopFakeChat', p(id)),
+    clearChat: (id: string) => call('clearChat', p(id)),
+    deleteUsers: (id: string) => call('deleteUsers', p(id)),
+    recap: (id: string) => call('getPartyRecap', p(id)),
+    /** Downloads an export as a file (the body is streamed by the server; the browser saves it). */
+    async download(id: string, kind: PartyExportKind): Promise<void> {
+      const res = await fetch(`${opts.baseUrl}/api/parties/${encodeURIComponent(id)}/exports/${kind}.csv`, { headers: { authorization: `Bearer ${opts.token() ?? ''}` } });
+      if (res.status === 401) opts.onExpired();
+      if (!res.ok) throw new Error(`Export failed (${res.status})`);
+      const url = URL.createObjectURL(await res.blob());
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = `party-${id}-${kind}.csv`;
+      document.body.append(a);
+      a.click();
+      a.remove();
+      setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    },
+    /** The party socket in dashboard mode: aggregated `party_stats`, never the chat stream. */
+    socketUrl: (id: string) => `${opts.baseUrl.replace(/^http/, 'ws')}/api/parties/${encodeURIComponent(id)}?access_token=${encodeURIComponent(opts.token() ?? '')}&view=${DASHBOARD_VIEW}`,
+  };
+}
+
+export type PartyLiveApi = ReturnType<typeof createPartyLiveApi>;
+
+export function usePartyLiveApi(): PartyLiveApi {
+  const session = useSessionStore();
+  const cms = useApi();
+  return useMemo(() => createPartyLiveApi({ baseUrl: partyOrigin(), token: cms.token, onExpired: () => session.signOut(true) }), [cms, session]);
+}

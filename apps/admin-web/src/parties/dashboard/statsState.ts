@@ -1,0 +1,45 @@
+/**
+ * What the dashboard shows, built from the `party_stats` events (pure, tested): the last figures,
+ * and the live chat view, which keeps the newest messages across events and drops deleted ones.
+ */
+import type { ChatMessage, PartyStatsEvent } from '@fanfare/protocol';
+
+/** Messages kept in the live chat view. */
+export const CHAT_VIEW_SIZE = 100;
+
+export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'refused';
+
+export interface DashboardState {
+  connection: ConnectionState;
+  stats: PartyStatsEvent | null;
+  chat: ChatMessage[];
+  /** Messages the server counted but did not send (busy party): the view is a sample. */
+  skipped: number;
+  /** When the last event arrived (client clock), for the "updated" line. */
+  receivedAt: number | null;
+}
+
+export const initialDashboardState: DashboardState = { connection: 'connecting', stats: null, chat: [], skipped: 0, receivedAt: null };
+
+export type DashboardAction = { type: 'stats'; event: PartyStatsEvent; at: number } | { type: 'connection'; state: ConnectionState };
+
+export function dashboardReducer(state: DashboardState, action: DashboardAction): DashboardState {
+  switch (action.type) {
+    case 'connection':
+      return { ...state, connection: action.state };
+    case 'stats': {
+      const { event } = action;
+      const deleted = new Set(event.deleted_message_ids);
+      const seen = new Set(state.chat.map((m) => m.id));
+      const chat = [...state.chat.filter((m) => !deleted.has(m.id)), ...event.chat.filter((m) => !seen.has(m.id) && !deleted.has(m.id))].slice(-CHAT_VIEW_SIZE);
+      return { connection: 'live', stats: event, chat, skipped: state.skipped + event.chat_skipped, receivedAt: action.at };
+    }
+    default:
+      return action satisfies never;
+  }
+}
+
+/** Reconnect delay after `failures` consecutive failures (the party app's rule: 0.4·(2^n−1) s, capped). */
+export function reconnectDelayMs(failures: number, random: () => number = Math.random): number {
+  return Math.min(30_000, 400 * (2 ** Math.min(failures, 6) - 1)) + random() * 1000;
+}
