@@ -1,8 +1,8 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 import { Anchor, Badge, Button, Grid, Group, NumberInput, Select, Stack, Switch, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { usePartyForm, type PartyFormApi } from './editor/formApi.ts';
-import { useDebouncedValue } from '@mantine/hooks';
+import { useDebouncedValue, useHotkeys, useWindowEvent } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { START_ALLOWED, WAITING_ROOM_MAX_MINUTES, type Party, type PartyTrack, type PartyTracksResponse, type PutTracksBody } from '@fanfare/protocol';
 import { notifyDone, notifyError } from '../ui/notify.ts';
@@ -115,6 +115,14 @@ export function PartyForm(props: {
     onError: (e) => notifyError(e),
   });
 
+  // Ctrl/Cmd+S saves from any field; leaving the tab with unsaved changes asks first.
+  const formElement = useRef<HTMLFormElement>(null);
+  useHotkeys([['mod+S', () => formElement.current?.requestSubmit()]], []);
+  const dirty = form.isDirty();
+  useWindowEvent('beforeunload', (e) => {
+    if (dirty) e.preventDefault();
+  });
+
   const errorTabs = new Set(Object.keys(form.errors).map(tabOfField));
   // The preview's party and tracks: the form's values over the stored party; tracks from the lookup.
   // A new party's timestamps are fixed per form: otherwise every render would be a new preview.
@@ -129,6 +137,7 @@ export function PartyForm(props: {
 
   const formBody = (
     <form
+      ref={formElement}
       aria-label="Party settings"
       onSubmit={form.onSubmit(
         (v) => save.mutate(v),
@@ -169,7 +178,7 @@ export function PartyForm(props: {
           <Button type="submit" loading={save.isPending}>
             {party ? 'Save' : 'Create party'}
           </Button>
-          {form.isDirty() && (
+          {dirty && (
             <Text size="sm" data-testid="unsaved">
               Unsaved changes
             </Text>
