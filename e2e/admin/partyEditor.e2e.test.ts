@@ -236,7 +236,8 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     const soon = new Date(Date.now() + 10 * 60_000);
     const pad = (n: number) => String(n).padStart(2, '0');
     await admin.getByLabel('Starts').fill(`${soon.getFullYear()}-${pad(soon.getMonth() + 1)}-${pad(soon.getDate())}T${pad(soon.getHours())}:${pad(soon.getMinutes())}`);
-    await admin.getByRole('button', { name: 'Save' }).click();
+    // Saved from the keyboard, focus still in the field.
+    await admin.getByLabel('Starts').press('Control+s');
     await waitFor(async () => Date.parse((await partyApi<Party>(`/api/parties/${PARTY_ID}`)).body.starts_at) < Date.now() + 11 * 60_000, 'the new start time');
 
     const grants = admin.getByRole('region', { name: 'Grants' });
@@ -276,5 +277,21 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     await redeemed.getByRole('button', { name: 'Revoke the grant of Hanna Host' }).click();
     await waitFor(async () => (await partyApi<{ items: Grant[] }>(`/api/parties/${PARTY_ID}/grants`)).body.items.length === 0, 'the grant to be revoked');
     await admin.getByText('No grants yet').waitFor();
+
+    // A grant to a streaming account, with a picture; the schema refuses a picture that is not a URL.
+    await grants.getByRole('radio', { name: 'Streaming account', exact: true }).dispatchEvent('click');
+    await grants.getByLabel('Display name').fill('Lena Admin');
+    await grants.getByLabel('Picture URL').fill('not a url');
+    await grants.getByRole('combobox', { name: 'Role' }).click();
+    await admin.getByRole('option', { name: 'admin' }).click();
+    await grants.getByLabel('Account id').fill('lena00000000000000000002');
+    await grants.getByRole('button', { name: 'Add grant', exact: true }).click();
+    await grants.getByText('Expected an http(s) URL or a path starting with /').waitFor();
+    await grants.getByLabel('Picture URL').fill('/media/lena.png');
+    await grants.getByRole('button', { name: 'Add grant', exact: true }).click();
+    await grants.getByRole('row', { name: /Lena Admin/ }).getByText('Spotify: lena00000000000000000002').waitFor();
+    const stored = (await partyApi<{ items: Grant[] }>(`/api/parties/${PARTY_ID}/grants`)).body.items;
+    expect(stored).toEqual([expect.objectContaining({ service: 'spotify', service_id: 'lena00000000000000000002', role: 'admin', display_name: 'Lena Admin', profile_picture: '/media/lena.png', token: null })]);
+    await expectAccessible(admin, 'party editor account grant');
   });
 });
