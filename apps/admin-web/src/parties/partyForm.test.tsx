@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { MantineProvider } from '@mantine/core';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { PutPartyBody, type Party } from '@fanfare/protocol';
+import { PostGrantBody, PutPartyBody, type Party } from '@fanfare/protocol';
+import { toPostGrantBody } from './GrantsPanel.tsx';
 import { ServicesProvider } from '../api/context.tsx';
 import type { CmsApi } from '../api/cms.ts';
 import type { SessionStore } from '../auth/session.ts';
@@ -191,5 +192,20 @@ describe('party form (rendered)', () => {
     expect(screen.getByText('Expected a CSS hex colour (#rgb, #rrggbb or #rrggbbaa)')).toBeTruthy();
     expect(fetchSpy).not.toHaveBeenCalled();
     fetchSpy.mockRestore();
+  });
+});
+
+describe('grant bodies (SPEC-NOTES grants: an account or a link, with role, display name and picture)', () => {
+  const values = { role: 'host' as const, display_name: 'Hanna', profile_picture: ' ', service: 'apple' as const, service_id: ' 123 ', max_uses: 3, expires_in_days: 2 };
+  it('a link carries its use limit and expiry, no account; an empty picture is left out', () => {
+    const body = toPostGrantBody('link', values);
+    expect(body).toEqual({ role: 'host', display_name: 'Hanna', max_uses: 3, expires_in_days: 2 });
+    expect(PostGrantBody.safeParse(body).success).toBe(true);
+  });
+  it('an account grant carries service and id (trimmed) and no link limits', () => {
+    const body = toPostGrantBody('account', { ...values, profile_picture: '/media/h.png' });
+    expect(body).toEqual({ role: 'host', display_name: 'Hanna', profile_picture: '/media/h.png', service: 'apple', service_id: '123' });
+    expect(PostGrantBody.safeParse(body).success).toBe(true);
+    expect(PostGrantBody.safeParse(toPostGrantBody('account', { ...values, service_id: '' })).success).toBe(false);
   });
 });
