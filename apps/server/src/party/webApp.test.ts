@@ -143,6 +143,22 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     expect(ifNoneMatch('"ab"', '"a"')).toBe(false);
     expect(ifNoneMatch('"a"', 'W/"a"')).toBe(true);
   });
+  it('keeps the Vary fields set before it (CORS varies on Origin) and adds Accept-Encoding', async () => {
+    const logger = createLogger('silent');
+    const withCors = await createHttpApp({ name: 'party', title: 't', logger, isReady: async () => true });
+    // As @fastify/cors does for every request on the party listener.
+    withCors.addHook('onRequest', async (_req, reply) => {
+      reply.header('vary', 'Origin');
+    });
+    await registerPartyWebApp(withCors, { logger, config: loadConfig({}) } as unknown as ServerContext, dir);
+    await withCors.ready();
+    for (const url of ['/assets/app-1.js', '/p/summer-24/']) {
+      const res = await withCors.inject({ url, headers: { 'accept-encoding': 'br' } });
+      expect(res.headers['content-encoding']).toBe('br');
+      expect(String(res.headers.vary).split(/,\s*/).sort()).toEqual(['Accept-Encoding', 'Origin']);
+    }
+    await withCors.close();
+  });
   it('answers 503 with the build command while the app is not built', async () => {
     const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'party-web-empty-'));
     const bare = await appWith(empty);

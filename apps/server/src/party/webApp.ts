@@ -37,15 +37,21 @@ const PartyIdPath = z.object({ partyId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/
 export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir: string = PARTY_WEB_DIST): Promise<void> {
   const assetsDir = path.join(distDir, 'assets');
   fs.mkdirSync(assetsDir, { recursive: true });
-  await app.register(staticFiles, {
-    root: assetsDir,
-    prefix: '/assets/',
-    decorateReply: false,
-    immutable: true,
-    maxAge: '365d',
-    preCompressed: true,
-    // The same URL answers br, gzip or plain: shared caches must key on Accept-Encoding.
-    setHeaders: (res) => res.setHeader('vary', 'Accept-Encoding'),
+  // The same URL answers br, gzip or plain: shared caches must key on Accept-Encoding. Added to
+  // what is there (CORS varies on Origin), in a scope of its own around the assets.
+  await app.register(async (assets) => {
+    assets.addHook('onSend', async (_req, reply, payload) => {
+      addVary(reply, 'Accept-Encoding');
+      return payload;
+    });
+    await assets.register(staticFiles, {
+      root: assetsDir,
+      prefix: '/assets/',
+      decorateReply: false,
+      immutable: true,
+      maxAge: '365d',
+      preCompressed: true,
+    });
   });
 
   let cached: { mtimeMs: number; html: string } | null = null;
@@ -117,7 +123,8 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     // The page differs per party and per build: its ETag is its content's, so a reload with an
     // unchanged page costs a 304 and no body. Weak: the br, gzip and plain bodies share it.
     const etag = `W/"${createHash('sha1').update(html).digest('base64url')}"`;
-    reply.header('cache-control', 'no-cache').header('etag', etag).header('vary', 'Accept-Encoding');
+    reply.header('cache-control', 'no-cache').header('etag', etag);
+    addVary(reply, 'Accept-Encoding');
     if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.status(304).send();
     reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').type('text/html; charset=utf-8');
     // The page carries the stylesheet: compressed once per page and encoding, then reused.
@@ -160,4 +167,12 @@ export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzi
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';
   return null;
+}
+
+/** Adds a field to the reply's `Vary` header, keeping those already named (e.g. CORS's Origin). */
+export function addVary(reply: FastifyReply, field: string): void {
+  const current = reply.getHeader('vary');
+  const fields = (Array.isArray(current) ? current.join(',') : String(current ?? '')).split(',').map((f) => f.trim()).filter(Boolean);
+  if (fields.includes('*') || fields.some((f) => f.toLowerCase() === field.toLowerCase())) return;
+  reply.header('vary', [...fields, field].join(', '));
 }
