@@ -54,4 +54,6 @@ export interface GroupReport {
   /** Chat items and frames carrying them received during [t0, t1), whatever their due time (for CPU per delivery). */
   window_items: number;
   window_frames: number;
+  /** Payload bytes of those frames. */
+  window_bytes: number;
 }

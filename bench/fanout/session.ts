@@ -70,6 +70,10 @@ export interface NodeMeasurement {
   cpu_us_per_delivery: number;
   cpu_us_per_frame: number;
   deliveries_per_s: number;
+  /** Chat payload this node's sockets received, KB/s over the window (WebSocket and TCP headers not counted). */
+  payload_kb_per_s: number;
+  /** Average payload bytes per frame. */
+  bytes_per_frame: number;
   latency_due_ms: Quantiles;
 }
 
@@ -258,6 +262,7 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
     const sockets = gs.reduce((a, g) => a + g.sockets, 0);
     const items = gs.reduce((a, g) => a + g.window_items, 0);
     const windowFrames = gs.reduce((a, g) => a + g.window_frames, 0);
+    const windowBytes = gs.reduce((a, g) => a + (g.window_bytes ?? 0), 0);
     const cpuUs = (cpuAt1[node]! - cpuAt0[node]!) * 1e6;
     return {
       node,
@@ -274,6 +279,8 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
       cpu_us_per_delivery: items ? round2(cpuUs / items) : NaN,
       cpu_us_per_frame: windowFrames ? round2(cpuUs / windowFrames) : NaN,
       deliveries_per_s: Math.round(gs.reduce((a, g) => a + g.deliveries, 0) / cfg.windowS),
+      payload_kb_per_s: Math.round(windowBytes / 1024 / spanS),
+      bytes_per_frame: windowFrames ? Math.round(windowBytes / windowFrames) : NaN,
       latency_due_ms: quantilesOf(h),
     };
   });

@@ -38,9 +38,11 @@ interface GroupStats {
   deliveries: number;
   windowItems: number;
   windowFrames: number;
+  /** Payload bytes of those frames (WebSocket headers not counted). */
+  windowBytes: number;
 }
 const groups: GroupStats[] = [];
-const groupOf = (g: number): GroupStats => (groups[g] ??= { latencyDue: new Histogram(), deliveries: 0, windowItems: 0, windowFrames: 0 });
+const groupOf = (g: number): GroupStats => (groups[g] ??= { latencyDue: new Histogram(), deliveries: 0, windowItems: 0, windowFrames: 0, windowBytes: 0 });
 
 const send = (msg: FromWorker) => process.send?.(msg);
 
@@ -149,6 +151,7 @@ function onFrame(fan: Fan, data: Buffer): void {
   if (now >= t0 && now < t1) {
     g.windowFrames++;
     g.windowItems += items.length;
+    g.windowBytes += data.length;
   }
   for (const item of items) {
     if (item.idx < 0) continue;
@@ -258,6 +261,7 @@ function report(): WorkerReport {
       latency_due: g?.latencyDue.toSparse() ?? [],
       window_items: g?.windowItems ?? 0,
       window_frames: g?.windowFrames ?? 0,
+      window_bytes: g?.windowBytes ?? 0,
     })),
     series: Array.from(series, (v) => v ?? 0),
     frames,

@@ -31,7 +31,7 @@ const { values: args } = parseArgs({
     window: { type: 'string', default: '15' },
     drain: { type: 'string', default: '5' },
     workers: { type: 'string', default: '2' },
-    rounds: { type: 'string', default: '2' },
+    rounds: { type: 'string', default: '1' },
     'batch-ms': { type: 'string', default: '50' },
     concurrency: { type: 'string', default: '100' },
     'pg-url': { type: 'string', default: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
@@ -88,7 +88,7 @@ interface RedisCounters {
 }
 
 async function redisCounters(redis: Redis): Promise<RedisCounters> {
-  const info = await redis.info();
+  const info = (await redis.info()) + (await redis.info('commandstats'));
   const num = (key: string) => Number(new RegExp(`^${key}:(\\d+)`, 'm').exec(info)?.[1] ?? 0);
   const calls = (cmd: string) => Number(new RegExp(`^cmdstat_${cmd}:calls=(\\d+)`, 'm').exec(info)?.[1] ?? 0);
   return { commands: num('total_commands_processed'), in_bytes: num('total_net_input_bytes'), out_bytes: num('total_net_output_bytes'), evalsha: calls('evalsha') + calls('eval'), publish_messages: calls('publish') };
@@ -213,10 +213,10 @@ async function runConfig(nodes: number, round: number, logDir: string): Promise<
   }
 }
 
-const NODE_HEADER = ['round', 'nodes', 'node', 'sockets', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'KB/idle conn', 'RSS peak MB'];
+const NODE_HEADER = ['round', 'nodes', 'node', 'sockets', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'payload KB/s', 'bytes/frame', 'KB/idle conn', 'RSS peak MB'];
 function nodeRows(r: ConfigResult): (string | number)[][] {
   if (!r.m) return [[r.round, r.nodes, 'error: ' + (r.error ?? '?'), ...NODE_HEADER.slice(3).map(() => '')]];
-  return r.m.nodes.map((n) => [r.round, r.nodes, n.node, n.sockets, n.deliveries_per_s.toLocaleString('en'), n.latency_due_ms.p50, n.latency_due_ms.p99, n.latency_due_ms.max, n.cpu_pct, n.cpu_us_per_delivery, n.cpu_us_per_frame, n.kb_per_idle_socket, n.rss_peak_mb]);
+  return r.m.nodes.map((n) => [r.round, r.nodes, n.node, n.sockets, n.deliveries_per_s.toLocaleString('en'), n.latency_due_ms.p50, n.latency_due_ms.p99, n.latency_due_ms.max, n.cpu_pct, n.cpu_us_per_delivery, n.cpu_us_per_frame, n.payload_kb_per_s, n.bytes_per_frame, n.kb_per_idle_socket, n.rss_peak_mb]);
 }
 
 const CONFIG_HEADER = ['round', 'nodes', 'fans', 'msgs/s', 'deliveries/s', 'p99 due ms', 'p99 ts ms', 'lost', 'nodes CPU % (sum)', 'µs/delivery (all nodes)', 'Redis cmds/s', 'Redis scripts/s', 'Redis out KB/s', 'Redis CPU %', 'PG commits/s', 'PG rows written/s', 'PG CPU %', 'load before', 'other %'];
