@@ -4,12 +4,14 @@
  * them before anything is saved (colours, font and text rendered in the party app's frame); save;
  * grant a host by link and log in with it as a fan, whom the party app then treats as host.
  */
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import type { Grant, Party, PartyTracksResponse } from '@fanfare/protocol';
 import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, TEST_CMS_TOKEN, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildPartyWeb } from '../party/browser.ts';
+import { buildPartyWeb, SCREENSHOT_DIR } from '../party/browser.ts';
 import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';
 
 const PARTY_ID = 'launch-2027';
@@ -211,9 +213,21 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
       await expectAccessible(admin, `party editor (${tab})`);
     }
     await admin.getByRole('tab', { name: 'Look' }).click();
-    await screenshot(admin, 'party-editor', 390);
-    const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    await admin.setViewportSize({ width: 390, height: 844 });
+    try {
+      const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      // The preview on a phone, scrolled into view (Chromium does not paint a cross-origin frame off screen).
+      const preview = admin.getByRole('region', { name: 'Preview' });
+      await preview.scrollIntoViewIfNeeded();
+      const frame = await previewFrame(admin);
+      await waitFor(() => frame.evaluate(() => !!document.querySelector('.screen--waiting')), 'the Waiting preview');
+      await admin.waitForTimeout(300);
+      fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await preview.screenshot({ path: path.join(SCREENSHOT_DIR, 'admin-party-editor-preview-phone-390.png') });
+    } finally {
+      await admin.setViewportSize({ width: 1280, height: 900 });
+    }
   });
 
   it('creates the party with its music, excluded track and look', async () => {
