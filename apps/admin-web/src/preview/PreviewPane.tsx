@@ -23,7 +23,8 @@ export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign;
   const session = useSessionStore();
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<EditorBridge | null>(null);
-  const [width, setWidth] = useState<keyof typeof WIDTHS>('desktop');
+  // On a phone the 1280 px page would be scaled to a stamp: start with the phone preview there.
+  const [width, setWidth] = useState<keyof typeof WIDTHS>(() => (typeof window !== 'undefined' && window.innerWidth < 768 ? 'phone' : 'desktop'));
   const [choice, setChoice] = useState<SimulationChoice>(REAL);
   const [ready, setReady] = useState(0);
   const [media, setMedia] = useState<MediaRequest | null>(null);
@@ -96,7 +97,7 @@ export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign;
           ]}
         />
       </Group>
-      <SimulationPanel value={choice} onChange={setChoice} locales={locales} countries={(countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }))} />
+      <SimulationPanel value={choice} onChange={setChoice} timing={draft} locales={locales} countries={(countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }))} />
       <Paper ref={pane} withBorder style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }} h={FRAME_HEIGHT + 4} tabIndex={0} aria-labelledby="preview-heading" component="section">
         <div style={{ width: WIDTHS[width] * scale, height: FRAME_HEIGHT, margin: '0 auto', overflow: 'hidden' }}>
           <div style={{ width: WIDTHS[width], transform: `scale(${scale})`, transformOrigin: 'top left' }}>

@@ -34,15 +34,19 @@ export function toSimulation(choice: SimulationChoice, c: Pick<Campaign, 'starts
 export function SimulationPanel({
   value,
   onChange,
+  timing,
   locales,
   countries,
 }: {
   value: SimulationChoice;
   onChange: (v: SimulationChoice) => void;
+  /** The draft's dates: without a start nothing comes "before" it, without an end nothing "ended". */
+  timing: Pick<Campaign, 'starts_at' | 'ends_at'>;
   locales: string[];
   countries: { value: string; label: string }[];
 }) {
   const set = <K extends keyof SimulationChoice>(k: K, v: SimulationChoice[K]) => onChange({ ...value, [k]: v });
+  const missing = [!timing.starts_at && 'a start', !timing.ends_at && 'an end'].filter(Boolean).join(' and ');
   return (
     <Stack gap="xs" aria-label="Simulation" role="group">
       <Text size="sm" fw={600}>
@@ -56,9 +60,9 @@ export function SimulationPanel({
           onChange={(v) => set('moment', v as SimulatedMoment)}
           data={[
             { value: 'real', label: 'Now' },
-            { value: 'before', label: 'Before start' },
+            { value: 'before', label: 'Before start', disabled: !timing.starts_at },
             { value: 'live', label: 'Live' },
-            { value: 'ended', label: 'Ended' },
+            { value: 'ended', label: 'Ended', disabled: !timing.ends_at },
           ]}
         />
         <SegmentedControl
@@ -85,6 +89,11 @@ export function SimulationPanel({
           ]}
         />
       </Group>
+      {missing && (
+        <Text size="xs" c="dimmed">
+          The campaign has no {missing} date yet: set it under General to preview {timing.starts_at ? 'the end' : timing.ends_at ? 'the time before the start' : 'before the start and after the end'}.
+        </Text>
+      )}
       <Group gap="xs" grow>
         <Select size="xs" label="Locale" placeholder="As the visitor's" clearable clearButtonProps={{ 'aria-label': 'Clear' }} data={locales} value={value.locale} onChange={(v) => set('locale', v)} />
         <Select size="xs" label="Country" placeholder="As the visitor's" clearable clearButtonProps={{ 'aria-label': 'Clear' }} searchable data={countries} value={value.country} onChange={(v) => set('country', v)} />
