@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
 import { BRIDGE_CHANNEL } from '@fanfare/protocol';
 import { ADMIN, EDITOR_PASSWORD, cmsApi, failure, login, userWithRoles, withResponse } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';
+import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths as expectAccessible, launchChromium, screenshotChecked as screenshot, waitFor } from './browser.ts';
 import { noisePng } from './png.ts';
 
 const EDITOR_EMAIL = 'editor@example.com';
@@ -59,6 +59,8 @@ const received = (frame: Frame) => frame.evaluate(() => (window as unknown as { 
 describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     await buildAdminWeb();
+    // The preview frames the real campaign page app (without its build the CMS serves a no-script page).
+    await buildCampaignWebForPreview();
     server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
     adminToken = await login(server, ADMIN.email, ADMIN.password);
     await userWithRoles(server, adminToken, EDITOR_EMAIL, ['editor']);
@@ -137,8 +139,20 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     const first = await received(frame);
     expect(first.find((m) => m.type === 'token')!.token).toMatch(/.+/);
     expect(first.some((m) => m.type === 'theme')).toBe(true);
+    // What the page renders inside the frame, not only the bridge frames: the campaign name in its header.
+    const brand = frame.locator('.header__brand');
+    await waitFor(async () => (await brand.textContent()) === 'Summer Tour 2027', 'the stored name rendered in the preview');
     await admin.getByRole('textbox', { name: /^Name/ }).fill('Summer Tour 2027 – Live');
     await waitFor(async () => (await received(frame)).some((m) => m.type === 'campaignInfo:v2' && m.campaign?.name === 'Summer Tour 2027 – Live'), 'the unsaved name in the preview');
+    await waitFor(async () => (await brand.textContent()) === 'Summer Tour 2027 – Live', 'the unsaved name rendered in the preview');
+    // A countdown module with its own ended text (shown by the "ended" simulation below).
+    await admin.getByRole('tab', { name: 'Page modules' }).click();
+    await admin.getByRole('textbox', { name: 'Add a module' }).or(admin.getByPlaceholder('Choose a type')).first().click();
+    await admin.getByRole('option', { name: 'Countdown' }).click();
+    for (const input of await admin.getByRole('textbox', { name: /^Ended text/ }).all()) await input.fill('Vorbei – danke fürs Mitfeiern!');
+    await admin.getByRole('tab', { name: 'General' }).click();
+    // An end date, so "ended" can be previewed (without one nothing ends and the option is off).
+    await admin.getByLabel('Ends', { exact: true }).fill('2027-08-01T20:00');
     await admin.getByTestId('unsaved').waitFor();
     expect((await storedCampaign(campaignId)).name).toBe('Summer Tour 2027');
   });
@@ -167,14 +181,28 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     );
     expect(Date.parse(String(sim.now))).toBeGreaterThan(Date.now());
     expect(ends).toBeTruthy();
+    // What the frame renders: with the gate closed the page holds its content back (a visitor
+    // without access is on the way to the gate page) ...
+    await frame.locator('.page__status[role="status"]').waitFor();
+    await expect(frame.getByTestId('campaign-ended').count()).resolves.toBe(0);
+    await screenshot(admin, 'preview-gate-closed', 1280);
+    // ... and with the gate open, the ended page shows the countdown's ended text.
+    await admin.getByText('Gate open', { exact: true }).click();
+    await frame.getByTestId('campaign-ended').getByText('Vorbei – danke fürs Mitfeiern!').waitFor();
+    await expect(frame.locator('.page').getAttribute('data-phase')).resolves.toBe('ended');
+    await expect(frame.locator('.page__status').count()).resolves.toBe(0);
+    await screenshot(admin, 'preview-ended', 1280);
+    // Back to "now": the countdown shows nothing while the campaign runs.
+    await admin.getByText('Now', { exact: true }).click();
+    await waitFor(async () => (await frame.getByTestId('campaign-ended').count()) === 0, 'the ended text gone with the simulation');
+    await admin.getByText('Ended', { exact: true }).click();
+    await admin.getByText('Gate closed', { exact: true }).click();
     const after = await storedCampaign(campaignId);
     expect(after.updated_at).toBe(before.updated_at);
     await admin.getByText('Phone 390 px').click();
     await expect(admin.getByTestId('preview-frame').getAttribute('data-width')).resolves.toBe('390');
     await screenshot(admin, 'preview-phone', 1280);
-    await admin.setViewportSize({ width: 390, height: 844 });
     await screenshot(admin, 'campaign-editor', 390);
-    await admin.setViewportSize({ width: 1280, height: 900 });
     await admin.getByText('Desktop 1280 px').click();
   });
 
@@ -258,7 +286,20 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     expect(csv).toContain('"fan@example.com","label-news","pending","de","ab-1","form-1"');
     await admin.getByRole('tab', { name: 'Consent ledger' }).click();
     await admin.getByRole('cell', { name: 'Ja, schickt mir Neuigkeiten.' }).waitFor();
+    await expectAccessible(admin, 'consent ledger');
     await screenshot(admin, 'consent-ledger');
+    // The campaign's consent text changes: the ledger still shows the words this fan agreed to.
+    const newsletters = structuredClone(news.data.newsletters);
+    newsletters[0]!.locales.de!.consent_text = 'Ja, und auch Angebote von Partnern.';
+    await cmsApi(server, adminToken).call('patchCampaign', { params: { id: news.data.id }, body: { newsletters } });
+    await admin.reload();
+    await admin.getByRole('tab', { name: 'Consent ledger' }).click();
+    await admin.getByRole('cell', { name: 'Ja, schickt mir Neuigkeiten.' }).waitFor();
+    const consents = await admin.evaluate(async (id) => {
+      const session = JSON.parse(sessionStorage.getItem('fanfare.admin.session') ?? '{}') as { token?: string };
+      return (await fetch(`/api/campaigns/${id}/newsletter/consents.csv`, { headers: { authorization: `Bearer ${session.token}` } })).text();
+    }, news.data.id);
+    expect(consents).toContain('"fan@example.com","label-news","true","optional","de","Ja, schickt mir Neuigkeiten."');
     // The token gate of the same campaign: codes uploaded with progress, then listed with their uses.
     await admin.goto(`${server.cmsUrl}/admin/#/campaigns/${news.data.id}/token-gate`);
     await admin.getByText('No codes for this product yet').waitFor();
@@ -290,17 +331,30 @@ describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
     await screenshot(admin, 'people');
   });
 
-  it('the media library and the campaigns list at 1280 px pass axe', async () => {
+  it('the media search looks in every folder and names the folder of each file; media and campaigns pass axe at 1280 and 390 px', async () => {
+    const form = new FormData();
+    form.append('folder', '/tour/2027/posters');
+    form.append('file', new Blob([new Uint8Array(noisePng(64, 48))], { type: 'image/png' }), 'far-away-poster.png');
+    await cmsApi(server, adminToken).call('createUpload', { form });
     await admin.getByRole('link', { name: 'Media' }).click();
     await admin.getByText('cover.png').first().waitFor();
     await expectAccessible(admin, 'media');
     await screenshot(admin, 'media');
+    // From the top folder, a file three folders down.
+    await admin.getByRole('searchbox', { name: 'Search all media' }).fill('FAR-away');
+    await admin.getByText('1 file named like “FAR-away” in all folders').waitFor();
+    await expect(admin.getByText('cover.png').count()).resolves.toBe(0);
+    await expectAccessible(admin, 'media search');
+    await screenshot(admin, 'media-search');
+    await admin.getByRole('button', { name: 'in /tour/2027/posters' }).click();
+    await admin.getByRole('button', { name: 'posters' }).first().waitFor();
+    await admin.getByText('far-away-poster.png').waitFor();
+    await admin.getByRole('searchbox', { name: 'Search all media' }).fill('no-such-file');
+    await admin.getByText('No file named like “no-such-file” in any folder').waitFor();
+    await screenshot(admin, 'media-search-empty');
     await admin.getByRole('link', { name: 'Campaigns' }).click();
     await admin.getByRole('table', { name: 'Campaigns' }).waitFor();
     await screenshot(admin, 'campaigns');
-    await admin.setViewportSize({ width: 390, height: 844 });
-    await screenshot(admin, 'campaigns', 390);
-    await admin.setViewportSize({ width: 1280, height: 900 });
   });
 
   it('campaign translations: a plural form is refused in the browser (spec 5), a message per locale is saved, missing keys are shown', async () => {

@@ -7,8 +7,6 @@ import { ROOT, SCREENSHOT_DIR } from '../party/browser.ts';
 
 export { launchChromium, waitFor } from '../party/browser.ts';
 
-const BUILD_LOCK = path.join(os.tmpdir(), 'fanfare-admin-web-build.lock');
-
 /** Newest modification time of the files under `dir` (node_modules and dist left out). */
 function newestMtime(dir: string): number {
   let newest = 0;
@@ -21,46 +19,91 @@ function newestMtime(dir: string): number {
 }
 
 /**
- * Builds the back office once per test run. Several admin e2e files run in parallel processes:
- * builds take turns (a lock directory), a build newer than every source is reused, and the old
- * assets stay (no emptied dist) so a page another file has open never loses its scripts.
+ * Builds a web app of the repository unless its build is newer than every source. Several e2e
+ * files run in parallel processes: builds take turns (a lock directory per app), and the old
+ * assets stay (no emptied dist) so a page another file has open never loses its scripts. The
+ * production build, as `npm start` serves it (vitest's NODE_ENV=test would bundle React's dev build).
  */
+async function buildFresh(app: string): Promise<void> {
+  const lock = path.join(os.tmpdir(), `fanfare-${app}-build.lock`);
+  for (let i = 0; ; i++) {
+    try {
+      fs.mkdirSync(lock);
+      break;
+    } catch {
+      // A lock left by a crashed run (older than 5 minutes) is taken over.
+      if (Date.now() - (fs.statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 300_000) fs.rmSync(lock, { recursive: true, force: true });
+      if (i > 1_200) throw new Error(`the ${app} build lock ${lock} stays taken`);
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  const nodeEnv = process.env.NODE_ENV;
+  try {
+    const root = path.join(ROOT, 'apps', app);
+    const builtAt = fs.statSync(path.join(root, 'dist/index.html'), { throwIfNoEntry: false })?.mtimeMs ?? 0;
+    const sources = [root, ...['protocol', 'client', 'ui', 'campaign-sdk'].map((p) => path.join(ROOT, 'packages', p, 'src'))].filter((d) => fs.existsSync(d));
+    if (builtAt > Math.max(...sources.map(newestMtime))) return;
+    const { build } = await import('vite');
+    process.env.NODE_ENV = 'production';
+    await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn', mode: 'production', build: { emptyOutDir: false } });
+  } finally {
+    process.env.NODE_ENV = nodeEnv;
+    fs.rmSync(lock, { recursive: true, force: true });
+  }
+}
+
+/** Builds the back office once per test run (when its sources changed since the last build). */
 let built: Promise<void> | null = null;
 export function buildAdminWeb(): Promise<void> {
-  built ??= (async () => {
-    for (let i = 0; ; i++) {
-      try {
-        fs.mkdirSync(BUILD_LOCK);
-        break;
-      } catch {
-        // A lock left by a crashed run (older than 5 minutes) is taken over.
-        if (Date.now() - (fs.statSync(BUILD_LOCK, { throwIfNoEntry: false })?.mtimeMs ?? 0) > 300_000) fs.rmSync(BUILD_LOCK, { recursive: true, force: true });
-        if (i > 1_200) throw new Error(`the admin-web build lock ${BUILD_LOCK} stays taken`);
-        await new Promise((r) => setTimeout(r, 250));
-      }
-    }
-    try {
-      const index = path.join(ROOT, 'apps/admin-web/dist/index.html');
-      const builtAt = fs.statSync(index, { throwIfNoEntry: false })?.mtimeMs ?? 0;
-      const sources = Math.max(...['apps/admin-web', 'packages/protocol/src', 'packages/client/src', 'packages/ui/src'].filter((d) => fs.existsSync(path.join(ROOT, d))).map((d) => newestMtime(path.join(ROOT, d))));
-      if (builtAt > sources) return;
-      const { build } = await import('vite');
-      await build({ root: path.join(ROOT, 'apps/admin-web'), configFile: path.join(ROOT, 'apps/admin-web/vite.config.ts'), logLevel: 'warn', build: { emptyOutDir: false } });
-    } finally {
-      fs.rmSync(BUILD_LOCK, { recursive: true, force: true });
-    }
-  })();
+  built ??= buildFresh('admin-web');
   return built;
 }
 
-/** Saves the page at `width` (1280 by default) into test-results/screenshots/admin-<name>-<width>.png. */
-export async function screenshot(page: Page, name: string, width = 1280): Promise<void> {
+/** Builds the campaign page app the live preview frames (else the CMS serves its no-script fallback). */
+let builtCampaign: Promise<void> | null = null;
+export function buildCampaignWebForPreview(): Promise<void> {
+  builtCampaign ??= buildFresh('campaign-web');
+  return builtCampaign;
+}
+
+/**
+ * Saves the page at each width (desktop 1280 and phone 390 px by default) into
+ * test-results/screenshots/admin-<name>-<width>.png, then restores the viewport. With
+ * `noSidewaysScroll`, the page must not scroll sideways at phone width (a table may scroll in its
+ * own box).
+ */
+export async function screenshot(page: Page, name: string, widths: number | number[] = [1280, 390], opts: { noSidewaysScroll?: boolean } = {}): Promise<void> {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   const original = page.viewportSize() ?? { width: 1280, height: 900 };
-  await page.setViewportSize({ width, height: original.height });
-  await page.waitForTimeout(200);
-  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `admin-${name}-${width}.png`), fullPage: true });
-  await page.setViewportSize(original);
+  try {
+    for (const width of Array.isArray(widths) ? widths : [widths]) {
+      await page.setViewportSize({ width, height: width < 600 ? 844 : original.height });
+      await page.waitForTimeout(200);
+      await page.screenshot({ path: path.join(SCREENSHOT_DIR, `admin-${name}-${width}.png`), fullPage: true });
+      if (width < 600 && opts.noSidewaysScroll) {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+        expect(overflow, `${name} scrolls sideways at ${width} px`).toBeLessThanOrEqual(0);
+      }
+    }
+  } finally {
+    await page.setViewportSize(original);
+  }
+}
+
+/** `screenshot`, and the page must not scroll sideways at phone width. */
+export const screenshotChecked = (page: Page, name: string, widths: number | number[] = [1280, 390]) => screenshot(page, name, widths, { noSidewaysScroll: true });
+
+/** Axe on the page at desktop and phone width (the layout changes: drawer navigation, stacked forms). */
+export async function expectAccessibleAtBothWidths(page: Page, what: string): Promise<void> {
+  const original = page.viewportSize() ?? { width: 1280, height: 900 };
+  await expectAccessible(page, `${what} at ${original.width} px`);
+  try {
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForTimeout(200);
+    await expectAccessible(page, `${what} at 390 px`);
+  } finally {
+    await page.setViewportSize(original);
+  }
 }
 
 /** Runs axe-core on the page and fails on serious or critical violations (naming them). */

@@ -8,7 +8,7 @@ import type { Browser, Page } from 'playwright-core';
 import { DEFAULT_ADMIN_EMAIL } from '../../apps/server/src/cms/users/bootstrap.ts';
 import { hashPassword } from '../../apps/server/src/cms/users/passwords.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';
+import { buildAdminWeb, expectAccessible, launchChromium, screenshotChecked as screenshot, waitFor } from './browser.ts';
 
 const INITIAL = 'printed-initial-password-0';
 const OWN = { name: 'Ada Admin', email: 'ada@label.example', password: 'my-own-long-password-42' };

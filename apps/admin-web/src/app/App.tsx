@@ -1,5 +1,5 @@
 import { createHashRouter, Navigate, Outlet, RouterProvider, useLocation } from 'react-router';
-import { MantineProvider, createTheme, type CSSVariablesResolver } from '@mantine/core';
+import { MantineProvider, Modal, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { cmsRolesCan } from '@fanfare/protocol';
@@ -16,7 +16,14 @@ import { Layout } from './Layout.tsx';
 import { SECTIONS, type Section } from './sections.tsx';
 
 // Indigo 8 and gray 7 on white pass WCAG AA for text; Mantine's orange and its default dimmed gray do not.
-const theme = createTheme({ primaryColor: 'indigo', primaryShade: 8, fontFamily: 'system-ui, sans-serif', respectReducedMotion: true });
+// Every dialog's close button is named (axe: button-name); Mantine leaves it unlabelled.
+const theme = createTheme({
+  primaryColor: 'indigo',
+  primaryShade: 8,
+  fontFamily: 'system-ui, sans-serif',
+  respectReducedMotion: true,
+  components: { Modal: Modal.extend({ defaultProps: { closeButtonProps: { 'aria-label': 'Close' } } }) },
+});
 const cssVariablesResolver: CSSVariablesResolver = (t) => ({ variables: {}, light: { '--mantine-color-dimmed': t.colors.gray[7]! }, dark: {} });
 
 /**

@@ -10,6 +10,7 @@ import { zodResolver } from '../forms/zodResolver.ts';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/States.tsx';
 import { missingKeys } from './missingKeys.ts';
+import { FOCUSABLE_SCROLL } from '../ui/focusableScroll.ts';
 
 /** Apps (families of campaign pages): list, create, reload their configuration, and their translations. */
 export default function AppsScreen() {
@@ -32,7 +33,7 @@ export default function AppsScreen() {
           An app groups campaign pages that share configuration and translations.
         </Empty>
       ) : (
-        <Table.ScrollContainer minWidth={560}>
+        <Table.ScrollContainer minWidth={560} {...FOCUSABLE_SCROLL}>
           <Table striped aria-label="Apps">
             <Table.Thead>
               <Table.Tr>
@@ -130,7 +131,7 @@ function Translations({ app }: { app: string }) {
         {keys.length === 0 ? (
           <Empty title="No messages yet">Messages come from the app's configuration file; reload it after a change.</Empty>
         ) : (
-          <Table.ScrollContainer minWidth={500}>
+          <Table.ScrollContainer minWidth={500} {...FOCUSABLE_SCROLL}>
             <Table aria-label={`Messages of ${app}`}>
               <Table.Thead>
                 <Table.Tr>

@@ -10,6 +10,7 @@ import { useNow } from '../ui/useNow.ts';
 import { CreateCampaignModal } from './CreateCampaignModal.tsx';
 import { useApps, useCampaignsPage, useCloneCampaign, useDeleteCampaign } from './queries.ts';
 import { campaignState, STATE_COLOURS } from './timing.ts';
+import { FOCUSABLE_SCROLL } from '../ui/focusableScroll.ts';
 
 const SORTS = [
   { value: 'updated_at:desc', label: 'Last changed' },
@@ -73,7 +74,7 @@ export default function CampaignsScreen() {
           <Text size="sm" c="dimmed" aria-live="polite" data-testid="campaigns-total">
             {list.data.total} campaigns · page {list.data.page} of {Math.max(1, Math.ceil(list.data.total / PAGE_SIZE))}
           </Text>
-          <Table.ScrollContainer minWidth={640}>
+          <Table.ScrollContainer minWidth={640} {...FOCUSABLE_SCROLL}>
             <Table striped highlightOnHover aria-label="Campaigns" style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
               <Table.Thead>
                 <Table.Tr>

@@ -276,7 +276,7 @@ function FileCard({ file, target, onPick, onDelete, onOpenFolder }: FileCardProp
         {size ? `${size.w} × ${size.h} px` : '…'} · {Math.ceil(file.size / 1024)} KB{tooSmall ? ' · smaller than the field' : ''}
       </Text>
       {onOpenFolder && (
-        <Anchor component="button" type="button" size="xs" onClick={onOpenFolder} aria-label={`Open folder ${file.folder} of ${file.name}`} truncate="end" maw="100%">
+        <Anchor component="button" type="button" size="xs" onClick={onOpenFolder} title={`Open the folder ${file.folder}`} truncate="end" maw="100%">
           in {file.folder === '/' ? 'All media' : file.folder}
         </Anchor>
       )}

@@ -9,6 +9,7 @@ import { useCampaign } from '../campaigns/queries.ts';
 import { notifyError } from '../ui/notify.ts';
 import { Pager } from '../ui/Pager.tsx';
 import { Empty, Failed, Loading } from '../ui/States.tsx';
+import { FOCUSABLE_SCROLL } from '../ui/focusableScroll.ts';
 
 const PAGE_SIZE = 50;
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
@@ -87,7 +88,7 @@ export default function SubscribersScreen() {
         </Empty>
       ) : tab === 'subscribers' && subscribers.data ? (
         <>
-          <Table.ScrollContainer minWidth={640}>
+          <Table.ScrollContainer minWidth={640} {...FOCUSABLE_SCROLL}>
             <Table striped aria-label="Subscribers">
               <Table.Thead>
                 <Table.Tr>
@@ -121,7 +122,7 @@ export default function SubscribersScreen() {
         </>
       ) : consents.data ? (
         <>
-          <Table.ScrollContainer minWidth={900}>
+          <Table.ScrollContainer minWidth={900} {...FOCUSABLE_SCROLL}>
             <Table striped aria-label="Consent ledger">
               <Table.Thead>
                 <Table.Tr>

@@ -8,6 +8,7 @@ import { useApi, useSession } from '../api/context.tsx';
 import { zodResolver } from '../forms/zodResolver.ts';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/States.tsx';
+import { FOCUSABLE_SCROLL } from '../ui/focusableScroll.ts';
 
 const STATE_COLOURS: Record<CmsUserState, string> = { active: 'teal.9', pending: 'violet.9', disabled: 'gray.7' };
 
@@ -29,7 +30,7 @@ export default function PeopleScreen() {
       ) : users.data.items.length === 0 ? (
         <Empty title="Nobody yet" />
       ) : (
-        <Table.ScrollContainer minWidth={600}>
+        <Table.ScrollContainer minWidth={600} {...FOCUSABLE_SCROLL}>
           <Table striped aria-label="People">
             <Table.Thead>
               <Table.Tr>

@@ -3,6 +3,7 @@ import { ActionIcon, Button, Group, Select, Stack, Table, Text, TextInput } from
 import type { I18nSettings } from '@fanfare/protocol';
 import { missingKeys } from '../../apps/missingKeys.ts';
 import type { DraftForm } from './useDraftForm.ts';
+import { FOCUSABLE_SCROLL } from '../../ui/focusableScroll.ts';
 
 const TWO_FORMS = 'nplurals=2; plural=(n != 1);';
 const EMPTY: I18nSettings = { default_locale: 'de', locales: [{ code: 'de', pluralForm: TWO_FORMS }, { code: 'en', pluralForm: TWO_FORMS }], translations: [] };
@@ -76,7 +77,7 @@ export function TranslationsField({ form, readOnly }: { form: DraftForm; readOnl
         </Text>
       ))}
       {keys.length > 0 && (
-        <Table.ScrollContainer minWidth={420}>
+        <Table.ScrollContainer minWidth={420} {...FOCUSABLE_SCROLL}>
           <Table aria-label="Campaign messages">
             <Table.Thead>
               <Table.Tr>
