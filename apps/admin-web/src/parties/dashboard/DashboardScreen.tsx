@@ -35,7 +35,7 @@ function Figure({ label, value, testId }: { label: string; value: number | strin
 function NowPlaying({ stats, offsetMs }: { stats: PartyStatsEvent; offsetMs: number }) {
   const now = useNow(500) + offsetMs;
   const s = stats.status;
-  if (stats.ends_at && Date.parse(stats.ends_at) <= now) return <Badge color="gray">Ended</Badge>;
+  if (stats.ends_at && Date.parse(stats.ends_at) <= now) return <Badge color="gray.7">Ended</Badge>;
   if (!s) return <Text c="dimmed">Not started yet.</Text>;
   const position = Math.min(s.track.duration_ms, s.is_paused ? s.progress_ms : s.progress_ms + (now - s.timestamp_ms));
   return (
@@ -45,7 +45,7 @@ function NowPlaying({ stats, offsetMs }: { stats: PartyStatsEvent; offsetMs: num
         <Text c="dimmed" size="sm">
           {s.track.artists.join(', ')}
         </Text>
-        {s.is_paused && <Badge color="orange">Paused</Badge>}
+        {s.is_paused && <Badge color="dark">Paused</Badge>}
       </Group>
       <Progress value={(100 * position) / Math.max(1, s.track.duration_ms)} aria-label={`Track progress ${mmss(position)} of ${mmss(s.track.duration_ms)}`} />
       <Text size="xs" c="dimmed">
@@ -63,7 +63,7 @@ function QuestionChart({ q }: { q: QuestionStats }) {
         <Text fw={600} size="sm">
           {q.kind === 'quiz' ? 'Quiz' : 'Poll'}: {q.question}
         </Text>
-        <Badge color={q.closed ? 'gray' : 'green'}>{q.closed ? 'closed' : 'open'}</Badge>
+        <Badge color={q.closed ? 'gray.7' : 'teal.9'}>{q.closed ? 'closed' : 'open'}</Badge>
       </Group>
       <Text size="xs" c="dimmed" data-testid="question-total">
         {total} answers
@@ -141,7 +141,7 @@ export default function DashboardScreen() {
       <Group justify="space-between">
         <Controls api={api} id={id} stats={stats} />
         <Group gap="xs">
-          <Badge color={connection === 'live' ? 'green' : connection === 'refused' ? 'red' : 'yellow'} data-testid="connection">
+          <Badge color={connection === 'live' ? 'teal.9' : connection === 'refused' ? 'red.9' : 'dark'} data-testid="connection">
             {connection}
           </Badge>
           {receivedAt && (

@@ -54,7 +54,7 @@ export function LiveChat({ messages, skipped, blocked, onBlock, onUnblock, onDel
                       {m.sender?.display_name ?? 'System'}
                     </Text>{' '}
                     {m.sender && m.sender.role !== 'listener' && (
-                      <Badge size="xs" variant="light">
+                      <Badge size="xs" variant="outline" color="indigo.9">
                         {m.sender.role}
                       </Badge>
                     )}
@@ -65,15 +65,15 @@ export function LiveChat({ messages, skipped, blocked, onBlock, onUnblock, onDel
                   <Group gap={4} wrap="nowrap">
                     {m.sender && m.sender.role === 'listener' && !blockedIds.has(m.sender.id) && (
                       <Tooltip label={`Block ${m.sender.display_name}`}>
-                        <Button size="compact-xs" variant="light" color="orange" onClick={() => run(onBlock(m.sender!.id), `${m.sender!.display_name} blocked`)}>
+                        <Button size="compact-xs" variant="outline" color="red.9" onClick={() => run(onBlock(m.sender!.id), `${m.sender!.display_name} blocked`)}>
                           Block
                         </Button>
                       </Tooltip>
                     )}
                     <ConfirmButton
                       size="compact-xs"
-                      variant="subtle"
-                      color="red"
+                      variant="outline"
+                      color="red.9"
                       label="Delete"
                       aria-label={`Delete message by ${m.sender?.display_name ?? 'system'}`}
                       title="Delete this message?"
@@ -101,7 +101,7 @@ export function LiveChat({ messages, skipped, blocked, onBlock, onUnblock, onDel
             <Group component="li" key={b.user_id} justify="space-between">
               <Text size="sm">{b.display_name}</Text>
               <ActionIcon.Group>
-                <Button size="compact-xs" variant="light" onClick={() => run(onUnblock(b.user_id), `${b.display_name} may chat again`)}>
+                <Button size="compact-xs" variant="outline" onClick={() => run(onUnblock(b.user_id), `${b.display_name} may chat again`)}>
                   Unblock
                 </Button>
               </ActionIcon.Group>

@@ -30,13 +30,13 @@ function PlayRow({ play, recap }: { play: RecapPlay; recap: PartyRecapResponse }
         </Text>
       </Group>
       <Group gap="xs" mb="xs">
-        <Badge variant="light" data-testid="recap-play-messages">
+        <Badge variant="outline" color="indigo.9" data-testid="recap-play-messages">
           {messages} messages
         </Badge>
-        <Badge variant="light" color="teal" data-testid="recap-play-votes">
+        <Badge variant="outline" color="teal.9" data-testid="recap-play-votes">
           {votes.reduce((n, v) => n + v.votes, 0)} votes cast
         </Badge>
-        <Badge variant="light" color="grape">
+        <Badge variant="outline" color="grape.9">
           {questions.length} polls and quizzes
         </Badge>
       </Group>
