@@ -1,0 +1,44 @@
+import type { ChatMessage, PartyStatsEvent } from '@fanfare/protocol';
+import { describe, expect, it } from 'vitest';
+import { CHAT_VIEW_SIZE, dashboardReducer, initialDashboardState, reconnectDelayMs } from './statsState.ts';
+
+const msg = (id: string): ChatMessage => ({ id, seq_id: 1, timestamp_ms: 1, type: 'message', sender: null, text: id });
+const stats = (chat: ChatMessage[], deleted: string[] = [], skipped = 0): PartyStatsEvent => ({
+  type: 'party_stats',
+  server_time_ms: 1,
+  listeners: 0,
+  listeners_scope: 'cluster',
+  buckets: [],
+  messages_last_minute: 0,
+  totals: { messages: 0, joins: 0, leaves: 0, votes: 0, answers: 0 },
+  votes: [],
+  questions: [],
+  status: null,
+  started_at: null,
+  ends_at: null,
+  chat,
+  chat_skipped: skipped,
+  deleted_message_ids: deleted,
+  blocked: [],
+});
+
+describe('issue 14: the dashboard state', () => {
+  it('keeps the newest CHAT_VIEW_SIZE messages across events, without duplicates, and drops deleted ones', () => {
+    let s = dashboardReducer(initialDashboardState, { type: 'stats', event: stats([msg('a'), msg('b')]), at: 1 });
+    s = dashboardReducer(s, { type: 'stats', event: stats([msg('b'), msg('c')], ['a'], 5), at: 2 });
+    expect(s.chat.map((m) => m.id)).toEqual(['b', 'c']);
+    expect(s.skipped).toBe(5);
+    expect(s.connection).toBe('live');
+    const many = Array.from({ length: CHAT_VIEW_SIZE + 10 }, (_, i) => msg(`x${i}`));
+    s = dashboardReducer(s, { type: 'stats', event: stats(many), at: 3 });
+    expect(s.chat).toHaveLength(CHAT_VIEW_SIZE);
+    expect(s.chat.at(-1)!.id).toBe(`x${CHAT_VIEW_SIZE + 9}`);
+  });
+
+  it('reconnects after 0.4·(2^n−1) s plus up to 1 s of jitter (spec 4 socket rule), capped', () => {
+    expect(reconnectDelayMs(1, () => 0)).toBe(400);
+    expect(reconnectDelayMs(3, () => 0)).toBe(2800);
+    expect(reconnectDelayMs(2, () => 0.5)).toBe(1700);
+    expect(reconnectDelayMs(50, () => 0)).toBe(25_200);
+  });
+});
