@@ -33,6 +33,9 @@ function PartyTable({ parties }: { parties: Party[] }) {
               <Table.Td>
                 <Anchor component={Link} to={`/parties/${encodeURIComponent(p.id)}`}>
                   {p.name}
+                </Anchor>{' '}
+                <Anchor component={Link} size="sm" to={`/parties/${encodeURIComponent(p.id)}/dashboard`}>
+                  dashboard
                 </Anchor>
               </Table.Td>
               <Table.Td>
