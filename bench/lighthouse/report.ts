@@ -35,6 +35,8 @@ export interface LighthouseOptions {
   port?: number;
   /** Keep the profile's storage (a logged-in fan); the HTTP cache must then be cleared by the caller. */
   keepStorage?: boolean;
+  /** Run Lighthouse and its Chromium at this niceness (negative: ahead of other work on a shared host). */
+  nice?: number;
 }
 
 /** One Lighthouse run with its default mobile emulation and simulated throttling. */
@@ -44,7 +46,8 @@ export async function lighthouse(url: string, opts: LighthouseOptions): Promise<
   if (opts.port) args.push(`--port=${opts.port}`);
   else args.push(`--chrome-flags=--headless=new --no-sandbox --disable-gpu --disable-dev-shm-usage`);
   if (opts.keepStorage) args.push('--disable-storage-reset');
-  await run(opts.lighthouse, args, { env: { ...process.env, CHROME_PATH: opts.chrome }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 });
+  const [cmd, cmdArgs] = opts.nice ? ['nice', ['-n', String(opts.nice), opts.lighthouse, ...args]] : [opts.lighthouse, args];
+  await run(cmd, cmdArgs, { env: { ...process.env, CHROME_PATH: opts.chrome }, maxBuffer: 64 * 1024 * 1024, timeout: 180_000 });
   const lhr = JSON.parse(fs.readFileSync(out, 'utf8')) as Lhr;
   // LIGHTHOUSE_KEEP_DIR keeps every full report, to read the audits behind a score.
   if (process.env.LIGHTHOUSE_KEEP_DIR) fs.copyFileSync(out, path.join(process.env.LIGHTHOUSE_KEEP_DIR, `${new URL(url).hash ? 'waiting' : 'home'}-${Date.now()}.json`));
