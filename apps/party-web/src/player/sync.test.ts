@@ -193,18 +193,27 @@ describe('continuous sync rule (issue 16, decision 0008): the player keeps corre
 
 describe('seek landing rule (issue 16): a seek counts as landed only once the media clock runs steadily', () => {
   it(`waits through a freeze after the first movement, until the clock has run STEADY_WINDOW_MS (${STEADY_WINDOW_MS} ms) without one`, async () => {
-    // Scripted like Chromium after a seek to 10 s: runs 20 ms, freezes 80 ms, then runs.
-    const t0 = performance.now();
-    const mediaMs = () => {
-      const e = performance.now() - t0;
-      if (e < 20) return 10_000 + e;
-      if (e < 100) return 10_020;
-      return 10_020 + (e - 100);
-    };
-    const media = { get currentTime() { return mediaMs() / 1000; }, paused: false, playbackRate: 1 };
-    await waitForSteadyClock(media, 10);
-    // Resolved after the freeze and a full steady window past it, not on the first movement.
-    expect(performance.now() - t0).toBeGreaterThanOrEqual(100 + STEADY_WINDOW_MS);
+    // Scripted like Chromium after a seek to 10 s: runs 20 ms, freezes 80 ms, then runs. Fake
+    // timers and clock, so a busy machine's late polls cannot move the answer.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] });
+    try {
+      const t0 = performance.now();
+      const mediaMs = () => {
+        const e = performance.now() - t0;
+        if (e < 20) return 10_000 + e;
+        if (e < 100) return 10_020;
+        return 10_020 + (e - 100);
+      };
+      const media = { get currentTime() { return mediaMs() / 1000; }, paused: false, playbackRate: 1 };
+      let landedAt = -1;
+      void waitForSteadyClock(media, 10).then(() => (landedAt = performance.now() - t0));
+      await vi.advanceTimersByTimeAsync(1_000);
+      // Resolved after the freeze and a full steady window past it, not on the first movement.
+      expect(landedAt).toBeGreaterThanOrEqual(100 + STEADY_WINDOW_MS);
+      expect(landedAt).toBeLessThan(1_000);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('gives up at its bound on a clock that never runs (a stalled stream must not hang the sync)', async () => {
