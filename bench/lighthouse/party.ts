@@ -79,7 +79,7 @@ async function main(): Promise<void> {
       await cdp.send('Network.clearBrowserCache');
       waiting.push(await lighthouse(`${server.partyUrl}/#/waiting`, { ...opts, port, keepStorage: true }));
     }
-    perf = writeSummary('party-waiting', { what: 'party app waiting room, signed-up fan (countdown, track list, FAQ)', path: '/#/waiting' }, waiting, load, ['HTTP cache cleared before each run, login kept', PRIORITY_NOTE].filter(Boolean).join('; '));
+    perf = writeSummary(`party-waiting${SUFFIX}`, { what: 'party app waiting room, signed-up fan (countdown, track list, FAQ)', path: '/#/waiting' }, waiting, load, ['HTTP cache cleared before each run, login kept', PRIORITY_NOTE].filter(Boolean).join('; '));
     process.stdout.write(`party waiting${SUFFIX}: performance ${perf} (runs ${waiting.map(perfOf).join(', ')})\n`);
     await cdp.detach();
   } finally {
