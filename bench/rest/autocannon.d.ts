@@ -1,13 +1,13 @@
 /** The part of autocannon 9's programmatic API the REST bench uses (the package ships no types). */
 declare module 'autocannon' {
-  interface Request {
+  export interface Request {
     method?: string;
     path?: string;
     headers?: Record<string, string>;
     body?: string;
     setupRequest?: (req: Request, context: Record<string, unknown>) => Request;
   }
-  interface Options {
+  export interface Options {
     url: string;
     connections?: number;
     duration?: number;
@@ -16,7 +16,7 @@ declare module 'autocannon' {
     pipelining?: number;
     requests?: Request[];
   }
-  interface Histogram {
+  export interface Histogram {
     average: number;
     mean: number;
     p50: number;
@@ -25,7 +25,7 @@ declare module 'autocannon' {
     max: number;
     total: number;
   }
-  interface Result {
+  export interface Result {
     requests: Histogram;
     latency: Histogram;
     duration: number;

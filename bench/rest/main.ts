@@ -167,15 +167,18 @@ function requestOf(callName: string, tokens: string[], trackIds: string[]): Requ
           return { ...req, path: `/api/parties/${PARTY}/tracks/${encodeURIComponent(track)}/votes`, headers: bearer() };
         },
       };
-    case 'signup':
+    case 'signup': {
+      // Display names are unique in a party: each run (warm-up or measured) names its own.
+      const run = Math.random().toString(36).slice(2, 8);
       return {
         method: 'POST',
         path: `/api/parties/${PARTY}/users`,
         setupRequest: (req) => {
           const n = i++;
-          return { ...req, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ real_name: `Signup ${n}`, display_name: `signup-${n}` }) };
+          return { ...req, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ real_name: `Signup ${n}`, display_name: `signup-${run}-${n}` }) };
         },
       };
+    }
     default:
       throw new Error(`unknown call ${callName}`);
   }

@@ -4,6 +4,7 @@ import type { ServerContext } from './context.ts';
 import type { Config } from './platform/config.ts';
 import { migrateToLatest, openDatabase } from './platform/db/database.ts';
 import { createHttpApp, type App } from './platform/http.ts';
+import { connectRedis } from './platform/pubsub/redis.ts';
 import { LocalDiskStorage } from './platform/storage.ts';
 import { loadDemoCatalog } from './providers/catalog/catalog.ts';
 import { createProviders } from './providers/providers.ts';
@@ -41,6 +42,8 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
       logger.warn({ error: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on the next query'),
   });
   await migrateToLatest(database.db);
+  // The read caches of every node hear of the writes made on the others (issue 16).
+  if (config.redisUrl) await database.changes.connect(connectRedis(config.redisUrl, config.redisKeyPrefix, logger), logger);
   const ctx: ServerContext = {
     config,
     db: database.db,

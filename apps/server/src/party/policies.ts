@@ -10,7 +10,7 @@ import type { ServerContext } from '../context.ts';
 import { toBool } from '../platform/db/columns.ts';
 import { forbidden, unauthorized } from '../platform/errors.ts';
 import type { Fan } from './auth/sessions.ts';
-import { roleInParty } from './grants/service.ts';
+import { membershipOf, roleOf } from './auth/membership.ts';
 import { requireParty, type PartyRow } from './parties/queries.ts';
 import { startAllowedOf } from './parties/service.ts';
 
@@ -141,13 +141,11 @@ export function mayStart(allowed: StartAllowed, role: Role): boolean {
 /** A fan acting in a party (never the admin tool). */
 export type FanActor = PartyActor & { role: Role };
 
-/** A fan's actor in a party: role from grants, signup and chat right from the signup row. */
+/** A fan's actor in a party: role from grants, signup and chat right from the signup row (cached: `auth/membership.ts`). */
 export async function fanActor(ctx: ServerContext, party: PartyRow, fan: Fan): Promise<FanActor> {
-  const [role, signup] = await Promise.all([
-    roleInParty(ctx.db, party.id, fan),
-    ctx.db.selectFrom('party_users').select('can_chat').where('party_id', '=', party.id).where('fan_id', '=', fan.id).executeTakeFirst(),
-  ]);
-  return { role, isSignedUp: Boolean(signup), canChat: signup ? toBool(signup.can_chat) : false, startAllowed: startAllowedOf(party) };
+  const m = await membershipOf(ctx.db, party.id, fan);
+  const signup = m.signup;
+  return { role: roleOf(m), isSignedUp: Boolean(signup), canChat: signup ? toBool(signup.can_chat) : false, startAllowed: startAllowedOf(party) };
 }
 
 /** The admin tool's actor in a party. */

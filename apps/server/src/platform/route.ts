@@ -6,9 +6,10 @@
  * `UNTABLED_ROUTES` for the few listed exceptions: static files, docs, health, the party socket,
  * emulators and web-app pages).
  */
+import { isDeepStrictEqual } from 'node:util';
 import { CMS_ROUTES, PARTY_ROUTES, type RouteAuth, type RouteDef } from '@fanfare/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import type { App } from './http.ts';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : never;
@@ -49,6 +50,52 @@ const ENTRY_NAMES = new Map<RouteDef, string>([
 
 const callers = new WeakMap<FastifyRequest, unknown>();
 
+/**
+ * Whether answers are checked against their entry's response schema (issue 16: a zod parse of
+ * every answer was 22 % of `chat/recent`). On everywhere but in production, so every test checks
+ * every answer; `RESPONSE_VALIDATION=on|off` overrides. Checked strictly: the handler's answer
+ * must already be what the schema would send (no extra key stripped, no default filled in), since
+ * production sends it as it is.
+ */
+export const RESPONSE_VALIDATION = process.env.RESPONSE_VALIDATION ? process.env.RESPONSE_VALIDATION === 'on' : process.env.NODE_ENV !== 'production';
+
+/** Answers shared by many requests (from a read cache), with their JSON once serialized. */
+const sharedAnswers = new WeakMap<object, string | null>();
+
+/**
+ * Marks an answer that a cache hands to many requests: frozen, and serialized only once in
+ * production (e.g. the 80 recent chat messages every fan opening the chat reads).
+ */
+export function sharedAnswer<T extends object>(answer: T): T {
+  sharedAnswers.set(answer, null);
+  return Object.freeze(answer);
+}
+
+function toJson(data: unknown): string {
+  if (typeof data !== 'object' || data === null || !sharedAnswers.has(data)) return JSON.stringify(data);
+  let json = sharedAnswers.get(data);
+  if (json == null) {
+    json = JSON.stringify(data);
+    sharedAnswers.set(data, json);
+  }
+  return json;
+}
+
+/** The response serializer of one route: the strict check (tests, development) or plain JSON (production). */
+function responseSerializer(name: string, schema: z.ZodType): (data: unknown) => string {
+  if (!RESPONSE_VALIDATION) return toJson;
+  return (data) => {
+    const result = z.safeEncode(schema, data);
+    if (!result.success) throw new Error(`${name}: the answer does not match its response schema: ${result.error.message}`);
+    const plain = JSON.stringify(data);
+    const checked = JSON.stringify(result.data);
+    if (plain !== checked && !isDeepStrictEqual(JSON.parse(plain), JSON.parse(checked))) {
+      throw new Error(`${name}: the answer differs from what its response schema sends (extra or defaulted fields); production would send it unchecked`);
+    }
+    return checked;
+  };
+}
+
 /** Builds the `route()` of one listener from its guards. */
 export function routeWith<G extends Guards>(guards: G) {
   return function route<R extends RouteDef>(app: App, def: R, handler: RouteHandler<R, CallerOf<G, R['auth']>>, extras: RouteExtras = {}): void {
@@ -61,6 +108,7 @@ export function routeWith<G extends Guards>(guards: G) {
       url: def.path,
       schema: openApiOperation(name, def),
       config: { ...extras.config, contract: name },
+      ...(def.response ? { serializerCompiler: () => responseSerializer(name, def.response as z.ZodType) } : {}),
       // Who calls is settled before the input is read: an anonymous caller gets 401, not 422.
       preValidation: async (req: FastifyRequest) => {
         callers.set(req, await guard(req, def));

@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
+import { cached, cacheKind, onChange } from '../../platform/db/cache.ts';
 import type { FanTable } from '../../platform/db/schema.ts';
 import { hashToken, newToken } from '../../platform/tokens.ts';
 
@@ -14,17 +15,34 @@ export async function issueAccessToken(db: Db, fanId: string, now: number, ttlMs
   return token;
 }
 
+/**
+ * Token hash → fan and the token's expiry, read on every fan call (issue 16). A revocation or any
+ * change of a fan empties it (on every node); a new token or fan cannot change a cached entry.
+ * The expiry is checked against `now` on every use, so an entry never outlives its token.
+ */
+const tokenFans = cacheKind<string, { fan: Readonly<Fan>; expiresAt: number } | null>({
+  max: 20_000,
+  maxAgeMs: 60_000,
+  dependsOn: [onChange('access_tokens'), onChange('fans')],
+});
+
 /** The fan a bearer token belongs to, or null when it is unknown, expired or revoked. */
 export async function fanForToken(db: Db, token: string, now: number): Promise<Fan | null> {
-  const row = await db
-    .selectFrom('access_tokens')
-    .innerJoin('fans', 'fans.id', 'access_tokens.fan_id')
-    .selectAll('fans')
-    .where('access_tokens.token_hash', '=', hashToken(token))
-    .where('access_tokens.revoked_at', 'is', null)
-    .where('access_tokens.expires_at', '>', now)
-    .executeTakeFirst();
-  return row ?? null;
+  const hash = hashToken(token);
+  const found = await cached(tokenFans, db, hash, async () => {
+    const row = await db
+      .selectFrom('access_tokens')
+      .innerJoin('fans', 'fans.id', 'access_tokens.fan_id')
+      .selectAll('fans')
+      .select('access_tokens.expires_at as token_expires_at')
+      .where('access_tokens.token_hash', '=', hash)
+      .where('access_tokens.revoked_at', 'is', null)
+      .executeTakeFirst();
+    if (!row) return null;
+    const { token_expires_at: expiresAt, ...fan } = row;
+    return { fan: Object.freeze(fan), expiresAt: Number(expiresAt) };
+  });
+  return found && found.expiresAt > now ? found.fan : null;
 }
 
 /** Logout: the token stops working at once. */

@@ -8,16 +8,23 @@ import type { ServerContext } from '../../context.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
-import { requireParty } from '../parties/queries.ts';
+import { requireParty, type PartyRow } from '../parties/queries.ts';
 import { partyRoute } from '../route.ts';
 import { authorizeFan, roleHas } from '../policies.ts';
 
 const slowModeOf = (frontend: string | null): number => parseJson<FrontendSettings>(frontend, {}).chatSlowModeSeconds ?? 0;
 
 /** 429 `ChatSlowMode` when the fan posted within the party's slow-mode interval. */
-export async function enforceSlowMode(ctx: ServerContext, partyId: string, author: { role: Role; fanId: string }, exempt = false): Promise<void> {
+export async function enforceSlowMode(
+  ctx: ServerContext,
+  partyId: string,
+  author: { role: Role; fanId: string },
+  exempt = false,
+  /** The party row when the caller has it (one read less inside the posting transaction). */
+  known?: PartyRow,
+): Promise<void> {
   if (exempt || roleHas(author.role, 'chat.ignoreSlowMode')) return;
-  const party = await requireParty(ctx.db, partyId);
+  const party = known ?? (await requireParty(ctx.db, partyId));
   const seconds = slowModeOf(party.frontend);
   if (seconds <= 0) return;
   const now = ctx.now();

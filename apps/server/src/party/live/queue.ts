@@ -22,6 +22,7 @@ export async function currentQueue(ctx: ServerContext, partyId: string): Promise
 // two refreshes never publish their answers in the wrong order.
 const lastQueues = new WeakMap<ServerContext, Map<string, string>>();
 const refreshChains = new WeakMap<ServerContext, Map<string, Promise<void>>>();
+const waitingRefreshes = new WeakMap<ServerContext, Map<string, { run: Promise<void>; force: boolean }>>();
 
 /**
  * Publishes `queue_change` when the upcoming order differs from the last one this node published.
@@ -29,9 +30,16 @@ const refreshChains = new WeakMap<ServerContext, Map<string, Promise<void>>>();
  * switched, a forced next track). `force` publishes even when the order looks unchanged.
  */
 export function refreshQueue(ctx: ServerContext, partyId: string, force = false): Promise<void> {
+  // A refresh that has not started yet reads the order after this caller's committed write too:
+  // join it instead of queuing another (a burst of votes costs one refresh, not one each).
+  const waiting = waitingRefreshes.get(ctx) ?? new Map<string, { run: Promise<void>; force: boolean }>();
+  waitingRefreshes.set(ctx, waiting);
+  const queued = waiting.get(partyId);
+  if (queued && (queued.force || !force)) return queued.run;
   const chains = refreshChains.get(ctx) ?? new Map<string, Promise<void>>();
   refreshChains.set(ctx, chains);
   const run = (chains.get(partyId) ?? Promise.resolve()).then(async () => {
+    if (waiting.get(partyId)?.run === run) waiting.delete(partyId);
     const queue = await currentQueue(ctx, partyId);
     const key = queue.join('\n');
     const published = lastQueues.get(ctx) ?? new Map<string, string>();
@@ -40,6 +48,7 @@ export function refreshQueue(ctx: ServerContext, partyId: string, force = false)
     published.set(partyId, key);
     await ctx.hub.emit(partyId, { type: 'queue_change', queue });
   });
+  waiting.set(partyId, { run, force });
   const settled = run.catch((err: unknown) => ctx.logger.error({ err, partyId }, 'queue refresh failed'));
   chains.set(partyId, settled);
   void settled.then(() => {

@@ -10,6 +10,7 @@ import {
   type StartAllowed,
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
+import { cached, cacheKind, onWrite } from '../../platform/db/cache.ts';
 import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
 import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { findParty, requireParty, type PartyRow } from './queries.ts';
@@ -63,16 +64,30 @@ export async function listParties(ctx: ServerContext): Promise<Party[]> {
   return Promise.all(rows.map((row) => toParty(ctx, row)));
 }
 
+/**
+ * What `GET /api/parties/{id}` reads besides the party row: its playback, the playing track and
+ * whether any track is playable. Cached per party (issue 16: the app reads it on every load),
+ * emptied by any write to playback or tracks; the status is still computed at the time asked.
+ */
+const partyPlayState = cacheKind<string, { playback: Awaited<ReturnType<typeof findPlayback>>; track: Awaited<ReturnType<typeof findTrackRow>>; playable: boolean }>({
+  max: 1000,
+  maxAgeMs: 60_000,
+  dependsOn: [onWrite('party_playback'), onWrite('party_tracks')],
+});
+
 export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party> {
-  const playback = await findPlayback(ctx.db, row.id);
-  const track = playback?.track_id ? await findTrackRow(ctx.db, row.id, playback.track_id) : null;
-  const playable = await ctx.db
-    .selectFrom('party_tracks')
-    .select('track_id')
-    .where('party_id', '=', row.id)
-    .where('excluded', '=', 0)
-    .limit(1)
-    .executeTakeFirst();
+  const { playback, track, playable } = await cached(partyPlayState, ctx.db, row.id, async () => {
+    const playback = await findPlayback(ctx.db, row.id);
+    const track = playback?.track_id ? await findTrackRow(ctx.db, row.id, playback.track_id) : null;
+    const first = await ctx.db
+      .selectFrom('party_tracks')
+      .select('track_id')
+      .where('party_id', '=', row.id)
+      .where('excluded', '=', 0)
+      .limit(1)
+      .executeTakeFirst();
+    return Object.freeze({ playback: playback && Object.freeze(playback), track: track && Object.freeze(track), playable: first !== undefined });
+  });
   return {
     id: row.id,
     name: row.name,
@@ -90,7 +105,7 @@ export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party>
     // Non-null exactly while started (spec 4: "Started: status is non-null").
     status: row.started_at == null ? null : statusAt(playback, track, ctx.now()),
     music: parseJson<MusicOptions | null>(row.music, null),
-    is_playable: playable !== undefined,
+    is_playable: playable,
   };
 }
 

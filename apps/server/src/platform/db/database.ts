@@ -3,8 +3,11 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
+import { registerChanges } from './cache.ts';
+import { TableChanges, trackingDialect } from './changes.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
+import { cachingSqlite, namingPool } from './statements.ts';
 
 export type Db = Kysely<Database>;
 export type Dialect = 'sqlite' | 'postgres';
@@ -12,6 +15,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: Db;
   dialect: Dialect;
+  /** Every write to a table, for the read caches (`cache.ts`); `changes.connect` shares them over Redis. */
+  changes: TableChanges;
   /**
    * Resolves when the database answers a trivial query within `timeoutMs`; rejects otherwise. On
    * PostgreSQL the probe uses its own connection, so a hung server cannot hold pool connections.
@@ -44,12 +49,19 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // error on itself, where nobody listens: handle it too. Its next statement fails (503), and the
     // pool drops it when it comes back.
     pool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const changes = new TableChanges();
+    // Recurring statements are sent as named prepared statements (parsed once per connection).
+    const db = new Kysely<Database>({ dialect: trackingDialect(new PostgresDialect({ pool: namingPool(pool) }), changes) });
+    registerChanges(db, changes);
     return {
       db,
       dialect: 'postgres',
+      changes,
       probe: (timeoutMs) => probePostgres(url, timeoutMs),
-      close: () => db.destroy(),
+      close: async () => {
+        await changes.close();
+        await db.destroy();
+      },
     };
   }
   if (!url.startsWith('sqlite:')) throw new Error(`DATABASE_URL must start with sqlite: or postgres://, got ${url}`);
@@ -60,14 +72,21 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const changes = new TableChanges();
+  // Statements are prepared once per SQL text (an LRU), not on every execution.
+  const db = new Kysely<Database>({ dialect: trackingDialect(new SqliteDialect({ database: cachingSqlite(sqlite) }), changes) });
+  registerChanges(db, changes);
   return {
     db,
     dialect: 'sqlite',
+    changes,
     probe: async (timeoutMs) => {
       await withTimeout(sql`select 1`.execute(db), timeoutMs, 'database');
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await changes.close();
+      await db.destroy();
+    },
   };
 }
 

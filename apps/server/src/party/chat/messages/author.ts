@@ -1,9 +1,10 @@
-import type { GrantRole, Role } from '@fanfare/protocol';
+import type { Role } from '@fanfare/protocol';
 import type { Db } from '../../../platform/db/database.ts';
+import { cached, cacheKind, onWrite } from '../../../platform/db/cache.ts';
 import { toBool } from '../../../platform/db/columns.ts';
 import type { PartyUserTable } from '../../../platform/db/schema.ts';
+import { membershipOf, roleOf } from '../../auth/membership.ts';
 import type { Fan } from '../../auth/sessions.ts';
-import { grantsOfFan } from '../../grants/service.ts';
 import { quizScore } from '../polls/queries.ts';
 
 /** Who posts a message, as the message will keep it. */
@@ -19,23 +20,24 @@ export interface ChatAuthor {
   canChat: boolean;
 }
 
-const RANK: Record<GrantRole, number> = { host: 1, admin: 2 };
+/** A fan's quiz score per party and fan: changes only with answers and (closing) questions. */
+const quizScores = cacheKind<string, number>({ max: 20_000, maxAgeMs: 60_000, dependsOn: [onWrite('chat_answers'), onWrite('chat_questions')] });
 
 /**
  * The fan as a chat author in a party: role from the strongest grant (hosts and admins show the
  * grant's name and picture), profile from the signup, current quiz score.
  */
 export async function resolveAuthor(db: Db, partyId: string, fan: Fan): Promise<ChatAuthor> {
-  const [signup, grants, score] = await Promise.all([
-    db.selectFrom('party_users').selectAll().where('party_id', '=', partyId).where('fan_id', '=', fan.id).executeTakeFirst(),
-    grantsOfFan(db, fan, partyId),
-    quizScore(db, partyId, fan.id),
+  const [membership, score] = await Promise.all([
+    membershipOf(db, partyId, fan),
+    cached(quizScores, db, `${partyId}\n${fan.id}`, () => quizScore(db, partyId, fan.id)),
   ]);
-  let grant = grants[0];
-  for (const g of grants) if (grant && RANK[g.role as GrantRole] > RANK[grant.role as GrantRole]) grant = g;
+  const { signup } = membership;
+  // The strongest grant (hosts and admins show its name and picture).
+  const grant = membership.grants[0];
   return {
     fanId: fan.id,
-    role: grant ? (grant.role as GrantRole) : 'listener',
+    role: roleOf(membership),
     quizScore: score,
     displayName: grant?.display_name ?? signup?.display_name ?? fan.display_name,
     profilePicture: grant?.profile_picture ?? signup?.profile_picture ?? null,

@@ -4,7 +4,7 @@ import type { App } from '../../../platform/http.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { authorizeCmsOrFan } from '../../policies.ts';
 import { partyRoute } from '../../route.ts';
-import { clearChat, deleteChatMessage, listChatMessages, postChatMessage, recentChatMessages } from './service.ts';
+import { clearChat, deleteChatMessage, listChatMessages, postChatMessage, recentChatPage } from './service.ts';
 
 export async function registerMessageRoutes(app: App, ctx: ServerContext): Promise<void> {
   const route = partyRoute(ctx);
@@ -14,7 +14,7 @@ export async function registerMessageRoutes(app: App, ctx: ServerContext): Promi
     items: await listChatMessages(ctx, req.params.id, req.query.limit, req.query.before, req.query.before_seq_id),
   }));
 
-  route(app, PARTY_ROUTES.listRecentChatMessages, async (req) => ({ items: await recentChatMessages(ctx, req.params.id) }));
+  route(app, PARTY_ROUTES.listRecentChatMessages, async (req) => recentChatPage(ctx, req.params.id));
 
   route(app, PARTY_ROUTES.postChatMessage, async (req, _reply, fan) => postChatMessage(ctx, req.params.id, fan, req.body));
 

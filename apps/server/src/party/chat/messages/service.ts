@@ -9,6 +9,8 @@ import {
   type PostChatMessageBody,
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
+import { cached, cacheKind, onWrite } from '../../../platform/db/cache.ts';
+import { sharedAnswer } from '../../../platform/route.ts';
 import { parseJson } from '../../../platform/db/columns.ts';
 import { lockForTransaction, type Db } from '../../../platform/db/database.ts';
 import { forbidden, HttpError, notFound, unprocessable } from '../../../platform/errors.ts';
@@ -89,12 +91,12 @@ async function enforceRateLimit(db: Db, now: number, partyId: string, fanId: str
  * count before any of them is stored; the party's slow mode too. Hosts, admins and the
  * fake-traffic generator are exempt from both.
  */
-async function storeWithinRateLimit(ctx: ServerContext, author: ChatAuthor, options: PostOptions, row: NewMessageRow): Promise<ChatMessage> {
+async function storeWithinRateLimit(ctx: ServerContext, party: PartyRow, author: ChatAuthor, options: PostOptions, row: NewMessageRow): Promise<ChatMessage> {
   if (roleHas(author.role, 'chat.postUnlimited') || options.exemptFromRateLimit) return storeAndPublish(ctx, row);
   const queued = await runPartyWrite(ctx, async (w) => {
     await lockForTransaction(w.db, ctx.dialect, `chat-rate:${row.party_id}:${author.fanId}`);
     // Slow mode counts the same rows: under the same lock, inside the same transaction.
-    await enforceSlowMode({ ...ctx, db: w.db }, row.party_id, author);
+    await enforceSlowMode({ ...ctx, db: w.db }, row.party_id, author, false, party);
     await enforceRateLimit(w.db, ctx.now(), row.party_id, author.fanId);
     return queueMessage(w, ctx, row);
   });
@@ -123,7 +125,7 @@ export async function postChatMessage(
   const author = await authorize(ctx, party, fan);
   checkSticker(party, body.sticker);
   const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
-  return storeWithinRateLimit(ctx, author, options, {
+  return storeWithinRateLimit(ctx, party, author, options, {
     ...emptyMessageRow(newId(), partyId, 'message'),
     ...senderColumns(author),
     reply_to_message_id: replyTo,
@@ -138,7 +140,7 @@ export async function postChatMedia(ctx: ServerContext, partyId: string, fan: Fa
   const author = await authorize(ctx, party, fan);
   if (body.photo) await checkChatMedia(ctx, partyId, fan.id, body.photo, 'image', ['body', 'photo']);
   if (body.video) await checkChatMedia(ctx, partyId, fan.id, body.video, 'video', ['body', 'video']);
-  return storeWithinRateLimit(ctx, author, {}, {
+  return storeWithinRateLimit(ctx, party, author, {}, {
     ...emptyMessageRow(newId(), partyId, 'message'),
     ...senderColumns(author),
     text: body.text ?? null,
@@ -178,9 +180,23 @@ export async function listChatMessages(ctx: ServerContext, partyId: string, limi
   return toChatMessages(ctx.db, await listMessages(ctx.db, partyId, limit, before, beforeSeqId));
 }
 
-/** The messages shown when the chat opens (spec 9: 80), oldest first. */
-export async function recentChatMessages(ctx: ServerContext, partyId: string): Promise<ChatMessage[]> {
-  return listChatMessages(ctx, partyId, CHAT_INITIAL_MESSAGES);
+/**
+ * The recent messages per party, as every fan opening the chat reads them (issue 16). Emptied by
+ * any write to messages (posts, deletions, clears, recorded seq_ids) or to the polls and quiz
+ * questions they show with their current counts. One shared answer: serialized once.
+ */
+const recentPages = cacheKind<string, { items: ChatMessage[] }>({
+  max: 1000,
+  maxAgeMs: 60_000,
+  dependsOn: [onWrite('chat_messages'), onWrite('chat_questions'), onWrite('chat_answers')],
+});
+
+/** The messages shown when the chat opens (spec 9: 80), oldest first, as the answer of `chat/recent`. */
+export async function recentChatPage(ctx: ServerContext, partyId: string): Promise<{ items: ChatMessage[] }> {
+  await requireParty(ctx.db, partyId);
+  return cached(recentPages, ctx.db, partyId, async () =>
+    sharedAnswer({ items: await toChatMessages(ctx.db, await listMessages(ctx.db, partyId, CHAT_INITIAL_MESSAGES)) }),
+  );
 }
 
 /** Deletes every message of the party (CMS) and tells every open page. */
