@@ -46,7 +46,7 @@ export function SimulationPanel({
   countries: { value: string; label: string }[];
 }) {
   const set = <K extends keyof SimulationChoice>(k: K, v: SimulationChoice[K]) => onChange({ ...value, [k]: v });
-  const missing = [!timing.starts_at && 'a start', !timing.ends_at && 'an end'].filter(Boolean).join(' and ');
+  const missing = [!timing.starts_at && 'start', !timing.ends_at && 'end'].filter(Boolean).join(' or ');
   return (
     <Stack gap="xs" aria-label="Simulation" role="group">
       <Text size="sm" fw={600}>
@@ -91,7 +91,8 @@ export function SimulationPanel({
       </Group>
       {missing && (
         <Text size="xs" c="dimmed">
-          The campaign has no {missing} date yet: set it under General to preview {timing.starts_at ? 'the end' : timing.ends_at ? 'the time before the start' : 'before the start and after the end'}.
+          The campaign has no {missing} date yet: set {timing.starts_at || timing.ends_at ? 'it' : 'them'} under General to preview{' '}
+          {[!timing.starts_at && 'the time before the start', !timing.ends_at && 'the end'].filter(Boolean).join(' and ')}.
         </Text>
       )}
       <Group gap="xs" grow>

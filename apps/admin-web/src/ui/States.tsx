@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { Alert, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
+import { Alert, Anchor, Button, Center, Group, Loader, Stack, Text } from '@mantine/core';
+import { ApiError } from '../api/cms.ts';
 
 /** The loading state of a screen or panel: announced to screen readers. */
 export function Loading({ label = 'Loading…' }: { label?: string }) {
@@ -28,13 +30,19 @@ export function Empty({ title, children, action }: { title: string; children?: R
   );
 }
 
-/** The error state: the server's message and a retry. */
+/** The error state: the server's message and a retry (none for a 404: asking again will not find it). */
 export function Failed({ error, retry }: { error: unknown; retry?: () => void }) {
+  const notFound = error instanceof ApiError && error.status === 404;
   return (
-    <Alert color="red" title="Something went wrong" role="alert">
+    <Alert color="red" title={notFound ? 'Not found' : 'Something went wrong'} role="alert">
       <Stack gap="xs" align="flex-start">
         <Text size="sm">{error instanceof Error ? error.message : String(error)}</Text>
-        {retry && (
+        {notFound && (
+          <Anchor component={Link} to="/" size="sm">
+            Back to the start
+          </Anchor>
+        )}
+        {retry && !notFound && (
           <Button size="xs" variant="light" color="red" onClick={retry}>
             Try again
           </Button>

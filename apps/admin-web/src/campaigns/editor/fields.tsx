@@ -121,9 +121,10 @@ export function NewsletterFields({ form, readOnly }: { form: DraftForm; readOnly
       {list.map((n, i) => (
         <Paper key={i} withBorder p="sm">
           <Stack gap="xs">
-            <Group grow wrap="wrap" align="flex-end">
-              <TextInput label="Newsletter id" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.id`)} />
-              <Select label="Signup mode" readOnly={readOnly} data={[...NEWSLETTER_SIGNUP_MODES]} allowDeselect={false} {...form.getInputProps(`newsletters.${i}.signup_mode`)} />
+            {/* Fields wrap under each other on a phone rather than shrink until the mode is cut off. */}
+            <Group wrap="wrap" align="flex-end">
+              <TextInput label="Newsletter id" flex="1 1 160px" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.id`)} />
+              <Select label="Signup mode" flex="1 1 160px" readOnly={readOnly} data={[...NEWSLETTER_SIGNUP_MODES]} allowDeselect={false} {...form.getInputProps(`newsletters.${i}.signup_mode`)} />
               <Switch label="Enabled" disabled={readOnly} {...form.getInputProps(`newsletters.${i}.enabled`, { type: 'checkbox' })} />
             </Group>
             {Object.entries(n.locales).map(([code, l]) => (
