@@ -6,6 +6,7 @@ import { zodResolver } from '../forms/zodResolver.ts';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Empty, QueryState } from '../ui/States.tsx';
 import { useNow } from '../ui/useNow.ts';
+import { ImageField } from './editor/ImageField.tsx';
 import { useAddGrant, useGrants, useRevokeGrant } from './queries.ts';
 
 type Kind = 'link' | 'account';
@@ -78,7 +79,7 @@ function AddGrant({ partyId, onLink }: { partyId: string; onLink: (grantId: stri
           <Group align="flex-start" wrap="wrap">
             <Select label="Role" data={GRANT_ROLES.map((r) => ({ value: r, label: r }))} allowDeselect={false} {...form.getInputProps('role')} w={110} />
             <TextInput label="Display name" required {...form.getInputProps('display_name')} w={200} />
-            <TextInput label="Picture URL" placeholder="Optional" {...form.getInputProps('profile_picture')} w={220} />
+            <ImageField label="Picture URL" name="picture" placeholder="Optional" {...form.getInputProps('profile_picture')} w={240} />
             {kind === 'link' ? (
               <>
                 <NumberInput label="Uses" min={1} allowDecimal={false} {...form.getInputProps('max_uses')} w={90} />

@@ -12,6 +12,7 @@ import { PartyForm } from './PartyEditorScreen.tsx';
 import { emptyPartyValues, followFromValues, followToValues, partyPhase, partyToValues, toPreviewParty, toPutPartyBody, toPutTracksBody, validatePartyValues } from './partyForm.ts';
 import { musicChanged, tabOfField } from './PartyEditorScreen.tsx';
 import { parseCatalogRef, searchDemo } from './editor/catalog.ts';
+import { absoluteMediaUrl } from './editor/ImageField.tsx';
 
 afterEach(cleanup);
 
@@ -154,6 +155,20 @@ describe('party editor validation with the protocol schemas', () => {
   it('refuses an FAQ image that is not a URL, on its field', () => {
     const faq = [{ question: 'Q', answer: 'A', image: 'not a url', locations: [] }];
     expect(validatePartyValues({ ...valid, faq })['faq.0.image']).toBe('Expected an http(s) URL or a path starting with /');
+  });
+  it('media library picks (the CMS upload URL, `${cmsPublicUrl}/uploads/cms/{key}`) pass WebUrl in the five images, FAQ image and grant picture', () => {
+    // The CMS's default public URL in development is http on its own port; production is https.
+    for (const cms of ['http://127.0.0.1:8081', 'https://cms.example.com']) {
+      const picked = absoluteMediaUrl('/uploads/cms/0123abcd-cover.png', `${cms}/admin/parties/launch`);
+      expect(picked).toBe(`${cms}/uploads/cms/0123abcd-cover.png`);
+      const visual = { ...valid.visual, musicImage: picked, headerImage: picked, radioImage: picked, phoneImage: picked, logoImage: picked };
+      const faq = [{ question: 'Q', answer: 'A', image: picked, locations: [] }];
+      expect(validatePartyValues({ ...valid, visual, faq })).toEqual({});
+      expect(toPutPartyBody({ ...valid, visual, faq }).frontend?.visual?.logoImage).toBe(picked);
+      expect(PostGrantBody.safeParse(toPostGrantBody('link', { role: 'host', display_name: 'H', profile_picture: picked, service: 'spotify', service_id: '', max_uses: 1, expires_in_days: 1 })).success).toBe(true);
+    }
+    // An absolute address already (pasted, or a CMS on another origin) is kept as it is.
+    expect(absoluteMediaUrl('https://cdn.example.com/a.png', 'http://127.0.0.1:8081/admin/')).toBe('https://cdn.example.com/a.png');
   });
   it('refuses a waiting room above WAITING_ROOM_MAX_MINUTES and a non-integer wp_post_id', () => {
     const e = validatePartyValues({ ...valid, waitingRoomMinutes: 10_000_000, wpPostId: '1.5' });

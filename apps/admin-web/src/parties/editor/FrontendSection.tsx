@@ -1,6 +1,7 @@
 import { ActionIcon, Button, Fieldset, Group, MultiSelect, Paper, Select, Stack, Switch, Text, Textarea, TextInput, Title } from '@mantine/core';
 import { END_PAGE_MODULES, FAQ_MATCH_ALL, FAQ_PAGES, PLAYER_SERVICES, WAITING_PAGE_MODULES } from '@fanfare/protocol';
 import type { PartyFormApi } from './formApi.ts';
+import { ImageField } from './ImageField.tsx';
 
 const MODULE_LABEL: Record<string, string> = { countdown: 'Countdown', tracks: 'Track list', newsletter: 'Newsletter', faq: 'FAQ button', thanks: 'Thank-you text', follow: 'Follow' };
 const PAGE_OPTIONS = [{ value: FAQ_MATCH_ALL, label: 'All pages' }, ...FAQ_PAGES.map((p) => ({ value: p, label: p }))];
@@ -14,7 +15,7 @@ function FaqEntryEditor({ form, index }: { form: PartyFormApi; index: number }) 
       <Stack gap="xs">
         <TextInput label={`Question ${n}`} required {...form.getInputProps(`faq.${index}.question`)} />
         <Textarea label={`Answer ${n} (HTML)`} description="Links, lists and emphasis are kept; scripts and styles are removed by the server." autosize minRows={2} maxRows={8} {...form.getInputProps(`faq.${index}.answer`)} />
-        <TextInput label={`Image ${n}`} description="Optional image URL shown with the answer" {...form.getInputProps(`faq.${index}.image`)} />
+        <ImageField label={`Image ${n}`} description="Optional image shown with the answer" {...form.getInputProps(`faq.${index}.image`)} />
         <Text size="sm" fw={500}>
           Shown on
         </Text>

@@ -1,7 +1,8 @@
-import { Button, Chip, ColorInput, Group, Image, MultiSelect, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import { Button, Chip, ColorInput, Group, MultiSelect, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import { DEFAULT_STICKERS, FONTS, HEADER_ELEMENTS, type Font } from '@fanfare/protocol';
 import { VISUAL_COLOR_KEYS, VISUAL_IMAGE_KEYS, type VisualColorKey, type VisualImageKey } from '../partyForm.ts';
 import type { PartyFormApi } from './formApi.ts';
+import { ImageField } from './ImageField.tsx';
 import { STICKER_GLYPHS } from './stickers.ts';
 
 const COLOR_LABEL: Record<VisualColorKey, string> = {
@@ -48,10 +49,7 @@ export function VisualSection({ form }: { form: PartyFormApi }) {
       </Title>
       <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
         {VISUAL_IMAGE_KEYS.map((k) => (
-          <Group key={k} gap="xs" wrap="nowrap" align="flex-end">
-            <TextInput label={IMAGE_LABEL[k]} placeholder="https://… or /path" style={{ flex: 1 }} {...form.getInputProps(`visual.${k}`)} />
-            {visual[k] && <Image src={visual[k]} alt="" w={36} h={36} radius="sm" fit="contain" />}
-          </Group>
+          <ImageField key={k} label={IMAGE_LABEL[k]} {...form.getInputProps(`visual.${k}`)} />
         ))}
       </SimpleGrid>
       <Title order={3} size="h5">
