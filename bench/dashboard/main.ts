@@ -34,6 +34,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '5' },
     dashboards: { type: 'string', default: '2' },
     workers: { type: 'string', default: '2' },
+    'connect-timeout': { type: 'string', default: '900' },
   },
 });
 const intArg = (name: keyof typeof values, min: number, max: number): number => {
@@ -48,6 +49,8 @@ const cfg = {
   warmupS: intArg('warmup', 1, 60),
   dashboards: intArg('dashboards', 1, 20),
   workers: intArg('workers', 1, 8),
+  /** Seconds for the fans' sockets to open (a loaded 2-core machine opens 10,000 in minutes). */
+  connectTimeoutS: intArg('connect-timeout', 10, 3600),
 };
 /** Frames kept per observer at most (a bound on memory whatever the window). */
 const MAX_FRAMES = 200_000;
@@ -133,7 +136,7 @@ async function main(): Promise<void> {
     let windowStart = 0;
     let windowEnd = 0;
     const session = await runSession(
-      { rate: cfg.rate, warmupS: cfg.warmupS, windowS: cfg.windowS, drainS: 3, workers: cfg.workers, concurrency: 100, connectTimeoutS: 180 },
+      { rate: cfg.rate, warmupS: cfg.warmupS, windowS: cfg.windowS, drainS: 3, workers: cfg.workers, concurrency: 100, connectTimeoutS: cfg.connectTimeoutS },
       {
         wire: 'fanfare',
         urls,
