@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { PartyClient } from '@fanfare/client';
 import { createPartyStore } from '../state/store.ts';
-import { fakeFetch, memoryStorage, partyFixture, partyUserFixture, systemUserFixture } from '../test/fixtures.ts';
+import { fakeFetch, memoryStorage, partyFixture, partyTrackFixture, partyUserFixture, systemUserFixture } from '../test/fixtures.ts';
 import { SessionStorage } from './sessionStore.ts';
 import { GRANT_LINK_REFUSED_ERROR } from '@fanfare/protocol';
 import { appleLogin, initialise, logout, refreshServiceTokenIfDue, signUp, spotifyLoginUrl, type SessionDeps } from './loginFlow.ts';
@@ -222,6 +222,21 @@ describe('first screen without a chain of round trips (issue 16: LCP on a phone 
     expect(t.store.getState().party?.id).toBe('demo');
     expect(t.store.getState().user?.id).toBe('u1');
     expect(t.store.getState().initialised).toBe(true);
+  });
+  it('shows the first screen with the tracks already there (no cover arriving later to push the page down)', async () => {
+    const t = setup({ 'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [partyTrackFixture('t1', 0)], options: null, excluded: [] } }) });
+    let tracksAtInit: unknown = null;
+    t.store.subscribe((s, prev) => {
+      if (s.initialised && !prev.initialised) tracksAtInit = s.tracks;
+    });
+    await initialise(t.deps);
+    expect((tracksAtInit as { id: string }[] | null)?.map((x) => x.id)).toEqual(['t1']);
+  });
+  it('still starts when the tracks cannot be loaded', async () => {
+    const t = setup({ 'GET /api/parties/demo/tracks': () => ({ status: 500, body: { detail: 'boom' } }) });
+    await initialise(t.deps);
+    expect(t.store.getState().initialised).toBe(true);
+    expect(t.store.getState().party?.id).toBe('demo');
   });
   it('still shows the load error when the party fails while the profile was asked for', async () => {
     const t = setup({

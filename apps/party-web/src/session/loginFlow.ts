@@ -69,8 +69,10 @@ export async function initialise(deps: SessionDeps): Promise<void> {
   // first screen instead of three in a row (issue 16, first paint on a phone network).
   const partyId = store.getState().partyId;
   const party = deps.client.call('getParty', { params: { id: partyId } });
-  // Tracks are public: loaded alongside, for covers and the track list before login.
-  void deps.client.call('getTracks', { params: { id: partyId } }).then(
+  // Tracks are public: loaded alongside, for covers and the track list before login. The first
+  // screen waits for them too (they come in the same round trip): a cover arriving after it would
+  // push the page down (layout shift) and paint it twice.
+  const tracks = deps.client.call('getTracks', { params: { id: partyId } }).then(
     (r) => store.getState().set({ tracks: r.items }),
     () => undefined,
   );
@@ -89,6 +91,7 @@ export async function initialise(deps: SessionDeps): Promise<void> {
     if (!outcome.ok) throw outcome.error;
   }
   if (fresh && store.getState().token) analytics.loginSuccess(store.getState().service);
+  await tracks;
   store.getState().set({ initialised: true });
 }
 
