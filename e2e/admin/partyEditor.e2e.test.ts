@@ -13,6 +13,7 @@ import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, TEST_CMS_TOKEN, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { buildPartyWeb, SCREENSHOT_DIR } from '../party/browser.ts';
 import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';
+import { noisePng } from './png.ts';
 
 const PARTY_ID = 'launch-2027';
 const UNSAVED_NAME = 'Tidal Lights Release Night';
@@ -23,6 +24,8 @@ let server: TestServer;
 let browser: Browser;
 let adminCtx: BrowserContext;
 let admin: Page;
+/** The media library's address of the cover uploaded and picked for the Music image. */
+let pickedCover = '';
 const contexts: BrowserContext[] = [];
 
 async function partyApi<T>(path: string): Promise<{ status: number; body: T }> {
@@ -158,6 +161,34 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     await admin.getByTestId('unsaved').waitFor();
   });
 
+  it('a Look image uploaded to and picked from the media library shows in the preview before saving', async () => {
+    await admin.getByRole('button', { name: 'Choose the music image from the media library' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Pick the music image' });
+    await dialog.getByTestId('upload-input').setInputFiles({ name: 'party-cover.png', mimeType: 'image/png', buffer: noisePng(320, 320) });
+    await dialog.getByRole('button', { name: 'Pick party-cover.png' }).waitFor({ timeout: 30_000 });
+    await dialog.getByText('320 × 320 px').first().waitFor();
+    await expectAccessible(admin, 'party editor media library');
+    await screenshot(admin, 'party-editor-media-library');
+    const frame = await previewFrame(admin);
+    await previewAfter(admin, () => dialog.getByRole('button', { name: 'Pick party-cover.png' }).click());
+    await dialog.waitFor({ state: 'detached' });
+    // The field holds the CMS's absolute address (the party app is on another origin).
+    pickedCover = await admin.getByRole('textbox', { name: 'Music image' }).inputValue();
+    expect(pickedCover).toMatch(new RegExp(`^${new URL(server.cmsUrl).origin}/uploads/cms/[\\w-]+\\.png$`));
+    // The Waiting screen's hero shows the picked image, loaded from the CMS in the party app's frame.
+    const cover = await waitFor(
+      () =>
+        frame.evaluate(() => {
+          const img = document.querySelector<HTMLImageElement>('.hero__cover');
+          return img && img.complete && img.naturalWidth > 0 ? { src: img.src, width: img.naturalWidth } : null;
+        }),
+      'the picked cover in the preview',
+    );
+    expect(cover).toEqual({ src: pickedCover, width: 320 });
+    expect((await partyApi(`/api/parties/${PARTY_ID}`)).status).toBe(404);
+    await screenshot(admin, 'party-editor-look-image');
+  });
+
   it('previews every screen (Pre, Waiting, Player, End) without redirect, at 390 and 1280 px', async () => {
     const frame = await previewFrame(admin);
     await previewAfter(admin, () => admin.getByRole('radio', { name: 'Player', exact: true }).dispatchEvent('click'));
@@ -217,14 +248,33 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     try {
       const overflow = await admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       expect(overflow).toBeLessThanOrEqual(0);
-      // The preview on a phone, scrolled into view (Chromium does not paint a cross-origin frame off screen).
+      // On a phone a switch shows the settings or the preview, instead of the preview below the whole form.
+      const settings = admin.getByRole('form', { name: 'Party settings' });
       const preview = admin.getByRole('region', { name: 'Preview' });
-      await preview.scrollIntoViewIfNeeded();
+      await settings.waitFor({ state: 'visible' });
+      expect(await preview.isVisible()).toBe(false);
+      // By keyboard: the switch is a radio group, the arrow key moves to "Preview".
+      await admin.getByRole('radio', { name: 'Settings', exact: true }).focus();
+      await admin.keyboard.press('ArrowRight');
+      await preview.waitFor({ state: 'visible' });
+      await settings.waitFor({ state: 'hidden' });
+      expect(await admin.getByRole('radio', { name: 'Preview', exact: true }).isChecked()).toBe(true);
+      // The preview starts just under the switch: no scrolling past the form.
+      const top = await preview.evaluate((el) => el.getBoundingClientRect().top + window.scrollY);
+      expect(top).toBeLessThan(400);
       const frame = await previewFrame(admin);
       await waitFor(() => frame.evaluate(() => !!document.querySelector('.screen--waiting')), 'the Waiting preview');
+      await waitFor(() => frame.evaluate((src) => !!document.querySelector<HTMLImageElement>(`.hero__cover[src="${src}"]`)?.naturalWidth, pickedCover), 'the picked cover at 390 px');
+      await expectAccessible(admin, 'party editor preview at 390 px');
       await admin.waitForTimeout(300);
       fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+      await admin.screenshot({ path: path.join(SCREENSHOT_DIR, 'admin-party-editor-phone-preview-view-390.png') });
       await preview.screenshot({ path: path.join(SCREENSHOT_DIR, 'admin-party-editor-preview-phone-390.png') });
+      // And back to the settings, by keyboard.
+      await admin.keyboard.press('ArrowLeft');
+      await settings.waitFor({ state: 'visible' });
+      await preview.waitFor({ state: 'hidden' });
+      await admin.screenshot({ path: path.join(SCREENSHOT_DIR, 'admin-party-editor-phone-settings-view-390.png') });
     } finally {
       await admin.setViewportSize({ width: 1280, height: 900 });
     }
@@ -236,7 +286,8 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     const party = (await partyApi<Party>(`/api/parties/${PARTY_ID}`)).body;
     expect(party.name).toBe(UNSAVED_NAME);
     expect(party.follow).toEqual([{ type: 'artist', service: 'spotify', id: expect.any(String) }]);
-    expect(party.frontend.visual).toMatchObject({ primaryColor: PRIMARY, backgroundColor: BACKGROUND, font: 'playfair', dark: true, stickers: ['fire', 'heart'] });
+    // The media library's address passes the party API's validation (WebUrl) and is stored as picked.
+    expect(party.frontend.visual).toMatchObject({ primaryColor: PRIMARY, backgroundColor: BACKGROUND, font: 'playfair', dark: true, stickers: ['fire', 'heart'], musicImage: pickedCover });
     const tracks = (await partyApi<PartyTracksResponse>(`/api/parties/${PARTY_ID}/tracks`)).body;
     expect(tracks.options).toMatchObject({ type: 'album', service: 'spotify' });
     expect(tracks.items).toHaveLength(3);

@@ -1,8 +1,8 @@
 import { useRef, useState, type ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
-import { Anchor, Badge, Button, Grid, Group, NumberInput, Select, Stack, Switch, Tabs, Text, TextInput, Title } from '@mantine/core';
+import { Anchor, Badge, Button, Grid, Group, NumberInput, SegmentedControl, Select, Stack, Switch, Tabs, Text, TextInput, Title } from '@mantine/core';
 import { usePartyForm, type PartyFormApi } from './editor/formApi.ts';
-import { useDebouncedValue, useHotkeys, useWindowEvent } from '@mantine/hooks';
+import { useDebouncedValue, useHotkeys, useMediaQuery, useWindowEvent } from '@mantine/hooks';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { START_ALLOWED, WAITING_ROOM_MAX_MINUTES, type Party, type PartyTrack, type PartyTracksResponse, type PutTracksBody } from '@fanfare/protocol';
 import { notifyDone, notifyError } from '../ui/notify.ts';
@@ -128,6 +128,9 @@ export function PartyForm(props: {
   // A new party's timestamps are fixed per form: otherwise every render would be a new preview.
   const [createdAt] = useState(() => new Date().toISOString());
   const [wide, setWide] = useState(false);
+  // Mantine's lg breakpoint (75em), where the grid puts the preview beside the form.
+  const narrow = useMediaQuery('(max-width: 74.99em)') ?? false;
+  const [view, setView] = useState<'form' | 'preview'>('form');
   const previewParty = toPreviewParty(partyId, values, party, createdAt);
   const lookupTracks = lookup.data?.tracks;
   const excludedIds = new Set(values.excluded);
@@ -141,7 +144,10 @@ export function PartyForm(props: {
       aria-label="Party settings"
       onSubmit={form.onSubmit(
         (v) => save.mutate(v),
-        (errors) => setTab(tabOfField(Object.keys(errors)[0] ?? 'name')),
+        (errors) => {
+          setTab(tabOfField(Object.keys(errors)[0] ?? 'name'));
+          setView('form');
+        },
       )}
       noValidate
     >
@@ -194,13 +200,36 @@ export function PartyForm(props: {
   );
 
   if (!props.preview) return formBody;
+  // Below the two-column width the preview would sit under the whole form: a switch shows one or
+  // the other instead. Both stay mounted (hidden, not removed) so the frame keeps its state.
+  const showForm = !narrow || view === 'form';
+  const showPreview = !narrow || view === 'preview';
   return (
-    <Grid gap="lg">
-      <Grid.Col span={{ base: 12, lg: wide ? 5 : 7 }}>{formBody}</Grid.Col>
-      <Grid.Col span={{ base: 12, lg: wide ? 7 : 5 }}>
-        <div style={{ position: 'sticky', top: 72 }}>{props.preview(previewParty, previewTracks, setWide)}</div>
-      </Grid.Col>
-    </Grid>
+    <Stack gap="sm">
+      {narrow && (
+        <div style={{ position: 'sticky', top: 56, zIndex: 3, background: 'var(--mantine-color-body)', paddingBlock: 6 }}>
+          <SegmentedControl
+            fullWidth
+            aria-label="Show settings or preview"
+            value={view}
+            onChange={(v) => setView(v as 'form' | 'preview')}
+            data={[
+              { value: 'form', label: 'Settings' },
+              { value: 'preview', label: 'Preview' },
+            ]}
+            data-testid="editor-view"
+          />
+        </div>
+      )}
+      <Grid gap="lg">
+        <Grid.Col span={{ base: 12, lg: wide ? 5 : 7 }} style={showForm ? undefined : { display: 'none' }}>
+          {formBody}
+        </Grid.Col>
+        <Grid.Col span={{ base: 12, lg: wide ? 7 : 5 }} style={showPreview ? undefined : { display: 'none' }}>
+          <div style={narrow ? undefined : { position: 'sticky', top: 72 }}>{props.preview(previewParty, previewTracks, setWide)}</div>
+        </Grid.Col>
+      </Grid>
+    </Stack>
   );
 }
 
