@@ -40,7 +40,10 @@ export function Waiting() {
     <div className="screen screen--waiting">
       <PartyHero />
       <h1>{t('waiting.title', { name: user.display_name })}</h1>
-      <ListenerCount />
+      {/* The count comes with the socket's first presence: its line is kept free so nothing below moves. */}
+      <div className="listener-slot">
+        <ListenerCount />
+      </div>
       {mayStart && (
         <LoadErrorBoundary fallback={<LoadFailed />}>
           <Suspense fallback={null}>
