@@ -10,6 +10,7 @@ import {
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { fromBool, toBool } from '../../platform/db/columns.ts';
+import type { Db } from '../../platform/db/database.ts';
 import type { PartyUserTable } from '../../platform/db/schema.ts';
 import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { ProviderError } from '../../providers/http.ts';
@@ -49,12 +50,6 @@ export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | nul
   if (fields.length) throw duplicateSignup(fields);
 
   const now = ctx.now();
-  let accessToken: string | null = null;
-  let signed = fan;
-  if (!signed) {
-    signed = await createAnonymousFan(ctx.db, body.display_name, now);
-    accessToken = await issueAccessToken(ctx.db, signed.id, now, ctx.config.accessTokenTtlMs);
-  }
   const profile = {
     real_name: body.real_name,
     display_name: body.display_name,
@@ -64,19 +59,33 @@ export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | nul
     profile_sticker: body.profile_sticker ?? null,
     competition_accepted: fromBool(body.competition_accepted ?? false),
   };
+  const signUpAs = (db: Db, fanId: string, isNew: boolean) => {
+    const insert = db.insertInto('party_users').values({ party_id: partyId, fan_id: fanId, can_chat: 1, created_at: now, ...profile });
+    // A new fan has no signup to update: a plain insert (one statement kind the caches treat as an addition).
+    return isNew ? insert.execute() : insert.onConflict((oc) => oc.columns(['party_id', 'fan_id']).doUpdateSet(profile)).execute();
+  };
+  let result: SignupResponse;
   try {
-    await ctx.db
-      .insertInto('party_users')
-      .values({ party_id: partyId, fan_id: signed.id, can_chat: 1, created_at: now, ...profile })
-      .onConflict((oc) => oc.columns(['party_id', 'fan_id']).doUpdateSet(profile))
-      .execute();
+    if (fan) {
+      await signUpAs(ctx.db, fan.id, false);
+      result = { id: fan.id, access_token: null };
+    } else {
+      // An anonymous signup writes the fan, its token and its signup: one transaction, one commit
+      // (issue 16), and no fan without a signup left behind when the signup is refused.
+      result = await ctx.db.transaction().execute(async (trx) => {
+        const created = await createAnonymousFan(trx, body.display_name, now);
+        const token = await issueAccessToken(trx, created.id, now, ctx.config.accessTokenTtlMs);
+        await signUpAs(trx, created.id, true);
+        return { id: created.id, access_token: token };
+      });
+    }
   } catch (e) {
     // Two signups raced past the check above: the unique constraints decide.
     const text = String(e);
     if (/unique|duplicate/i.test(text)) throw duplicateSignup(/email/.test(text) ? ['email'] : ['display_name']);
     throw e;
   }
-  return { id: signed.id, access_token: accessToken };
+  return result;
 }
 
 function isAcceptedPicture(ctx: ServerContext, url: string): boolean {
