@@ -18,7 +18,7 @@
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
-import { PARTY_ROUTES, ServerFrame } from '@fanfare/protocol';
+import { PARTY_ROUTES, PING_TEXT, PONG_TEXT, ServerFrame } from '@fanfare/protocol';
 import { WebSocket } from 'ws';
 import { BENCH_CMS_TOKEN, call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
@@ -78,6 +78,8 @@ function observe(url: string, label: string): { frames: Received[]; ws: WebSocke
   ws.on('message', (data, isBinary) => {
     const at = Date.now();
     const text = isBinary ? '' : data.toString();
+    // Answer the server's heartbeat as the apps do, or the socket is dropped as dead after 3 beats.
+    if (text === PING_TEXT) return ws.send(PONG_TEXT);
     if (!text.startsWith('[') || frames.length >= MAX_FRAMES) return;
     const parsed = ServerFrame.safeParse(JSON.parse(text));
     if (!parsed.success) return;
@@ -93,7 +95,6 @@ function observe(url: string, label: string): { frames: Received[]; ws: WebSocke
     }
     frames.push({ at, bytes: Buffer.byteLength(text), events: parsed.data.length, types: parsed.data.map((e) => e.type), dues, statsTime });
   });
-  ws.on('message', () => undefined);
   return { frames, ws, opened };
 }
 
