@@ -30,15 +30,15 @@ export default function PeopleScreen() {
       ) : users.data.items.length === 0 ? (
         <Empty title="Nobody yet" />
       ) : (
-        <Table.ScrollContainer minWidth={600} {...FOCUSABLE_SCROLL}>
+        <Table.ScrollContainer minWidth={340} {...FOCUSABLE_SCROLL}>
           <Table striped aria-label="People">
             <Table.Thead>
               <Table.Tr>
                 <Table.Th>E-mail</Table.Th>
-                <Table.Th>Name</Table.Th>
+                {/* On a phone the name gives way, so roles, state and its change fit the screen. */}
+                <Table.Th visibleFrom="sm">Name</Table.Th>
                 <Table.Th>Roles</Table.Th>
                 <Table.Th>State</Table.Th>
-                <Table.Th>Actions</Table.Th>
               </Table.Tr>
             </Table.Thead>
             <Table.Tbody>
@@ -71,35 +71,35 @@ function UserRow({ user }: { user: CmsUser }) {
         {user.email}
         {user.id === me?.id ? ' (you)' : ''}
       </Table.Td>
-      <Table.Td>{user.name || '—'}</Table.Td>
+      <Table.Td visibleFrom="sm">{user.name || '—'}</Table.Td>
       <Table.Td>
-        <Group gap="xs">
+        <Stack gap={6}>
           {CMS_ROLES.map((r) => (
             <Checkbox key={r} label={r} checked={user.roles.includes(r)} onChange={() => toggle(r)} disabled={setRoles.isPending} aria-label={`${r} role for ${user.email}`} />
           ))}
-        </Group>
+        </Stack>
       </Table.Td>
       <Table.Td>
-        <Badge color={STATE_COLOURS[user.state]} variant="filled">
-          {user.state}
-        </Badge>
-      </Table.Td>
-      <Table.Td>
-        <Menu position="bottom-end">
-          <Menu.Target>
-            <Button size="xs" variant="default" aria-label={`Change state of ${user.email}`}>
-              State…
-            </Button>
-          </Menu.Target>
-          <Menu.Dropdown>
-            {user.state !== 'active' && <Menu.Item onClick={() => setState.mutate('active')}>Activate</Menu.Item>}
-            {user.state !== 'disabled' && (
-              <Menu.Item color="red" onClick={() => setState.mutate('disabled')}>
-                Disable
-              </Menu.Item>
-            )}
-          </Menu.Dropdown>
-        </Menu>
+        <Stack gap={6} align="flex-start">
+          <Badge color={STATE_COLOURS[user.state]} variant="filled">
+            {user.state}
+          </Badge>
+          <Menu position="bottom-end">
+            <Menu.Target>
+              <Button size="xs" variant="default" aria-label={`Change state of ${user.email}`}>
+                State…
+              </Button>
+            </Menu.Target>
+            <Menu.Dropdown>
+              {user.state !== 'active' && <Menu.Item onClick={() => setState.mutate('active')}>Activate</Menu.Item>}
+              {user.state !== 'disabled' && (
+                <Menu.Item color="red" onClick={() => setState.mutate('disabled')}>
+                  Disable
+                </Menu.Item>
+              )}
+            </Menu.Dropdown>
+          </Menu>
+        </Stack>
       </Table.Td>
     </Table.Tr>
   );
