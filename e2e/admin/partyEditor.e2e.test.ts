@@ -358,5 +358,18 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     const stored = (await partyApi<{ items: Grant[] }>(`/api/parties/${PARTY_ID}/grants`)).body.items;
     expect(stored).toEqual([expect.objectContaining({ service: 'spotify', service_id: 'lena00000000000000000002', role: 'admin', display_name: 'Lena Admin', profile_picture: '/media/lena.png', token: null })]);
     await expectAccessible(admin, 'party editor account grant');
+
+    // A grant's picture picked from the media library: the picked address passes PostGrantBody.
+    await grants.getByRole('button', { name: 'Choose the picture from the media library' }).click();
+    const dialog = admin.getByRole('dialog', { name: 'Pick the picture' });
+    await dialog.getByRole('button', { name: 'Pick party-cover.png' }).click();
+    await dialog.waitFor({ state: 'detached' });
+    expect(await grants.getByLabel('Picture URL').inputValue()).toBe(pickedCover);
+    await grants.getByLabel('Display name').fill('Mika Host');
+    await grants.getByLabel('Account id').fill('mika00000000000000000003');
+    await grants.getByRole('button', { name: 'Add grant', exact: true }).click();
+    await grants.getByRole('row', { name: /Mika Host/ }).waitFor();
+    const withPicture = (await partyApi<{ items: Grant[] }>(`/api/parties/${PARTY_ID}/grants`)).body.items.find((g) => g.display_name === 'Mika Host');
+    expect(withPicture?.profile_picture).toBe(pickedCover);
   });
 });
