@@ -5,7 +5,7 @@ import { badGateway, conflict, forbidden, notFound } from '../../platform/errors
 import type { DemoCatalog, CatalogTrack } from '../../providers/catalog/catalog.ts';
 import { ProviderError } from '../../providers/http.ts';
 import type { Fan } from '../auth/sessions.ts';
-import { requireParty } from '../parties/queries.ts';
+import { requireParty, requirePartyCached } from '../parties/queries.ts';
 import { denial, fanActor } from '../policies.ts';
 import { findPlayback, findTrackRow, listTrackRows, toTrack, trackVoteCount, voteCounts, type TrackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
@@ -148,7 +148,8 @@ export async function getTracks(ctx: ServerContext, partyId: string): Promise<Pa
  * call changes nothing. Only signed-up fans vote, only while the party has voting enabled.
  */
 export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, trackId: string, on: boolean): Promise<VoteResponse> {
-  const party = await requireParty(ctx.db, partyId);
+  // The vote's checks read the cached row (issue 16); the count itself is the database's.
+  const party = await requirePartyCached(ctx.db, partyId);
   // Guards the vote count: only fans signed up for this party are counted.
   const reason = denial(await fanActor(ctx, party, fan), 'tracks.vote');
   if (reason) throw forbidden(reason);

@@ -13,7 +13,7 @@ import type { ServerContext } from '../../context.ts';
 import { cached, cacheKind, onWrite } from '../../platform/db/cache.ts';
 import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
 import { sanitizeHtml } from '../../platform/sanitize.ts';
-import { findParty, requireParty, type PartyRow } from './queries.ts';
+import { findParty, requireParty, requirePartyCached, type PartyRow } from './queries.ts';
 import { findPlayback, findTrackRow } from '../live/queries.ts';
 import { statusAt } from '../live/timeline.ts';
 import type { SequencedEventInput } from '../live/hub.ts';
@@ -52,7 +52,7 @@ export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
 
 /** The party as `GET /api/parties/{id}` answers it, with its timeline at server time now. */
 export async function getParty(ctx: ServerContext, partyId: string): Promise<Party> {
-  return toParty(ctx, await requireParty(ctx.db, partyId));
+  return toParty(ctx, await requirePartyCached(ctx.db, partyId));
 }
 
 /** How many parties `GET /api/parties` answers at most (the back office's list). */

@@ -18,7 +18,7 @@ import { issueAccessToken, type Fan } from '../auth/sessions.ts';
 import { grantsOfFan, roleInParty } from '../grants/service.ts';
 import { chatProfileExtras } from '../chat/profile.ts';
 import { checkSticker } from '../chat/messages/service.ts';
-import { requireParty } from '../parties/queries.ts';
+import { requireParty, requirePartyCached } from '../parties/queries.ts';
 import { fanTrackVotes } from '../live/queries.ts';
 import { createAnonymousFan, updateServiceTokens } from './fans.ts';
 
@@ -28,7 +28,7 @@ import { createAnonymousFan, updateServiceTokens } from './fans.ts';
  * party answers 409 DuplicateSignupError naming the fields; signing up again updates the profile.
  */
 export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | null, body: SignupBody): Promise<SignupResponse> {
-  const party = await requireParty(ctx.db, partyId);
+  const party = await requirePartyCached(ctx.db, partyId);
   if (!fan && toBool(party.login_required)) throw unauthorized('This party requires a streaming login before signup');
   // The profile travels in `sender` of every chat message: only the party's stickers, and a
   // picture that is one of our uploads or an https URL (its length is bounded by the schema).

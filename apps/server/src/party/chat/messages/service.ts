@@ -17,7 +17,7 @@ import { forbidden, HttpError, notFound, unprocessable } from '../../../platform
 import { newId } from '../../../platform/tokens.ts';
 import type { Fan } from '../../auth/sessions.ts';
 import { roleInParty } from '../../grants/service.ts';
-import { requireParty, type PartyRow } from '../../parties/queries.ts';
+import { requireParty, requirePartyCached, type PartyRow } from '../../parties/queries.ts';
 import { denial, roleHas } from '../../policies.ts';
 import { startAllowedOf } from '../../parties/service.ts';
 import { checkChatMedia } from '../media/store.ts';
@@ -121,7 +121,7 @@ export async function postChatMessage(
   body: PostChatMessageBody,
   options: PostOptions = {},
 ): Promise<ChatMessage> {
-  const party = await requireParty(ctx.db, partyId);
+  const party = await requirePartyCached(ctx.db, partyId);
   const author = await authorize(ctx, party, fan);
   checkSticker(party, body.sticker);
   const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
@@ -193,7 +193,7 @@ const recentPages = cacheKind<string, { items: ChatMessage[] }>({
 
 /** The messages shown when the chat opens (spec 9: 80), oldest first, as the answer of `chat/recent`. */
 export async function recentChatPage(ctx: ServerContext, partyId: string): Promise<{ items: ChatMessage[] }> {
-  await requireParty(ctx.db, partyId);
+  await requirePartyCached(ctx.db, partyId);
   return cached(recentPages, ctx.db, partyId, async () =>
     sharedAnswer({ items: await toChatMessages(ctx.db, await listMessages(ctx.db, partyId, CHAT_INITIAL_MESSAGES)) }),
   );
