@@ -5,6 +5,7 @@
  * latency from the due time: time a busy server makes a post wait is counted (no coordinated
  * omission). Posters take turns (each fan stays under the chat rate limit).
  */
+import http from 'node:http';
 import { sleep } from './processes.ts';
 
 export interface Poster {
@@ -39,6 +40,37 @@ const LINES = [
 ];
 /** Posts open at once at most; beyond it a post is skipped (and reported) rather than queued without bound. */
 const MAX_IN_FLIGHT = 2000;
+/**
+ * Keep-alive connections per server. A fixed pool, as a real API gateway would keep: without it
+ * every slow answer makes the client open yet another connection, and a server busy with a write
+ * sweep lets its accept queue overflow (dropped SYNs, retried after 1, 3, 7... s). Posts beyond
+ * the pool wait in the client; their latency still counts from the due time.
+ */
+const CONNECTIONS_PER_SERVER = 32;
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS_PER_SERVER });
+
+/** POSTs JSON; resolves with the status and the parsed body (null when not JSON). */
+function postJson(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<{ status: number; body: unknown }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), ...headers }, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        let parsed: unknown = null;
+        try {
+          parsed = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        } catch {
+          // not JSON
+        }
+        resolve({ status: res.statusCode ?? 0, body: parsed });
+      });
+      res.on('error', reject);
+    });
+    req.on('timeout', () => req.destroy(Object.assign(new Error('timeout'), { name: 'TimeoutError' })));
+    req.on('error', reject);
+    req.end(body);
+  });
+}
 
 function quantiles(values: number[]): { p50: number; p99: number; max: number } {
   if (values.length === 0) return { p50: NaN, p99: NaN, max: NaN };
@@ -61,14 +93,9 @@ export async function runChatLoad(posters: Poster[], rate: number, startAt: numb
     const due = dueOf(k);
     const poster = posters[k % posters.length]!;
     lags.push(Date.now() - due);
-    const p: Promise<void> = fetch(poster.url, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', ...poster.headers },
-      body: JSON.stringify({ text: `${LINES[k % LINES.length]!} #${k} @${due}` }),
-      signal: AbortSignal.timeout(30_000),
-    })
-      .then(async (res) => {
-        const body = (await res.json().catch(() => null)) as { id?: unknown } | null;
+    const p: Promise<void> = postJson(poster.url, poster.headers, JSON.stringify({ text: `${LINES[k % LINES.length]!} #${k} @${due}` }), 30_000)
+      .then((res) => {
+        const body = res.body as { id?: unknown } | null;
         if (res.status >= 200 && res.status < 300 && typeof body?.id === 'string') {
           result.posted.push({ id: body.id, due });
           answers.push(Date.now() - due);
