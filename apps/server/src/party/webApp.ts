@@ -3,12 +3,12 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
-import staticFiles from '@fastify/static';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { campaignForParty } from '../cms/demoCampaign.ts';
 import { inlineStylesheets } from '../cms/pages/webApp.ts';
 import { escapeHtml } from '../platform/html.ts';
+import { addVary, registerHashedAssets } from '../platform/staticAssets.ts';
 import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
 import type { App } from '../platform/http.ts';
@@ -37,22 +37,7 @@ const PartyIdPath = z.object({ partyId: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/
 export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir: string = PARTY_WEB_DIST): Promise<void> {
   const assetsDir = path.join(distDir, 'assets');
   fs.mkdirSync(assetsDir, { recursive: true });
-  // The same URL answers br, gzip or plain: shared caches must key on Accept-Encoding. Added to
-  // what is there (CORS varies on Origin), in a scope of its own around the assets.
-  await app.register(async (assets) => {
-    assets.addHook('onSend', async (_req, reply, payload) => {
-      addVary(reply, 'Accept-Encoding');
-      return payload;
-    });
-    await assets.register(staticFiles, {
-      root: assetsDir,
-      prefix: '/assets/',
-      decorateReply: false,
-      immutable: true,
-      maxAge: '365d',
-      preCompressed: true,
-    });
-  });
+  await registerHashedAssets(app, assetsDir, '/assets/');
 
   let cached: { mtimeMs: number; html: string } | null = null;
   const readIndex = (): string | null => {
@@ -167,12 +152,4 @@ export function pickEncoding(header: string | string[] | undefined): 'br' | 'gzi
   if (accepted.has('br')) return 'br';
   if (accepted.has('gzip')) return 'gzip';
   return null;
-}
-
-/** Adds a field to the reply's `Vary` header, keeping those already named (e.g. CORS's Origin). */
-export function addVary(reply: FastifyReply, field: string): void {
-  const current = reply.getHeader('vary');
-  const fields = (Array.isArray(current) ? current.join(',') : String(current ?? '')).split(',').map((f) => f.trim()).filter(Boolean);
-  if (fields.includes('*') || fields.some((f) => f.toLowerCase() === field.toLowerCase())) return;
-  reply.header('vary', [...fields, field].join(', '));
 }

@@ -137,6 +137,8 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
       expect(br.headers['content-encoding']).toBe('br');
       expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(js);
       expect(String(br.headers['cache-control'])).toContain('immutable');
+      // Shared caches must keep one copy per encoding.
+      expect(String(br.headers.vary).toLowerCase()).toContain('accept-encoding');
       const gz = await app.inject({ url: '/campaign-web/assets/app.js', headers: { 'accept-encoding': 'gzip' } });
       expect(gz.headers['content-encoding']).toBe('gzip');
       const plain = await app.inject({ url: '/campaign-web/assets/app.js' });

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import staticFiles from '@fastify/static';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
+import { registerHashedAssets } from '../../platform/staticAssets.ts';
 
 /** Where `npm run build -w @fanfare/campaign-web` writes the campaign page. */
 export const CAMPAIGN_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../campaign-web/dist');
@@ -20,14 +20,7 @@ export const CAMPAIGN_WEB_ASSETS_PREFIX = '/campaign-web/assets/';
 export async function registerCampaignWebAssets(app: App, distDir: string = CAMPAIGN_WEB_DIST): Promise<() => string | null> {
   const assetsDir = path.join(distDir, 'assets');
   fs.mkdirSync(assetsDir, { recursive: true });
-  await app.register(staticFiles, {
-    root: assetsDir,
-    prefix: CAMPAIGN_WEB_ASSETS_PREFIX,
-    decorateReply: false,
-    immutable: true,
-    maxAge: '365d',
-    preCompressed: true,
-  });
+  await registerHashedAssets(app, assetsDir, CAMPAIGN_WEB_ASSETS_PREFIX);
 
   let cached: { mtimeMs: number; html: string } | null = null;
   return () => {
