@@ -39,6 +39,18 @@ export class TableChanges {
   private flushing = false;
   private redis: { pair: RedisPair; channel: string; node: string; logger: Logger } | null = null;
 
+  /** Told of a failed statement; answers whether the database looks unreachable (set by `openDatabase`). */
+  isUnavailable: (err: unknown) => boolean = () => false;
+
+  /**
+   * A statement failed: while the database is unreachable the caches answer nothing, so callers
+   * see the outage (503) as they would without caches, and nothing read before it is kept.
+   */
+  failed(err: unknown): never {
+    if (this.isUnavailable(err)) this.written(ALL_TABLES, 'change');
+    throw err;
+  }
+
   /** Calls `listener` for every change; returns the unsubscribe. */
   listen(listener: ChangeListener): () => void {
     this.listeners.add(listener);
@@ -148,7 +160,7 @@ class TrackingDriver implements Driver {
       wrapper = {
         async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
           const write = writeOf(query);
-          if (!write) return conn.executeQuery<R>(query);
+          if (!write) return conn.executeQuery<R>(query).catch((err: unknown) => changes.failed(err));
           changes.written(write.table, write.kind);
           try {
             return await conn.executeQuery<R>(query);

@@ -4,7 +4,7 @@ import SQLite from 'better-sqlite3';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { registerChanges } from './cache.ts';
-import { TableChanges, trackingDialect } from './changes.ts';
+import { ALL_TABLES, TableChanges, trackingDialect } from './changes.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { cachingSqlite, namingPool } from './statements.ts';
@@ -50,6 +50,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // pool drops it when it comes back.
     pool.on('connect', (client) => client.on('error', (err) => options.onConnectionError?.(err)));
     const changes = new TableChanges();
+    changes.isUnavailable = isDatabaseUnavailable;
+    // A connection lost (restart, failover): forget what was read, the database is checked again.
+    pool.on('error', () => changes.written(ALL_TABLES, 'change'));
     // Recurring statements are sent as named prepared statements (parsed once per connection).
     const db = new Kysely<Database>({ dialect: trackingDialect(new PostgresDialect({ pool: namingPool(pool) }), changes) });
     registerChanges(db, changes);
