@@ -1,33 +1,6 @@
-import type { DEFAULT_STICKERS } from '@fanfare/protocol';
+import { STICKER_GLYPHS } from '@fanfare/protocol';
 
-/** How each default sticker id is drawn (an emoji; no image requests). */
-export const STICKER_GLYPHS: Record<(typeof DEFAULT_STICKERS)[number], string> = {
-  fire: '🔥',
-  heart: '❤️',
-  clap: '👏',
-  party: '🎉',
-  star: '⭐',
-  rocket: '🚀',
-  hundred: '💯',
-  music: '🎵',
-  headphones: '🎧',
-  guitar: '🎸',
-  microphone: '🎤',
-  drum: '🥁',
-  dance: '💃',
-  sunglasses: '😎',
-  laugh: '😂',
-  cry: '😢',
-  wow: '😮',
-  love_eyes: '😍',
-  thumbs_up: '👍',
-  raised_hands: '🙌',
-  sparkles: '✨',
-  crown: '👑',
-  lightning: '⚡',
-  rainbow: '🌈',
-};
-
+/** A sticker's emoji; an unknown id (a party's own sticker list may name one) shows a note. */
 export function stickerGlyph(id: string | null | undefined): string {
   if (!id) return '';
   return (STICKER_GLYPHS as Record<string, string>)[id] ?? '🎵';

@@ -149,6 +149,37 @@ export const DEFAULT_STICKERS = [
   'rainbow',
 ] as const;
 
+/**
+ * How the web apps draw each default sticker: an emoji (no image requests). One table, so the
+ * back office's sticker picker shows what fans see.
+ */
+export const STICKER_GLYPHS: Record<(typeof DEFAULT_STICKERS)[number], string> = {
+  fire: '🔥',
+  heart: '❤️',
+  clap: '👏',
+  party: '🎉',
+  star: '⭐',
+  rocket: '🚀',
+  hundred: '💯',
+  music: '🎵',
+  headphones: '🎧',
+  guitar: '🎸',
+  microphone: '🎤',
+  drum: '🥁',
+  dance: '💃',
+  sunglasses: '😎',
+  laugh: '😂',
+  cry: '😢',
+  wow: '😮',
+  love_eyes: '😍',
+  thumbs_up: '👍',
+  raised_hands: '🙌',
+  sparkles: '✨',
+  crown: '👑',
+  lightning: '⚡',
+  rainbow: '🌈',
+};
+
 // ---------------------------------------------------------------------------------------------
 // Our limits: the spec says "Field length bounds: not shown" (spec 5), so these are our choices.
 // ---------------------------------------------------------------------------------------------

@@ -1,9 +1,8 @@
 import { Button, Chip, ColorInput, Group, MultiSelect, Select, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
-import { DEFAULT_STICKERS, FONTS, HEADER_ELEMENTS, type Font } from '@fanfare/protocol';
+import { DEFAULT_STICKERS, FONTS, HEADER_ELEMENTS, STICKER_GLYPHS, type Font } from '@fanfare/protocol';
 import { VISUAL_COLOR_KEYS, VISUAL_IMAGE_KEYS, type VisualColorKey, type VisualImageKey } from '../partyForm.ts';
 import type { PartyFormApi } from './formApi.ts';
 import { ImageField } from './ImageField.tsx';
-import { STICKER_GLYPHS } from './stickers.ts';
 
 const COLOR_LABEL: Record<VisualColorKey, string> = {
   primaryColor: 'Primary colour',
