@@ -43,9 +43,16 @@ export interface CatalogQuery {
   id: string;
 }
 
-export function createPartyAdminApi(opts: { baseUrl: string; token: () => string | null; onExpired: () => void }) {
+export interface PartyApiOptions {
+  baseUrl: string;
+  token: () => string | null;
+  onExpired: () => void;
+}
+
+/** The typed party client's `call`, with a 401 reported as the back-office session's end. */
+export function sessionPartyCall(opts: PartyApiOptions): PartyApiClient['call'] {
   const client: PartyApiClient = createPartyClient({ baseUrl: opts.baseUrl, token: opts.token });
-  const call = (async (...args: Parameters<PartyApiClient['call']>) => {
+  return (async (...args: Parameters<PartyApiClient['call']>) => {
     try {
       return await client.call(...args);
     } catch (e) {
@@ -53,6 +60,10 @@ export function createPartyAdminApi(opts: { baseUrl: string; token: () => string
       throw e;
     }
   }) as PartyApiClient['call'];
+}
+
+export function createPartyAdminApi(opts: PartyApiOptions) {
+  const call = sessionPartyCall(opts);
   return {
     list: () => call('listParties'),
     get: (id: string) => call('getParty', { params: { id } }),

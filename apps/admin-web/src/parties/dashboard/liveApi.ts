@@ -3,23 +3,14 @@
  * client with the back-office user's token (accepted by the party API as a CMS token), and the
  * address of the dashboard socket.
  */
-import { createPartyClient, ApiError, type PartyApiClient } from '@fanfare/client/party';
 import type { FakeChatBody, PartyExportKind, PostPollBody, PostPopupBody, PostQuizQuestionBody, PostScheduledMessageBody } from '@fanfare/protocol';
 import { DASHBOARD_VIEW } from '@fanfare/protocol';
 import { useMemo } from 'react';
 import { useApi, useSessionStore } from '../../api/context.tsx';
-import { partyOrigin } from '../partyApi.ts';
+import { partyOrigin, sessionPartyCall, type PartyApiOptions } from '../partyApi.ts';
 
-export function createPartyLiveApi(opts: { baseUrl: string; token: () => string | null; onExpired: () => void }) {
-  const client: PartyApiClient = createPartyClient({ baseUrl: opts.baseUrl, token: opts.token });
-  const call = (async (...args: Parameters<PartyApiClient['call']>) => {
-    try {
-      return await client.call(...args);
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 401) opts.onExpired();
-      throw e;
-    }
-  }) as PartyApiClient['call'];
+export function createPartyLiveApi(opts: PartyApiOptions) {
+  const call = sessionPartyCall(opts);
   const p = (id: string) => ({ params: { id } });
   return {
     start: (id: string) => call('startParty', p(id)),
