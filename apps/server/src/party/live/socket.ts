@@ -470,15 +470,7 @@ export class PartySocketServer {
     if (s.state === 'closed') return;
     s.state = 'closed';
     s.pending = [];
-    const ws = s.ws;
-    try {
-      ws.close(code, reason);
-    } catch {
-      ws.terminate();
-    }
-    setTimeout(() => {
-      if (ws.readyState !== ws.CLOSED) ws.terminate();
-    }, CLOSE_GRACE_MS).unref();
+    closeWebSocket(s.ws, code, reason);
   }
 
   private detach(s: FanSocket, partyId: string): void {
@@ -548,3 +540,15 @@ export class PartySocketServer {
 }
 
 export type { Audience };
+
+/** Closes a socket with a code and reason; a peer that does not answer the close is dropped later. */
+export function closeWebSocket(ws: WebSocket, code: number, reason: string): void {
+  try {
+    ws.close(code, reason);
+  } catch {
+    ws.terminate();
+  }
+  setTimeout(() => {
+    if (ws.readyState !== ws.CLOSED) ws.terminate();
+  }, CLOSE_GRACE_MS).unref();
+}

@@ -15,14 +15,12 @@ import type { ServerContext } from '../../context.ts';
 import { cmsIdentity } from '../auth/guards.ts';
 import { fanForToken } from '../auth/sessions.ts';
 import { LocalPartyHub } from '../live/hub.ts';
-import type { PartySocketServer, SocketObserver } from '../live/socket.ts';
+import { closeWebSocket, type PartySocketServer, type SocketObserver } from '../live/socket.ts';
 import { findParty } from '../parties/queries.ts';
 import { can, cmsActor, fanActor } from '../policies.ts';
 import { PartyStatsAggregator } from './aggregator.ts';
 import { loadStatsSnapshot } from './snapshot.ts';
 
-/** A dashboard that does not finish the close handshake is dropped after this. */
-const CLOSE_GRACE_MS = 5_000;
 /** A party without dashboards keeps its aggregator this long (a reload keeps the joins and leaves). */
 const IDLE_MS = 60_000;
 /** Dashboards per party per node: a handful of hosts, not a crowd. */
@@ -111,10 +109,10 @@ export class DashboardSockets implements SocketObserver {
     });
     ws.on('close', () => this.detach(ws, partyId));
     ws.on('error', () => this.detach(ws, partyId));
-    if (this.closing) return close(ws, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
+    if (this.closing) return closeWebSocket(ws, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
     this.attach(ws, partyId, token).catch((err: unknown) => {
       this.ctx.logger.error({ err, partyId }, 'dashboard socket failed');
-      close(ws, CloseCode.SERVER_SHUTDOWN, 'server error');
+      closeWebSocket(ws, CloseCode.SERVER_SHUTDOWN, 'server error');
     });
   }
 
@@ -132,9 +130,9 @@ export class DashboardSockets implements SocketObserver {
   }
 
   private async attach(ws: WebSocket, partyId: string, token: string | undefined): Promise<void> {
-    if (!(await this.mayWatch(partyId, token))) return close(ws, CloseCode.POLICY_VIOLATION, 'only the admin tool or the party hosts may watch its figures');
+    if (!(await this.mayWatch(partyId, token))) return closeWebSocket(ws, CloseCode.POLICY_VIOLATION, 'only the admin tool or the party hosts may watch its figures');
     let party = this.parties.get(partyId);
-    if (party && party.sockets.size >= MAX_DASHBOARDS_PER_PARTY) return close(ws, CloseCode.POLICY_VIOLATION, 'too many dashboards for this party');
+    if (party && party.sockets.size >= MAX_DASHBOARDS_PER_PARTY) return closeWebSocket(ws, CloseCode.POLICY_VIOLATION, 'too many dashboards for this party');
     if (!party) {
       party = new PartyDashboards(this, partyId);
       const created = party;
@@ -185,7 +183,7 @@ export class DashboardSockets implements SocketObserver {
     clearInterval(this.timer);
     if (this.fanSockets.observer === this) this.fanSockets.observer = null;
     for (const party of this.parties.values()) {
-      for (const ws of party.sockets) close(ws, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
+      for (const ws of party.sockets) closeWebSocket(ws, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
       party.close();
     }
     this.parties.clear();
@@ -195,17 +193,7 @@ export class DashboardSockets implements SocketObserver {
 function send(ws: WebSocket, text: string): void {
   // A dashboard that cannot keep up with one small frame a second is dead: drop it.
   if (ws.readyState !== ws.OPEN) return;
-  if (ws.bufferedAmount > 4 * 1024 * 1024) return close(ws, CloseCode.SLOW_CONSUMER, 'send buffer full');
+  if (ws.bufferedAmount > 4 * 1024 * 1024) return closeWebSocket(ws, CloseCode.SLOW_CONSUMER, 'send buffer full');
   ws.send(text);
 }
 
-function close(ws: WebSocket, code: number, reason: string): void {
-  try {
-    ws.close(code, reason);
-  } catch {
-    ws.terminate();
-  }
-  setTimeout(() => {
-    if (ws.readyState !== ws.CLOSED) ws.terminate();
-  }, CLOSE_GRACE_MS).unref();
-}
