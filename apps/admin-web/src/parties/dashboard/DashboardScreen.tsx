@@ -9,7 +9,7 @@ import { Loading } from '../../ui/States.tsx';
 import { useNow } from '../../ui/useNow.ts';
 import { ConfirmButton } from './ConfirmButton.tsx';
 import { LiveChat } from './LiveChat.tsx';
-import { PartyNav } from './PartyNav.tsx';
+import { PartyScreenHeader } from './PartyNav.tsx';
 import { PostPanel } from './PostPanel.tsx';
 import { usePartyLiveApi, type PartyLiveApi } from './liveApi.ts';
 import { useDashboardStats } from './useDashboardStats.ts';
@@ -129,15 +129,7 @@ export default function DashboardScreen() {
 
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>Live dashboard</Title>
-          <Text c="dimmed" size="sm" ff="monospace">
-            {id}
-          </Text>
-        </div>
-        <PartyNav id={id} />
-      </Group>
+      <PartyScreenHeader title="Live dashboard" id={id} />
       <Group justify="space-between">
         <Controls api={api} id={id} stats={stats} />
         <Group gap="xs">

@@ -1,5 +1,5 @@
 import { Link, useLocation } from 'react-router';
-import { Anchor, Group } from '@mantine/core';
+import { Anchor, Group, Text, Title } from '@mantine/core';
 
 const TABS = [
   { path: '', label: 'Edit' },
@@ -23,6 +23,21 @@ export function PartyNav({ id }: { id: string }) {
           </Anchor>
         );
       })}
+    </Group>
+  );
+}
+
+/** The heading of a party's screen: its title, the party id and the links to its other screens. */
+export function PartyScreenHeader({ title, id }: { title: string; id: string }) {
+  return (
+    <Group justify="space-between" align="flex-end">
+      <div>
+        <Title order={2}>{title}</Title>
+        <Text c="dimmed" size="sm" ff="monospace">
+          {id}
+        </Text>
+      </div>
+      <PartyNav id={id} />
     </Group>
   );
 }

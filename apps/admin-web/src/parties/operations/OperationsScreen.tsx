@@ -6,7 +6,7 @@ import { FakeChatBody, PostScheduledMessageBody } from '@fanfare/protocol';
 import { notifyDone, notifyError } from '../../ui/notify.ts';
 import { Empty, QueryState } from '../../ui/States.tsx';
 import { ConfirmButton } from '../dashboard/ConfirmButton.tsx';
-import { PartyNav } from '../dashboard/PartyNav.tsx';
+import { PartyScreenHeader } from '../dashboard/PartyNav.tsx';
 import { usePartyLiveApi, type PartyLiveApi } from '../dashboard/liveApi.ts';
 
 /** A local date-time input value (`YYYY-MM-DDTHH:mm`) a minute from now. */
@@ -161,15 +161,7 @@ export default function OperationsScreen() {
   const api = usePartyLiveApi();
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>Operations</Title>
-          <Text c="dimmed" size="sm" ff="monospace">
-            {id}
-          </Text>
-        </div>
-        <PartyNav id={id} />
-      </Group>
+      <PartyScreenHeader title="Operations" id={id} />
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <ScheduledMessages api={api} id={id} />

@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { PARTY_EXPORTS, type PartyExportKind, type PartyRecapResponse, type RecapPlay } from '@fanfare/protocol';
 import { notifyError } from '../../ui/notify.ts';
 import { Empty, QueryState } from '../../ui/States.tsx';
-import { PartyNav } from '../dashboard/PartyNav.tsx';
+import { PartyScreenHeader } from '../dashboard/PartyNav.tsx';
 import { usePartyLiveApi } from '../dashboard/liveApi.ts';
 
 const mmss = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
@@ -81,15 +81,7 @@ export default function RecapScreen() {
   };
   return (
     <Stack gap="md">
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={2}>Recap</Title>
-          <Text c="dimmed" size="sm" ff="monospace">
-            {id}
-          </Text>
-        </div>
-        <PartyNav id={id} />
-      </Group>
+      <PartyScreenHeader title="Recap" id={id} />
       <Card withBorder>
         <Title order={3} size="h4" mb="xs">
           Exports (CSV)
