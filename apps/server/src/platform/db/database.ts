@@ -40,7 +40,10 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** Opens the database named by `url` (`sqlite:<file>`, `sqlite::memory:` or `postgres://...`). */
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
   if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true });
+    // Named statements (statements.ts) save the parse, but PostgreSQL switches a named statement to
+    // a generic plan after five runs; for an IN list over a growing table (token-gate code imports)
+    // that plan scanned the table on every batch. Plan each execution for its own values instead.
+    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, options: '-c plan_cache_mode=force_custom_plan' });
     // An idle client whose server went away (restart, failover) emits 'error' on the pool; without
     // a listener that is an uncaught exception that ends the process. The pool drops that client and
     // opens a new one on the next query, so logging is all there is to do.
