@@ -1,21 +1,9 @@
-import { ApiError, PartyClient, createPartyClient, type CallOptions } from '@fanfare/client/party';
+import { ApiError, PartyClient, createPartyClient } from '@fanfare/client/party';
 import { ErrorBody } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { ADMIN, login, startCmsServer } from '../../cms/testing.ts';
+import { ADMIN, login, startCmsServer, statusOf } from '../../cms/testing.ts';
 import { loginWithSpotify } from '../../test/logins.ts';
-
-/** The status a call answers with (its success status, or its `ApiError`'s). */
-async function statusOf(run: (opts: CallOptions) => Promise<unknown>): Promise<number> {
-  let status = 0;
-  try {
-    await run({ onResponse: (res) => void (status = res.status) });
-    return status;
-  } catch (e) {
-    if (e instanceof ApiError) return e.status;
-    throw e;
-  }
-}
 
 describe.each(DB_TARGETS)("issue 15: party admin calls accept the CMS user's bearer as well as X-Cms-Token, on %s", (db) => {
   let ts: TestServer;
