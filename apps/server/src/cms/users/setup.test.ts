@@ -28,8 +28,9 @@ describe.each(DB_TARGETS)('first-admin set-up (%s)', (db) => {
     expect(signIn.user.must_change_password).toBe(true);
     const api = cmsApi(ts, signIn.access_token);
     expect((await api.call('getMe')).must_change_password).toBe(true);
-    for (const refused of [api.call('listUsers'), api.call('listApps'), api.call('searchCampaigns', { query: {} }), api.call('refreshSession')]) {
-      const e = await failure(refused);
+    // Thunks, not promises: a rejected call must not wait unhandled while an earlier one is awaited.
+    for (const refused of [() => api.call('listUsers'), () => api.call('listApps'), () => api.call('searchCampaigns', { query: {} }), () => api.call('refreshSession')]) {
+      const e = await failure(refused());
       expect(e.status).toBe(403);
       expect(detailOf(e)).toMatchObject({ type: 'AccountSetupRequired' });
     }
