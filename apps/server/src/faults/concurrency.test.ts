@@ -79,4 +79,22 @@ describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel r
     const rows = await w.t.server.ctx.db.selectFrom('party_users').select('fan_id').where('party_id', '=', P).where('fan_id', '=', w.lena.id).execute();
     expect(rows).toHaveLength(1);
   });
+
+  it('issue 16: parallel votes and withdrawals by four fans keep the track’s stored count equal to its vote rows', async () => {
+    const { items } = await w.fan.client.call('getTracks', { params: { id: P } });
+    const track = items[1]!.id;
+    // Each fan votes, withdraws and votes again, all at once.
+    const answers = await Promise.all(
+      [w.fan, w.lena, w.admin, w.host].flatMap((f) =>
+        (['POST', 'DELETE', 'POST', 'DELETE', 'POST'] as const).map((method) => send('vote race', { method, url: url(`/tracks/${track}/votes`), token: f.token })),
+      ),
+    );
+    expect(answers.every((a) => a.status < 300)).toBe(true);
+    const { db } = w.t.server.ctx;
+    const rows = await db.selectFrom('track_votes').select('fan_id').where('party_id', '=', P).where('track_id', '=', track).execute();
+    const kept = await db.selectFrom('party_tracks').select('votes').where('party_id', '=', P).where('track_id', '=', track).executeTakeFirstOrThrow();
+    expect(Number(kept.votes)).toBe(rows.length);
+    const after = await w.fan.client.call('getTracks', { params: { id: P } });
+    expect(after.items.find((t) => t.id === track)!.votes).toBe(rows.length);
+  });
 });

@@ -14,7 +14,7 @@ export interface Answer {
 
 /** One request of a worker: method, URL, optional bearer and JSON body. */
 export interface Call {
-  method: 'GET' | 'POST' | 'PUT';
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   url: string;
   token?: string;
   /** A CMS token (`X-Cms-Token`). */

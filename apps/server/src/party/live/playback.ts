@@ -4,7 +4,7 @@ import { toBool } from '../../platform/db/columns.ts';
 import { conflict } from '../../platform/errors.ts';
 import { findParty, requireParty } from '../parties/queries.ts';
 import { iso, partyChangedEvent } from '../parties/service.ts';
-import { compareAndSetPlayback, ensurePlayback, findPlayback, findTrackRow, listTrackRows, voteCounts, type PlaybackRow } from './queries.ts';
+import { compareAndSetPlayback, ensurePlayback, findPlayback, findTrackRow, listTrackRows, voteCountsOf, type PlaybackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
 import { progressAt, statusAt, upcomingQueue } from './timeline.ts';
 import { runPartyWrite, type PartyWrite } from './unitOfWork.ts';
@@ -54,7 +54,8 @@ export async function startParty(ctx: ServerContext, partyId: string): Promise<P
       return runState(ctx, partyId);
     }
 
-    const [tracks, votes] = await Promise.all([listTrackRows(ctx.db, partyId), voteCounts(ctx.db, partyId)]);
+    const tracks = await listTrackRows(ctx.db, partyId);
+    const votes = voteCountsOf(tracks);
     const nextId = upcomingQueue(tracks, votes, playback, toBool(party.voting_enabled))[0];
     if (!nextId) throw conflict(tracks.length === 0 ? 'The party has no tracks' : 'Every track has been played');
     const next = tracks.find((t) => t.track_id === nextId)!;
@@ -142,7 +143,8 @@ export async function advanceIfDue(ctx: ServerContext, partyId: string): Promise
     const party = await findParty(ctx.db, partyId);
     if (!party) return false;
     const endedAt = Number(playback.track_ends_at);
-    const [tracks, votes] = await Promise.all([listTrackRows(ctx.db, partyId), voteCounts(ctx.db, partyId)]);
+    const tracks = await listTrackRows(ctx.db, partyId);
+    const votes = voteCountsOf(tracks);
     const nextId = upcomingQueue(tracks, votes, playback, toBool(party.voting_enabled))[0];
     const next = nextId ? tracks.find((t) => t.track_id === nextId) : undefined;
     if (!next) {

@@ -1,10 +1,11 @@
 import type { Track } from '@fanfare/protocol';
+import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
 import type { PartyPlaybackTable, PartyTrackTable } from '../../platform/db/tables/live.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { recordSegment } from '../recap/segments.ts';
 
-export type TrackRow = PartyTrackTable;
+export type TrackRow = Selectable<PartyTrackTable>;
 export type PlaybackRow = PartyPlaybackTable;
 
 /** The party's tracks (excluded ones too), in album or playlist order. */
@@ -19,25 +20,20 @@ export async function findTrackRow(db: Db, partyId: string, trackId: string): Pr
   );
 }
 
-/** Vote count per track id. */
+/** Vote count per track id, as each track keeps it (migration 011). */
 export async function voteCounts(db: Db, partyId: string): Promise<Map<string, number>> {
-  const rows = await db
-    .selectFrom('track_votes')
-    .select(['track_id', (eb) => eb.fn.countAll<number>().as('votes')])
-    .where('party_id', '=', partyId)
-    .groupBy('track_id')
-    .execute();
-  return new Map(rows.map((r) => [r.track_id, Number(r.votes)]));
+  return voteCountsOf(await db.selectFrom('party_tracks').select(['track_id', 'votes']).where('party_id', '=', partyId).execute());
 }
 
-export async function trackVoteCount(db: Db, partyId: string, trackId: string): Promise<number> {
-  const row = await db
-    .selectFrom('track_votes')
-    .select((eb) => eb.fn.countAll<number>().as('votes'))
-    .where('party_id', '=', partyId)
-    .where('track_id', '=', trackId)
-    .executeTakeFirst();
+/** One track's vote count, as the track keeps it. */
+export async function storedVoteCount(db: Db, partyId: string, trackId: string): Promise<number> {
+  const row = await db.selectFrom('party_tracks').select('votes').where('party_id', '=', partyId).where('track_id', '=', trackId).executeTakeFirst();
   return Number(row?.votes ?? 0);
+}
+
+/** Vote count per track id of rows already read. */
+export function voteCountsOf(rows: Pick<TrackRow, 'track_id' | 'votes'>[]): Map<string, number> {
+  return new Map(rows.map((r) => [r.track_id, Number(r.votes)]));
 }
 
 /** Ids of the tracks each fan voted for in a party, by fan id (for the users list). */

@@ -1,7 +1,7 @@
 import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import { findParty } from '../parties/queries.ts';
-import { compareAndSetPlayback, ensurePlayback, findPlayback, listTrackRows, voteCounts } from './queries.ts';
+import { compareAndSetPlayback, ensurePlayback, findPlayback, listTrackRows, voteCountsOf } from './queries.ts';
 import { upcomingQueue } from './timeline.ts';
 
 const CAS_ATTEMPTS = 8;
@@ -10,12 +10,8 @@ const CAS_ATTEMPTS = 8;
 export async function currentQueue(ctx: ServerContext, partyId: string): Promise<string[]> {
   const party = await findParty(ctx.db, partyId);
   if (!party) return [];
-  const [tracks, votes, playback] = await Promise.all([
-    listTrackRows(ctx.db, partyId),
-    voteCounts(ctx.db, partyId),
-    findPlayback(ctx.db, partyId),
-  ]);
-  return upcomingQueue(tracks, votes, playback, toBool(party.voting_enabled));
+  const [tracks, playback] = await Promise.all([listTrackRows(ctx.db, partyId), findPlayback(ctx.db, partyId)]);
+  return upcomingQueue(tracks, voteCountsOf(tracks), playback, toBool(party.voting_enabled));
 }
 
 // Per node: the last queue published per party, and a chain that runs one refresh at a time, so

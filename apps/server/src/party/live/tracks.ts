@@ -7,7 +7,7 @@ import { ProviderError } from '../../providers/http.ts';
 import type { Fan } from '../auth/sessions.ts';
 import { requireParty, requirePartyCached } from '../parties/queries.ts';
 import { denial, fanActor } from '../policies.ts';
-import { findPlayback, findTrackRow, listTrackRows, toTrack, trackVoteCount, voteCounts, type TrackRow } from './queries.ts';
+import { findPlayback, findTrackRow, listTrackRows, toTrack, storedVoteCount, voteCountsOf, type TrackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
 
 /** The umg_hls stream of a demo-catalog track, served from the committed HLS folder. */
@@ -133,7 +133,8 @@ export async function storeTracks(ctx: ServerContext, partyId: string, tracks: T
 /** The party's tracks with votes (`items`), its music options and the excluded track ids. */
 export async function getTracks(ctx: ServerContext, partyId: string): Promise<PartyTracksResponse> {
   const party = await requireParty(ctx.db, partyId);
-  const [rows, votes] = await Promise.all([listTrackRows(ctx.db, partyId), voteCounts(ctx.db, partyId)]);
+  const rows = await listTrackRows(ctx.db, partyId);
+  const votes = voteCountsOf(rows);
   return {
     items: rows
       .filter((r) => !toBool(r.excluded))
@@ -157,6 +158,7 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
   const track: TrackRow | null = await findTrackRow(ctx.db, partyId, trackId);
   if (!track || toBool(track.excluded)) throw notFound(`Track ${trackId} is not in this party`);
 
+  // A trigger keeps the track's count with the vote row (migration 011): read it back, do not count.
   let changed: boolean;
   if (on) {
     const res = await ctx.db
@@ -174,7 +176,7 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
       .executeTakeFirst();
     changed = Number(res.numDeletedRows) > 0;
   }
-  const votes = await trackVoteCount(ctx.db, partyId, trackId);
+  const votes = await storedVoteCount(ctx.db, partyId, trackId);
   if (changed) {
     await ctx.hub.emit(partyId, { type: 'votes_changed', track_id: trackId, votes });
     await refreshQueue(ctx, partyId);

@@ -9,6 +9,7 @@ import * as m007 from './007_party_uploads.ts';
 import * as m008 from './008_newsletter_profile.ts';
 import * as m009 from './009_consent_text_and_admin_setup.ts';
 import * as m010 from './010_timeline_segments.ts';
+import * as m011 from './011_track_vote_counts.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -25,4 +26,5 @@ export const migrations: Record<string, Migration> = {
   '008_newsletter_profile': m008,
   '009_consent_text_and_admin_setup': m009,
   '010_timeline_segments': m010,
+  '011_track_vote_counts': m011,
 };

@@ -1,3 +1,4 @@
+import type { Generated } from "kysely";
 /** Tables of the live domain (migration 002): the party's tracks, votes and playback timeline. */
 export interface LiveTables {
   party_tracks: PartyTrackTable;
@@ -30,6 +31,8 @@ export interface PartyTrackTable {
   excluded: number;
   /** 1 once the track has started playing in this party. */
   played: number;
+  /** Rows of `track_votes` for this track, kept in the vote's transaction (migration 011). */
+  votes: Generated<number>;
 }
 
 /** One fan's vote for one track: the primary key makes a vote count once. */
