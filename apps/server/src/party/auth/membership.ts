@@ -21,10 +21,15 @@ export interface Membership {
 
 const RANK: Record<GrantRole, number> = { host: 1, admin: 2 };
 
+/**
+ * Only signed-up fans' memberships are kept: a new signup row then cannot change a kept entry, so
+ * the thousands of signups of a live party do not empty the cache (issue 16); an edit or a removal does.
+ */
 const memberships = cacheKind<string, Membership>({
   max: 20_000,
   maxAgeMs: 60_000,
-  dependsOn: [onWrite('grants'), onWrite('grant_redemptions'), onWrite('party_users'), onChange('fans')],
+  dependsOn: [onWrite('grants'), onWrite('grant_redemptions'), onChange('party_users'), onChange('fans')],
+  keep: (m) => m.signup !== null,
 });
 
 /** The fan's grants and signup in the party. */

@@ -7,7 +7,7 @@ import { PartyClient } from '@fanfare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesOf } from '../../platform/db/cache.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../../test/harness.ts';
-import { closeTestServer, setUpParty } from '../live/testkit.ts';
+import { ALBUM_ID, closeTestServer, setUpParty } from '../live/testkit.ts';
 import { PARTY, expectStatus, startChatWorld, waitUntil, type ChatWorld } from './testkit.ts';
 
 const params = { id: PARTY };
@@ -56,6 +56,18 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     expect((await w.anon.call('getParty', { params })).voting_enabled).toBe(false);
     await expectStatus(w.fan.client.call('voteTrack', { params: { id: PARTY, trackId: track!.id } }), 409);
     await w.cms.call('putParty', { params, body: { voting_enabled: true } });
+  });
+
+  it('issue 16 invalidation: a fan refused before signing up is let in at once after (standings are kept only once signed up)', async () => {
+    const other = 'cache-signup';
+    await w.cms.call('putParty', { params: { id: other }, body: { name: 'Signup cache', starts_at: new Date(Date.now() + 3600_000).toISOString() } });
+    await w.cms.call('putTracks', { params: { id: other }, body: { type: 'album', id: ALBUM_ID, service: 'spotify', country: 'de' } });
+    const [track] = (await w.cms.call('getTracks', { params: { id: other } })).items;
+    const vote = () => w.lena.client.call('voteTrack', { params: { id: other, trackId: track!.id } });
+    await expectStatus(vote(), 403);
+    await expectStatus(vote(), 403);
+    await w.lena.client.call('signup', { params: { id: other }, body: { real_name: 'Lena', display_name: 'Lena' } });
+    expect((await vote()).voted).toBe(true);
   });
 
   it('issue 16 invalidation: a revoked token stops working at once, though it was just used (cached)', async () => {

@@ -4,6 +4,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresDatabase, startTestServer, type TestServer } from '../../test/harness.ts';
 import { TestSocket, closeTestServer, setUpParty, waitFor, type LiveFan } from './testkit.ts';
+import { voteQueueRefreshed } from './queue.ts';
 
 const RUN = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 const P = 'cluster';
@@ -70,6 +71,8 @@ describe.runIf(RUN)('two server nodes on one PostgreSQL and one Redis', () => {
         (i % 2 ? a : b).server.ctx.hub.emit(P, { type: 'votes_changed', track_id: `x${i}`, votes: i }),
       ),
     ]);
+    // Votes publish the new order once per window, after their answers: wait for that too.
+    await Promise.all([a, b].map((n) => voteQueueRefreshed(n.server.ctx, P)));
     let head = await b.server.ctx.hub.head(P);
     await waitFor('every fan at the head', () => sockets.every((s) => s.seenThrough() >= head));
     const reference = stream(fanA, start);
@@ -126,6 +129,7 @@ describe.runIf(RUN)('two server nodes on one PostgreSQL and one Redis', () => {
     const hostB = TestSocket.open(b, P, cast.host.token);
     hostB.send({ type: 'resume', last_seq_id: lastHost });
     await publishing;
+    await voteQueueRefreshed(b.server.ctx, P);
     head = await b.server.ctx.hub.head(P);
     await waitFor('resumed fans at the head', () => [fanB, hostB, lenaB, adminB].every((s) => s.seenThrough() >= head));
     const lenaStream = stream(lenaB, start);

@@ -2,6 +2,7 @@ import { ApiError, PartyClient } from '@fanfare/client';
 import type { PartyTrack } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, TEST_CMS_TOKEN } from '../../test/harness.ts';
+import { VOTE_QUEUE_REFRESH_MS, voteQueueRefreshed } from './queue.ts';
 import { ALBUM_ID, TestSocket, setUpParty, startLiveWorld, waitFor, type LiveWorld } from './testkit.ts';
 
 async function status(promise: Promise<unknown>): Promise<number> {
@@ -144,6 +145,26 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     expect(await status(anon.call('voteTrack', { params: { id: P, trackId: third } }))).toBe(401);
     const items = (await w.fan.client.call('getTracks', { params: { id: P } })).items;
     expect(items.find((t: PartyTrack) => t.id === third)!.votes).toBe(1);
+    sock.close();
+  });
+
+  it(`spec notes, every change of the upcoming order is a queue_change: a burst of votes publishes the final order once per VOTE_QUEUE_REFRESH_MS (${VOTE_QUEUE_REFRESH_MS} ms) window, not once per vote (issue 16)`, async () => {
+    const sock = await TestSocket.connect(w.t, P, w.fan.token);
+    const tracks = (await w.fan.client.call('getTracks', { params: { id: P } })).items;
+    const last = tracks[3]!.id;
+    const from = sock.events.length;
+    const voters = [w.lena, w.host, w.admin];
+    await Promise.all(voters.map((f) => f.client.call('voteTrack', { params: { id: P, trackId: last } })));
+    await voteQueueRefreshed(w.t.server.ctx, P);
+    const final = await sock.next('queue_change', (e) => e.queue[0] === last, from);
+    expect(final.queue[0]).toBe(last);
+    // Three votes, at most a leading and a trailing refresh.
+    expect(sock.events.slice(from).filter((e) => e.type === 'queue_change').length).toBeLessThanOrEqual(2);
+    expect(sock.events.slice(from).filter((e) => e.type === 'votes_changed')).toHaveLength(3);
+
+    await Promise.all(voters.map((f) => f.client.call('unvoteTrack', { params: { id: P, trackId: last } })));
+    await voteQueueRefreshed(w.t.server.ctx, P);
+    await sock.next('queue_change', (e) => e.queue[0] !== last, from);
     sock.close();
   });
 

@@ -8,7 +8,7 @@ import type { Fan } from '../auth/sessions.ts';
 import { requireParty, requirePartyCached } from '../parties/queries.ts';
 import { denial, fanActor } from '../policies.ts';
 import { findPlayback, findTrackRow, listTrackRows, toTrack, storedVoteCount, voteCountsOf, type TrackRow } from './queries.ts';
-import { refreshQueue } from './queue.ts';
+import { refreshQueue, refreshQueueSoon } from './queue.ts';
 
 /** The umg_hls stream of a demo-catalog track, served from the committed HLS folder. */
 export function hlsUrlOf(ctx: ServerContext, t: CatalogTrack): string {
@@ -179,7 +179,7 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
   const votes = await storedVoteCount(ctx.db, partyId, trackId);
   if (changed) {
     await ctx.hub.emit(partyId, { type: 'votes_changed', track_id: trackId, votes });
-    await refreshQueue(ctx, partyId);
+    refreshQueueSoon(ctx, partyId);
   }
   return { track_id: trackId, votes, voted: on };
 }

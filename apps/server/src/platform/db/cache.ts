@@ -19,12 +19,17 @@ export const onChange = (table: string): Dependency => ({ table, on: 'change' })
 /** Tables whose every write may change the cached values (e.g. a new signup row). */
 export const onWrite = (table: string): Dependency => ({ table, on: 'insert' });
 
-export interface CacheOptions {
+export interface CacheOptions<V = unknown> {
   /** Entries kept (least recently used dropped first). */
   max: number;
   /** Entries older than this are read again: a bound on staleness should a change message be lost. */
   maxAgeMs: number;
   dependsOn: Dependency[];
+  /**
+   * Which loaded values are stored (default: all but null). Leaving out values that an insert could
+   * change lets a cache depend on that table with `onChange` instead of `onWrite`.
+   */
+  keep?: (value: V) => boolean;
 }
 
 /** Where each `Db` reports its writes (set by `openDatabase`). */
@@ -59,7 +64,7 @@ export class TableCache<K, V> {
 
   constructor(
     changes: TableChanges,
-    private readonly options: CacheOptions,
+    private readonly options: CacheOptions<V>,
   ) {
     this.entries = new Lru(options.max);
     this.tables = new Map(options.dependsOn.map((d) => [d.table, d.on]));
@@ -87,7 +92,8 @@ export class TableCache<K, V> {
     this.misses++;
     const generation = this.generation;
     const value = await load();
-    if (value !== null && generation === this.generation) this.entries.set(key, { value, at: now });
+    const keep = value !== null && (this.options.keep?.(value) ?? true);
+    if (keep && generation === this.generation) this.entries.set(key, { value, at: now });
     return value;
   }
 
@@ -98,7 +104,7 @@ export class TableCache<K, V> {
 }
 
 /** Per `db` one cache of each kind: `cacheFor(db, MY_CACHE)` is undefined when `db` does not cache. */
-export function cacheKind<K, V>(options: CacheOptions): (db: Db) => TableCache<K, V> | undefined {
+export function cacheKind<K, V>(options: CacheOptions<V>): (db: Db) => TableCache<K, V> | undefined {
   const caches = new WeakMap<TableChanges, TableCache<K, V>>();
   return (db) => {
     if (!enabled) return undefined;
