@@ -5,9 +5,20 @@ export function newToken(): string {
   return randomBytes(32).toString('base64url');
 }
 
-/** A random identifier (not secret). */
+const ID_BYTES = 12;
+// Random bytes for ids are drawn 512 ids at a time: one draw per message cost 4 % of a chat post.
+let idPool = Buffer.alloc(0);
+let idOffset = 0;
+
+/** A random identifier (not secret): 96 bits, URL-safe; no two calls share bytes. */
 export function newId(): string {
-  return randomBytes(12).toString('base64url');
+  if (idOffset + ID_BYTES > idPool.length) {
+    idPool = randomBytes(ID_BYTES * 512);
+    idOffset = 0;
+  }
+  const id = idPool.toString('base64url', idOffset, idOffset + ID_BYTES);
+  idOffset += ID_BYTES;
+  return id;
 }
 
 /** What we store instead of a token: a leaked table must not yield usable tokens. */

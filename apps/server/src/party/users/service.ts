@@ -14,11 +14,12 @@ import type { Db } from '../../platform/db/database.ts';
 import type { PartyUserTable } from '../../platform/db/schema.ts';
 import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { ProviderError } from '../../providers/http.ts';
+import { membershipOf, roleOf } from '../auth/membership.ts';
 import { issueAccessToken, type Fan } from '../auth/sessions.ts';
-import { grantsOfFan, roleInParty } from '../grants/service.ts';
+import { grantsOfFan } from '../grants/service.ts';
 import { chatProfileExtras } from '../chat/profile.ts';
 import { checkSticker } from '../chat/messages/service.ts';
-import { requireParty, requirePartyCached } from '../parties/queries.ts';
+import { requirePartyCached } from '../parties/queries.ts';
 import { fanTrackVotes } from '../live/queries.ts';
 import { createAnonymousFan, updateServiceTokens } from './fans.ts';
 
@@ -98,15 +99,11 @@ function duplicateSignup(fields: string[]) {
 
 /** The fan's profile in a party; 403 until they signed up (the client then loads /api/users/me). */
 export async function partyProfile(ctx: ServerContext, partyId: string, fan: Fan): Promise<PartyUser> {
-  await requireParty(ctx.db, partyId);
-  const row = await ctx.db
-    .selectFrom('party_users')
-    .selectAll()
-    .where('party_id', '=', partyId)
-    .where('fan_id', '=', fan.id)
-    .executeTakeFirst();
-  if (!row) throw forbidden('Not signed up for this party');
-  return toPartyUser(row, fan, await roleInParty(ctx.db, partyId, fan), {
+  await requirePartyCached(ctx.db, partyId);
+  // The cached standing the chat and the votes read too (the page loads this first).
+  const membership = await membershipOf(ctx.db, partyId, fan);
+  if (!membership.signup) throw forbidden('Not signed up for this party');
+  return toPartyUser(membership.signup, fan, roleOf(membership), {
     ...(await chatProfileExtras(ctx.db, partyId, fan.id)),
     track_votes: await fanTrackVotes(ctx.db, partyId, fan.id),
   });

@@ -1,11 +1,10 @@
 import type { Role } from '@fanfare/protocol';
 import type { Db } from '../../../platform/db/database.ts';
-import { cached, cacheKind, onWrite } from '../../../platform/db/cache.ts';
 import { toBool } from '../../../platform/db/columns.ts';
 import type { PartyUserTable } from '../../../platform/db/schema.ts';
 import { membershipOf, roleOf } from '../../auth/membership.ts';
 import type { Fan } from '../../auth/sessions.ts';
-import { quizScore } from '../polls/queries.ts';
+import { currentQuizScore } from '../profile.ts';
 
 /** Who posts a message, as the message will keep it. */
 export interface ChatAuthor {
@@ -20,9 +19,6 @@ export interface ChatAuthor {
   canChat: boolean;
 }
 
-/** A fan's quiz score per party and fan: changes only with answers and (closing) questions. */
-const quizScores = cacheKind<string, number>({ max: 20_000, maxAgeMs: 60_000, dependsOn: [onWrite('chat_answers'), onWrite('chat_questions')] });
-
 /**
  * The fan as a chat author in a party: role from the strongest grant (hosts and admins show the
  * grant's name and picture), profile from the signup, current quiz score.
@@ -30,7 +26,7 @@ const quizScores = cacheKind<string, number>({ max: 20_000, maxAgeMs: 60_000, de
 export async function resolveAuthor(db: Db, partyId: string, fan: Fan): Promise<ChatAuthor> {
   const [membership, score] = await Promise.all([
     membershipOf(db, partyId, fan),
-    cached(quizScores, db, `${partyId}\n${fan.id}`, () => quizScore(db, partyId, fan.id)),
+    currentQuizScore(db, partyId, fan.id),
   ]);
   const { signup } = membership;
   // The strongest grant (hosts and admins show its name and picture).
