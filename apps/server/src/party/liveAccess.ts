@@ -14,7 +14,7 @@ import { forbidden } from '../platform/errors.ts';
 import type { App } from '../platform/http.ts';
 import { bearerToken, requireCms } from './auth/guards.ts';
 import { fanForToken } from './auth/sessions.ts';
-import { findParty } from './parties/queries.ts';
+import { findPartyCached } from './parties/queries.ts';
 import { cmsActor, denial, fanActor } from './policies.ts';
 
 /** The GET routes that read a party's live data. */
@@ -27,7 +27,8 @@ export const LIVE_READ_ROUTES: ReadonlySet<string> = new Set([
 
 /** Refuses (403) a reader of a login-required party without `live.read` (see `policies.ts`); the CMS token reads. */
 export async function checkLiveReader(ctx: ServerContext, req: FastifyRequest, partyId: string): Promise<void> {
-  const party = await findParty(ctx.db, partyId);
+  // The cached row (issue 16): every chat/recent and player status read passes here.
+  const party = await findPartyCached(ctx.db, partyId);
   // Unknown parties and open parties: the route answers as it always did.
   if (!party || !toBool(party.login_required)) return;
   if (req.headers['x-cms-token'] !== undefined) {

@@ -12,6 +12,7 @@ import {
 import type { ServerContext } from '../../context.ts';
 import { cached, cacheKind, onWrite } from '../../platform/db/cache.ts';
 import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
+import { sharedAnswer } from '../../platform/route.ts';
 import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { findParty, requireParty, requirePartyCached, type PartyRow } from './queries.ts';
 import { findPlayback, findTrackRow } from '../live/queries.ts';
@@ -52,7 +53,15 @@ export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
 
 /** The party as `GET /api/parties/{id}` answers it, with its timeline at server time now. */
 export async function getParty(ctx: ServerContext, partyId: string): Promise<Party> {
-  return toParty(ctx, await requirePartyCached(ctx.db, partyId));
+  const row = await requirePartyCached(ctx.db, partyId);
+  const state = await playStateOf(ctx, row.id);
+  let memo = partyAnswers.get(row);
+  if (!memo || memo.state !== state) {
+    memo = { state, base: partyBase(row, state), idle: null };
+    partyAnswers.set(row, memo);
+  }
+  if (row.started_at == null) return (memo.idle ??= sharedAnswer({ ...memo.base, status: null }));
+  return { ...memo.base, status: statusOf(row, state, ctx.now()) };
 }
 
 /** How many parties `GET /api/parties` answers at most (the back office's list). */
@@ -75,19 +84,25 @@ const partyPlayState = cacheKind<string, { playback: Awaited<ReturnType<typeof f
   dependsOn: [onWrite('party_playback'), onWrite('party_tracks')],
 });
 
-export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party> {
-  const { playback, track, playable } = await cached(partyPlayState, ctx.db, row.id, async () => {
-    const playback = await findPlayback(ctx.db, row.id);
-    const track = playback?.track_id ? await findTrackRow(ctx.db, row.id, playback.track_id) : null;
+type PlayState = Awaited<ReturnType<typeof playStateOf>>;
+
+function playStateOf(ctx: ServerContext, partyId: string) {
+  return cached(partyPlayState, ctx.db, partyId, async () => {
+    const playback = await findPlayback(ctx.db, partyId);
+    const track = playback?.track_id ? await findTrackRow(ctx.db, partyId, playback.track_id) : null;
     const first = await ctx.db
       .selectFrom('party_tracks')
       .select('track_id')
-      .where('party_id', '=', row.id)
+      .where('party_id', '=', partyId)
       .where('excluded', '=', 0)
       .limit(1)
       .executeTakeFirst();
     return Object.freeze({ playback: playback && Object.freeze(playback), track: track && Object.freeze(track), playable: first !== undefined });
   });
+}
+
+/** The party as the wire shows it, but its status (which moves with the clock). */
+function partyBase(row: PartyRow, state: PlayState): Omit<Party, 'status'> {
   return {
     id: row.id,
     name: row.name,
@@ -102,12 +117,24 @@ export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party>
     frontend: frontendOf(row),
     follow: parseJson<FollowEntry[]>(row.follow, []),
     login_required: toBool(row.login_required),
-    // Non-null exactly while started (spec 4: "Started: status is non-null").
-    status: row.started_at == null ? null : statusAt(playback, track, ctx.now()),
     music: parseJson<MusicOptions | null>(row.music, null),
-    is_playable: playable,
+    is_playable: state.playable,
   };
 }
+
+// Non-null exactly while started (spec 4: "Started: status is non-null").
+const statusOf = (row: PartyRow, state: PlayState, now: number) => (row.started_at == null ? null : statusAt(state.playback, state.track, now));
+
+export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party> {
+  const state = await playStateOf(ctx, row.id);
+  return { ...partyBase(row, state), status: statusOf(row, state, ctx.now()) };
+}
+
+/**
+ * GET party answers, per cached party row and play state (both frozen and replaced by any change):
+ * the fields but the status built once, and before the start the whole answer serialized once.
+ */
+const partyAnswers = new WeakMap<PartyRow, { state: PlayState; base: Omit<Party, 'status'>; idle: Party | null }>();
 
 /**
  * Creates or edits a party (CMS). Absent fields keep their value; a new party takes the spec's
