@@ -85,23 +85,27 @@ export const cmsHeaders = { 'content-type': 'application/json', 'x-cms-token': B
 /** Anonymous sign-ups through the API (the party must have login_required false); one bearer token per fan. */
 export async function signUpFans(base: string, partyId: string, n: number, log: (line: string) => void, concurrency = 16): Promise<string[]> {
   const tokens: string[] = new Array<string>(n);
-  let next = 0;
   let done = 0;
   const started = Date.now();
+  await inPool(n, concurrency, async (i) => {
+    const res = await call(`${base}/api/parties/${encodeURIComponent(partyId)}/users`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ real_name: `Bench Fan ${i}`, display_name: `bench-fan-${i}` }),
+    });
+    const body = (await res.json()) as SignupResponse;
+    if (!body.access_token) throw new Error('anonymous signup gave no access_token');
+    tokens[i] = body.access_token;
+    if (++done % 2000 === 0) log(`   signed up ${done}/${n} fans (${((Date.now() - started) / 1000).toFixed(1)} s)`);
+  });
+  return tokens;
+}
+
+/** Runs `job(0..n-1)` with at most `concurrency` at once. */
+export async function inPool(n: number, concurrency: number, job: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
   const worker = async () => {
-    while (next < n) {
-      const i = next++;
-      const res = await call(`${base}/api/parties/${encodeURIComponent(partyId)}/users`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ real_name: `Bench Fan ${i}`, display_name: `bench-fan-${i}` }),
-      });
-      const body = (await res.json()) as SignupResponse;
-      if (!body.access_token) throw new Error('anonymous signup gave no access_token');
-      tokens[i] = body.access_token;
-      if (++done % 2000 === 0) log(`   signed up ${done}/${n} fans (${((Date.now() - started) / 1000).toFixed(1)} s)`);
-    }
+    while (next < n) await job(next++);
   };
   await Promise.all(Array.from({ length: Math.min(concurrency, n) }, worker));
-  return tokens;
 }

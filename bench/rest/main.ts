@@ -15,7 +15,7 @@ import autocannon, { type Request, type Result } from 'autocannon';
 import pg from 'pg';
 import type { PartyTracksResponse } from '@fanfare/protocol';
 import { summarizeProfile, type ProfileSummary } from '../lib/cpuprofile.ts';
-import { call, cmsHeaders, signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
+import { call, cmsHeaders, inPool, signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
 import { RemoteProfiler } from '../lib/inspector.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
 import { cpuSeconds, MachineCpu } from '../lib/proc.ts';
@@ -149,15 +149,10 @@ async function setUpParty(base: string): Promise<{ tokens: string[]; trackIds: s
  * call is measured: fans chat and vote from an open page, so their first read is not what is timed.
  */
 async function openPartyPages(base: string, tokens: string[]): Promise<void> {
-  let next = 0;
-  const worker = async () => {
-    while (next < tokens.length) {
-      const token = tokens[next++]!;
-      const res = await call(`${base}/api/parties/${PARTY}/users/me`, { headers: { authorization: `Bearer ${token}` } });
-      await res.arrayBuffer();
-    }
-  };
-  await Promise.all(Array.from({ length: 32 }, worker));
+  await inPool(tokens.length, 32, async (i) => {
+    const res = await call(`${base}/api/parties/${PARTY}/users/me`, { headers: { authorization: `Bearer ${tokens[i]}` } });
+    await res.arrayBuffer();
+  });
   log(`   ${tokens.length} fans opened the party page`);
 }
 

@@ -1,5 +1,5 @@
 import '@mantine/charts/styles.css';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Alert, Badge, Button, Card, Grid, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
@@ -165,18 +165,12 @@ export default function DashboardScreen() {
               Listeners, joins and leaves are counted on the server node this dashboard is connected to.
             </Text>
           )}
-          <Card withBorder>
-            <Title order={3} size="h4" mb="xs">
-              Now playing
-            </Title>
+          <Panel title="Now playing">
             <NowPlaying stats={stats} offsetMs={offsetMs} />
-          </Card>
+          </Panel>
           <Grid>
             <Grid.Col span={{ base: 12, md: 6 }}>
-              <Card withBorder>
-                <Title order={3} size="h4" mb="xs">
-                  Listeners, joins and leaves
-                </Title>
+              <Panel title="Listeners, joins and leaves">
                 <AreaChart
                   h={200}
                   data={stats.buckets.map((b) => ({ time: clock(b.start_ms), listeners: b.listeners, joins: b.joins, leaves: b.leaves }))}
@@ -191,13 +185,10 @@ export default function DashboardScreen() {
                   withLegend
                   data-testid="chart-listeners"
                 />
-              </Card>
+              </Panel>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 6 }}>
-              <Card withBorder>
-                <Title order={3} size="h4" mb="xs">
-                  Chat messages per minute
-                </Title>
+              <Panel title="Chat messages per minute">
                 <BarChart
                   h={200}
                   data={stats.buckets.map((b) => ({ time: clock(b.start_ms), 'messages/min': b.messages * PER_MINUTE }))}
@@ -205,13 +196,10 @@ export default function DashboardScreen() {
                   series={[{ name: 'messages/min', color: 'grape.7' }]}
                   data-testid="chart-chat"
                 />
-              </Card>
+              </Panel>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 6 }}>
-              <Card withBorder>
-                <Title order={3} size="h4" mb="xs">
-                  Votes per track
-                </Title>
+              <Panel title="Votes per track">
                 <BarChart
                   h={Math.max(160, 28 * stats.votes.length)}
                   data={stats.votes.map((v) => ({ track: v.name, votes: v.votes }))}
@@ -221,13 +209,10 @@ export default function DashboardScreen() {
                   series={[{ name: 'votes', color: 'teal.7' }]}
                   data-testid="chart-votes"
                 />
-              </Card>
+              </Panel>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 6 }}>
-              <Card withBorder>
-                <Title order={3} size="h4" mb="xs">
-                  Polls and quizzes
-                </Title>
+              <Panel title="Polls and quizzes">
                 {stats.questions.length === 0 ? (
                   <Text c="dimmed" size="sm">
                     No poll or quiz yet.
@@ -239,7 +224,7 @@ export default function DashboardScreen() {
                     ))}
                   </Stack>
                 )}
-              </Card>
+              </Panel>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 7 }}>
               <Card withBorder>
@@ -254,16 +239,25 @@ export default function DashboardScreen() {
               </Card>
             </Grid.Col>
             <Grid.Col span={{ base: 12, md: 5 }}>
-              <Card withBorder>
-                <Title order={3} size="h4" mb="xs">
-                  Post to the party
-                </Title>
+              <Panel title="Post to the party">
                 <PostPanel api={api} partyId={id} />
-              </Card>
+              </Panel>
             </Grid.Col>
           </Grid>
         </>
       )}
     </Stack>
+  );
+}
+
+/** A bordered card under a heading: every block of the dashboard. */
+function Panel({ title, children }: { title: string; children: ReactNode }) {
+  return (
+    <Card withBorder>
+      <Title order={3} size="h4" mb="xs">
+        {title}
+      </Title>
+      {children}
+    </Card>
   );
 }

@@ -33,7 +33,9 @@ export async function startParty(ctx: ServerContext, partyId: string): Promise<P
     if (party.ends_at != null && Number(party.ends_at) <= now) throw conflict('The party has ended');
     const playback = await ensurePlayback(ctx.db, partyId, now);
     const current = playback.track_id ? await findTrackRow(ctx.db, partyId, playback.track_id) : null;
-    if (current && !toBool(playback.is_paused) && party.started_at != null) return runState(ctx, partyId);
+    // A running timeline is a started party, even when the party row read above predates the
+    // start: a racing start (another node's auto start) committed between the two reads.
+    if (current && !toBool(playback.is_paused)) return runState(ctx, partyId);
 
     const progress = current ? progressAt(playback, Number(current.duration_ms), now) : 0;
     if (current && progress < Number(current.duration_ms)) {

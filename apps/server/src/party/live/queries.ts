@@ -20,18 +20,13 @@ export async function findTrackRow(db: Db, partyId: string, trackId: string): Pr
   );
 }
 
-/** Vote count per track id, as each track keeps it (migration 011). */
-export async function voteCounts(db: Db, partyId: string): Promise<Map<string, number>> {
-  return voteCountsOf(await db.selectFrom('party_tracks').select(['track_id', 'votes']).where('party_id', '=', partyId).execute());
-}
-
 /** One track's vote count, as the track keeps it. */
 export async function storedVoteCount(db: Db, partyId: string, trackId: string): Promise<number> {
   const row = await db.selectFrom('party_tracks').select('votes').where('party_id', '=', partyId).where('track_id', '=', trackId).executeTakeFirst();
   return Number(row?.votes ?? 0);
 }
 
-/** Vote count per track id of rows already read. */
+/** Vote count per track id, as each track row keeps it (migration 011). */
 export function voteCountsOf(rows: Pick<TrackRow, 'track_id' | 'votes'>[]): Map<string, number> {
   return new Map(rows.map((r) => [r.track_id, Number(r.votes)]));
 }

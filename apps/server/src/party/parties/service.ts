@@ -51,6 +51,12 @@ export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
   return frontendOf(row).partyStartAllowed ?? START_ALLOWED_DEFAULT;
 }
 
+/**
+ * GET party answers, per cached party row and play state (both frozen and replaced by any change):
+ * the fields but the status built once, and before the start the whole answer serialized once.
+ */
+const partyAnswers = new WeakMap<PartyRow, { state: PlayState; base: Omit<Party, 'status'>; idle: Party | null }>();
+
 /** The party as `GET /api/parties/{id}` answers it, with its timeline at server time now. */
 export async function getParty(ctx: ServerContext, partyId: string): Promise<Party> {
   const row = await requirePartyCached(ctx.db, partyId);
@@ -130,11 +136,6 @@ export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party>
   return { ...partyBase(row, state), status: statusOf(row, state, ctx.now()) };
 }
 
-/**
- * GET party answers, per cached party row and play state (both frozen and replaced by any change):
- * the fields but the status built once, and before the start the whole answer serialized once.
- */
-const partyAnswers = new WeakMap<PartyRow, { state: PlayState; base: Omit<Party, 'status'>; idle: Party | null }>();
 
 /**
  * Creates or edits a party (CMS). Absent fields keep their value; a new party takes the spec's

@@ -3,7 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import { listChatMessages } from '../chat/messages/service.ts';
 import { currentStatus } from '../live/playback.ts';
-import { listTrackRows, voteCounts } from '../live/queries.ts';
+import { listTrackRows, voteCountsOf } from '../live/queries.ts';
 import { iso } from '../parties/service.ts';
 import { requireParty } from '../parties/queries.ts';
 import { isFanChat, type StatsSnapshot } from './aggregator.ts';
@@ -13,9 +13,8 @@ import { blockedFans, chatAndAnswerTotals, messageBuckets, questionStats } from 
 export async function loadStatsSnapshot(ctx: ServerContext, partyId: string): Promise<StatsSnapshot> {
   const party = await requireParty(ctx.db, partyId);
   const now = ctx.now();
-  const [tracks, votes, questions, status, blocked, buckets, totals, recent] = await Promise.all([
+  const [tracks, questions, status, blocked, buckets, totals, recent] = await Promise.all([
     listTrackRows(ctx.db, partyId),
-    voteCounts(ctx.db, partyId),
     questionStats(ctx.db, partyId, STATS_QUESTIONS),
     currentStatus(ctx, partyId),
     blockedFans(ctx.db, partyId),
@@ -27,7 +26,8 @@ export async function loadStatsSnapshot(ctx: ServerContext, partyId: string): Pr
   const recentChat = recent.filter(isFanChat).slice(-STATS_CHAT_TAIL);
   return {
     tracks: tracks.filter((t) => !toBool(t.excluded)).map((t) => ({ track_id: t.track_id, name: t.name })),
-    votes,
+    // The counts come with the track rows (migration 011).
+    votes: voteCountsOf(tracks),
     questions,
     status,
     started_at: party.started_at == null ? null : iso(Number(party.started_at)),
