@@ -74,6 +74,13 @@ async function offsetFromServer(page: Page): Promise<{ offsetMs: number; paused:
   return { offsetMs: timelineMs - sample.audioMs, paused: sample.paused };
 }
 
+/** The sample when `page` plays within SYNC_TOLERANCE_MS of the timeline; otherwise throws what it saw, which waitFor reports on timeout. */
+async function inSync(page: Page): Promise<{ offsetMs: number; at: number }> {
+  const o = await offsetFromServer(page);
+  if (o.paused || Math.abs(o.offsetMs) > SYNC_TOLERANCE_MS) throw new Error(`paused=${o.paused} offset=${Math.round(o.offsetMs)} ms`);
+  return { offsetMs: o.offsetMs, at: Date.now() };
+}
+
 describe('issue 15 in Chromium: the party heals itself, shows presence, and finishes', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await buildPartyWeb();
@@ -105,10 +112,9 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     await host.getByRole('button', { name: 'Party starten' }).click();
     await host.waitForURL(/#\/player/);
     await fan.waitForURL(/#\/player/, { timeout: 30_000 });
-    await waitFor(async () => {
-      const o = await offsetFromServer(fan);
-      return !o.paused && Math.abs(o.offsetMs) <= SYNC_TOLERANCE_MS;
-    }, 'the fan to play in sync');
+    // The first start loads the player chunk, hls.js and the first segments: on a busy machine that
+    // takes longer than a later heal, so the bound is wider.
+    await waitFor(() => inSync(fan), 'the fan to play in sync', 40_000);
     await screenshotBoth(host, 'live-host-player');
   });
 
@@ -121,10 +127,7 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     await fan.waitForTimeout(DROP_MS);
     await fanContext.setOffline(false);
     const back = Date.now();
-    const healed = await waitFor(async () => {
-      const o = await offsetFromServer(fan);
-      return !o.paused && Math.abs(o.offsetMs) <= SYNC_TOLERANCE_MS ? { ...o, at: Date.now() } : null;
-    }, 'the fan to play in sync after the drop', 10_000, 100);
+    const healed = await waitFor(() => inSync(fan), 'the fan to play in sync after the drop', 10_000, 100);
     expect(healed.at - back).toBeLessThanOrEqual(HEAL_WITHIN_MS);
     await waitFor(() => fan.getByTestId('connection-status').getAttribute('data-phase').then((p) => p === 'live'), 'the status to say live again');
   });
