@@ -212,5 +212,13 @@ describe('Spotify emulator player API over HTTP', () => {
     // The Accounts service (token endpoint, consent page) stays same-origin, as Spotify's does for code exchange.
     const token = await fetch(`${ts.partyUrl}/emulator/spotify/accounts/api/token`, { method: 'POST', headers: { origin, 'content-type': 'application/x-www-form-urlencoded' }, body: 'grant_type=nope' });
     expect(token.headers.get('access-control-allow-origin')).toBeNull();
+    const accountsPreflight = await fetch(`${ts.partyUrl}/emulator/spotify/accounts/api/token`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST' } });
+    expect(accountsPreflight.headers.get('access-control-allow-origin')).toBeNull();
+    // The party API itself answers only the configured origins.
+    const partyPreflight = await fetch(`${ts.partyUrl}/api/parties/demo`, { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'GET' } });
+    expect(partyPreflight.status).toBe(204);
+    expect(partyPreflight.headers.get('access-control-allow-origin')).toBe(origin);
+    const stranger = await fetch(`${ts.partyUrl}/api/parties/demo`, { headers: { origin: 'https://evil.example' } });
+    expect(stranger.headers.get('access-control-allow-origin')).toBeNull();
   });
 });
