@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** A random secret token for a bearer, a grant link or a key (256 bits, URL-safe). */
 export function newToken(): string {
@@ -23,7 +23,8 @@ export function newId(): string {
 
 /** What we store instead of a token: a leaked table must not yield usable tokens. */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token).digest('base64url');
+  // One-shot hash (Node 20.12+): half the cost of a Hash object, on every bearer request.
+  return hash('sha256', token, 'base64url');
 }
 
 /** Signs a JSON payload so it can travel through a browser (OAuth `state`) without storage. */
