@@ -78,6 +78,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  // 64 MiB of page cache instead of SQLite's 2 MiB: signups, posts and votes insert into indexes
+  // keyed by random ids that outgrow 2 MiB within a few thousand fans (issue 16: +7-17 % req/s).
+  sqlite.pragma('cache_size = -65536');
   const changes = new TableChanges();
   // Statements are prepared once per SQL text (an LRU), not on every execution.
   const db = new Kysely<Database>({ dialect: trackingDialect(new SqliteDialect({ database: cachingSqlite(sqlite) }), changes) });
