@@ -185,7 +185,7 @@ describe('listening party in Chromium: fan and host from login to End', { timeou
     const first = await waitFor(async () => {
       const p = await positions(fan);
       return p.audioMs > 0 && !p.paused ? p : null;
-    }, 'audio to play on the fan page');
+    }, 'audio to play on the fan page', 40_000); // the first start loads the player chunk, hls.js and segments
     await fan.waitForTimeout(2_000);
     const later = await positions(fan);
     expect(later.audioMs).toBeGreaterThan(first.audioMs + 1_000);
@@ -253,7 +253,7 @@ describe('listening party in Chromium: fan and host from login to End', { timeou
     const resumed = await waitFor(async () => {
       const p = await positions(fan);
       return p.audioMs > 0 && !p.paused ? p : null;
-    }, 'audio to resume after the reload');
+    }, 'audio to resume after the reload', 40_000);
     expect(Math.abs(resumed.audioMs - resumed.expectedMs)).toBeLessThan(2_500);
     expect(resumed.expectedMs).toBeGreaterThan(3_000);
   });
