@@ -5,6 +5,7 @@ import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import pg from 'pg';
 import { registerChanges } from './cache.ts';
 import { ALL_TABLES, TableChanges, trackingDialect } from './changes.ts';
+import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { cachingSqlite, namingPool } from './statements.ts';
@@ -81,6 +82,9 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   // 64 MiB of page cache instead of SQLite's 2 MiB: signups, posts and votes insert into indexes
   // keyed by random ids that outgrow 2 MiB within a few thousand fans (issue 16: +7-17 % req/s).
   sqlite.pragma('cache_size = -65536');
+  // Checkpoints run on their own thread; the writer's own is the fallback (checkpointer.ts).
+  const checkpointer = file === ':memory:' ? null : startCheckpointer(file);
+  if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const changes = new TableChanges();
   // Statements are prepared once per SQL text (an LRU), not on every execution.
   const db = new Kysely<Database>({ dialect: trackingDialect(new SqliteDialect({ database: cachingSqlite(sqlite) }), changes) });
@@ -94,6 +98,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     },
     close: async () => {
       await changes.close();
+      await checkpointer?.close();
       await db.destroy();
     },
   };
