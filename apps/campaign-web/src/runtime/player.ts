@@ -34,11 +34,22 @@ export function createPlayerControls(c: CampaignInstance, tracks: PlaybackTrack[
     : null;
   const player = (): Promise<Player> => providerPlayer ?? Promise.resolve(c.playback.preview());
 
+  // Counts the fan's device choices: a device list requested before the latest choice answers
+  // with the old active device and must not move the picker back.
+  let choices = 0;
+  const showActive = (deviceId: string | null) => {
+    activeDeviceId = deviceId;
+    devices = devices.map((d) => ({ ...d, isActive: d.id === deviceId }));
+    changed();
+  };
   const refreshDevices = async () => {
     const p = await player();
     if (!p.devices) return;
-    devices = await p.devices();
-    activeDeviceId = devices.find((d) => d.isActive)?.id ?? activeDeviceId ?? devices[0]?.id ?? null;
+    const asked = choices;
+    const listed = await p.devices();
+    devices = listed;
+    if (asked !== choices) return showActive(activeDeviceId);
+    activeDeviceId = listed.find((d) => d.isActive)?.id ?? activeDeviceId ?? listed[0]?.id ?? null;
     changed();
   };
 
@@ -82,10 +93,16 @@ export function createPlayerControls(c: CampaignInstance, tracks: PlaybackTrack[
     async transfer(deviceId) {
       const p = await player();
       if (!p.transfer) return;
-      await p.transfer(deviceId, true);
-      activeDeviceId = deviceId;
-      devices = devices.map((d) => ({ ...d, isActive: d.id === deviceId }));
-      changed();
+      // The picker shows the choice at once, and goes back if the provider refuses it.
+      const previous = activeDeviceId;
+      choices++;
+      showActive(deviceId);
+      try {
+        await p.transfer(deviceId, true);
+      } catch (err) {
+        if (activeDeviceId === deviceId) showActive(previous);
+        throw err;
+      }
     },
     refreshDevices,
     getSnapshot: () => view,
