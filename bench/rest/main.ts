@@ -56,6 +56,8 @@ interface Row {
   server_cpu_pct: number;
   requests: number;
   non_2xx: number;
+  /** Answers by status code, when some were not 2xx. */
+  statuses?: Record<string, number>;
   errors: number;
   profile?: ProfileSummary;
 }
@@ -86,10 +88,11 @@ async function measure(db: string, callName: string, base: string, pid: number, 
     server_cpu_pct: Math.round((cpu / seconds) * 100),
     requests: total,
     non_2xx: result.non2xx,
+    ...(result.non2xx ? { statuses: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, s]) => [code, s.count])) } : {}),
     errors: result.errors + result.timeouts,
     ...(profile ? { profile } : {}),
   };
-  log(`   ${db.padEnd(8)} ${callName.padEnd(12)} ${String(row.req_s).padStart(6)} req/s  p99 ${row.p99_ms} ms  ${row.cpu_ms_per_req} ms CPU/req  non-2xx ${row.non_2xx}  errors ${row.errors}`);
+  log(`   ${db.padEnd(8)} ${callName.padEnd(12)} ${String(row.req_s).padStart(6)} req/s  p99 ${row.p99_ms} ms  ${row.cpu_ms_per_req} ms CPU/req  non-2xx ${row.non_2xx}${row.statuses ? ` ${JSON.stringify(row.statuses)}` : ''}  errors ${row.errors}`);
   return row;
 }
 
