@@ -38,7 +38,6 @@ const { values: args } = parseArgs({
     name: { type: 'string', default: 'fanout' },
     'quiet-load': { type: 'string', default: '2.5' },
     'quiet-wait': { type: 'string', default: '20' },
-    'ingest-probe': { type: 'string', default: '6' },
   },
 });
 
@@ -71,8 +70,6 @@ const cfg = {
   /** Before each run, wait (at most quietWaitS) for the 1-minute load average to fall below this; the load is reported either way. */
   quietLoad: Number(args['quiet-load']),
   quietWaitS: intArg('quiet-wait', 0, 900),
-  /** Seconds of posts with no socket open before each run: what the posts alone cost each server (0: none). */
-  ingestProbeS: intArg('ingest-probe', 0, 60),
 };
 if (!(cfg.rate > 0 && cfg.rate <= 1000)) throw new Error('--rate must be in (0, 1000]');
 for (const t of [...cfg.targets, ...cfg.extra]) if (!TARGET_NAMES.includes(t)) throw new Error(`unknown target ${t} (one of ${TARGET_NAMES.join(', ')})`);
@@ -109,7 +106,7 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
     if (cfg.cpuProf && name === 'fanfare') profiler = inspector;
     await waitForQuiet();
     const m = await runSession(
-      { rate: cfg.rate, warmupS: cfg.warmupS, windowS, drainS: cfg.drainS, workers: cfg.workers, concurrency: cfg.concurrency, connectTimeoutS: cfg.connectTimeoutS, ingestProbeS: cfg.ingestProbeS },
+      { rate: cfg.rate, warmupS: cfg.warmupS, windowS, drainS: cfg.drainS, workers: cfg.workers, concurrency: cfg.concurrency, connectTimeoutS: cfg.connectTimeoutS },
       {
         wire: target.wire,
         urls: target.urls,
@@ -168,8 +165,6 @@ interface Summary {
   lost: number[];
   cpu_pct: number[];
   us_per_delivery: number[];
-  us_per_post: number[];
-  us_per_delivery_net: number[];
   us_per_frame: number[];
   kb_idle: number[];
   rss_peak: number[];
@@ -198,8 +193,6 @@ function summarize(results: RunResult[]): Summary[] {
       lost: ok.map((r) => r.lost!),
       cpu_pct: ok.map((r) => r.nodes![0]!.cpu_pct),
       us_per_delivery: ok.map((r) => r.cpu_us_per_delivery!),
-      us_per_post: ok.flatMap((r) => (r.ingest_us_per_post == null ? [] : [r.ingest_us_per_post])),
-      us_per_delivery_net: ok.flatMap((r) => (r.cpu_us_per_delivery_net == null ? [] : [r.cpu_us_per_delivery_net])),
       us_per_frame: ok.map((r) => r.cpu_us_per_frame!),
       kb_idle: ok.map((r) => r.kb_per_idle_socket!),
       rss_peak: ok.map((r) => r.nodes![0]!.rss_peak_mb),
@@ -210,7 +203,7 @@ function summarize(results: RunResult[]): Summary[] {
   return out;
 }
 
-const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'CPU µs/delivery', 'CPU µs/post, no sockets', 'CPU µs/delivery net of posts', 'CPU µs/frame', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
+const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
 
 function summaryRow(s: Summary): (string | number)[] {
   return [
@@ -225,8 +218,6 @@ function summaryRow(s: Summary): (string | number)[] {
     s.lost.reduce((a, b) => a + b, 0),
     ms(s.cpu_pct),
     ms(s.us_per_delivery),
-    s.us_per_post.length ? ms(s.us_per_post) : '-',
-    s.us_per_delivery_net.length ? ms(s.us_per_delivery_net) : '-',
     ms(s.us_per_frame),
     ms(s.kb_idle),
     ms(s.rss_peak),
@@ -235,7 +226,7 @@ function summaryRow(s: Summary): (string | number)[] {
   ];
 }
 
-const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'µs/deliv', 'µs/post', 'µs/deliv net', 'µs/frame', 'KB/idle', 'RSS peak MB', 'client CPU %', 'load before', 'other %'];
+const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'µs/deliv', 'µs/frame', 'KB/idle', 'RSS peak MB', 'client CPU %', 'load before', 'other %'];
 
 function runRow(r: RunResult): (string | number)[] {
   if (r.error || !r.nodes) return [r.round, r.label, 'error: ' + (r.error ?? '?'), ...RUN_HEADER.slice(3).map(() => '')];
@@ -258,8 +249,6 @@ function runRow(r: RunResult): (string | number)[] {
     failedPosts,
     `${n.cpu_pct} (peak ${n.cpu_peak_pct})`,
     r.cpu_us_per_delivery!,
-    r.ingest_us_per_post ?? '-',
-    r.cpu_us_per_delivery_net ?? '-',
     r.cpu_us_per_frame!,
     r.kb_per_idle_socket!,
     n.rss_peak_mb,
@@ -293,11 +282,6 @@ function verdicts(sums: Summary[]): Verdict[] {
     const limit = Math.round(median(ws.p99_due) * 1.2);
     out.push({ check: 'p99 from due time vs fair ws (medians)', target: `≤ 1.2 × ${median(ws.p99_due)} = ${limit} ms`, measured: `${median(f.p99_due)} ms (${spread(f.p99_due)})`, pass: median(f.p99_due) <= limit });
     out.push({ check: 'CPU per delivery vs fair ws (medians)', target: `≤ ${median(ws.us_per_delivery)} µs`, measured: `${median(f.us_per_delivery)} µs (${spread(f.us_per_delivery)})`, pass: median(f.us_per_delivery) <= median(ws.us_per_delivery) });
-    if (f.us_per_delivery_net.length && ws.us_per_delivery_net.length) {
-      // The issue allows the posts' cost to be accounted for: Fanfare authenticates, checks and stores each post, the reference does none of it.
-      const limit = median(ws.us_per_delivery_net);
-      out.push({ check: 'CPU per delivery net of posts vs fair ws (medians)', target: `≤ ${limit} µs`, measured: `${median(f.us_per_delivery_net)} µs (${spread(f.us_per_delivery_net)})`, pass: median(f.us_per_delivery_net) <= limit });
-    }
     out.push({ check: 'KB per idle connection vs fair ws (medians)', target: `fair ws: ${median(ws.kb_idle)}`, measured: `${median(f.kb_idle)}`, pass: median(f.kb_idle) <= median(ws.kb_idle) });
   }
   return out;
@@ -317,7 +301,7 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
     markdownTable(SUMMARY_HEADER, sums.map(summaryRow)),
     '',
     '- **p50/p99/max due**: receive time at the fan socket minus the time the load generator was due to post the message (its schedule, carried in the text): includes the HTTP post, any wait of a busy server and the batch window. **p99 ts**: the same from the server\'s `timestamp_ms` (what earlier versions reported).',
-    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **CPU µs/post, no sockets**: before the sockets open, the same chat load runs alone for a few seconds (`--ingest-probe`), and the server CPU over its last two thirds is divided by the posts answered; **net of posts**: (window CPU − posts in the window × that) / deliveries, the fan-out alone (the issue allows the cost of the posts to be accounted for: Fanfare authenticates, checks, stores and sequences each post, the references do none of it). **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
+    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
     '- **lost**: summed over the rounds: for every socket, the window\'s messages (posts answered 2xx ∪ anything a socket saw) it never received by the end of the drain.',
     '',
   ];

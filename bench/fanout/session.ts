@@ -25,11 +25,6 @@ export interface SessionConfig {
   workers: number;
   concurrency: number;
   connectTimeoutS: number;
-  /**
-   * Seconds of the same chat load before any socket opens (0 or absent: none). Its CPU per post is
-   * what taking the posts costs a server; the fan-out's CPU is also reported without it.
-   */
-  ingestProbeS?: number;
 }
 
 export interface SessionInput {
@@ -106,10 +101,6 @@ export interface SessionMeasurement {
   nodes: NodeMeasurement[];
   /** All nodes together. */
   cpu_us_per_delivery: number;
-  /** Server CPU per post answered with no socket open (the ingest probe); null without one. */
-  ingest_us_per_post: number | null;
-  /** (Server CPU in the window − the window's posts × ingest_us_per_post) / deliveries: the fan-out alone. */
-  cpu_us_per_delivery_net: number | null;
   cpu_us_per_frame: number;
   kb_per_idle_socket: number;
   machine: { busy_pct: number; irq_pct: number; others_pct: number; loadavg_1m_before: number; loadavg_1m_after: number };
@@ -145,26 +136,6 @@ function nextMessage<T extends FromWorker['type']>(w: ChildProcess, type: T, tim
   });
 }
 
-/**
- * The chat load alone for `seconds`, before any socket is open: server CPU (all nodes) per post
- * answered 2xx, over the last two thirds (the first third warms up).
- */
-async function probeIngest(seconds: number, rate: number, input: SessionInput): Promise<number | null> {
-  const start = Date.now() + 300;
-  const end = start + seconds * 1000;
-  const from = start + (seconds * 1000) / 3;
-  const load = runChatLoad(input.posters, rate, start, end);
-  await sleep(from - Date.now());
-  const cpu0 = input.pids.reduce((a, pid) => a + (cpuSeconds(pid) ?? 0), 0);
-  await sleep(end - Date.now());
-  const cpu1 = input.pids.reduce((a, pid) => a + (cpuSeconds(pid) ?? 0), 0);
-  const posts = await load;
-  const counted = posts.posted.filter((p) => p.due >= from && p.due < end).length;
-  const perPost = counted ? round2(((cpu1 - cpu0) * 1e6) / counted) : null;
-  input.log(`   ingest probe: ${posts.posted.length} posts with no socket open, ${perPost ?? '-'} µs server CPU per post`);
-  return perPost;
-}
-
 /** Runs one measured session against servers that are up; the workers are stopped before it returns. */
 export async function runSession(cfg: SessionConfig, input: SessionInput): Promise<SessionMeasurement> {
   const workers: ChildProcess[] = [];
@@ -189,7 +160,6 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
   await sleep(1000);
   await input.collectGarbage?.();
   const rssBefore = input.pids.map((pid) => rssMb(pid) ?? 0);
-  const ingestUsPerPost = cfg.ingestProbeS ? await probeIngest(cfg.ingestProbeS, cfg.rate, input) : null;
   const connectStarted = Date.now();
   const progress = new Map<number, { ready: number; failed: number }>();
   let lastLog = 0;
@@ -338,8 +308,6 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
     close_codes: closeCodes,
     nodes,
     cpu_us_per_delivery: totalItems ? round2(totalCpuUs / totalItems) : NaN,
-    ingest_us_per_post: ingestUsPerPost,
-    cpu_us_per_delivery_net: ingestUsPerPost !== null && totalItems ? round2((totalCpuUs - okInWindow * ingestUsPerPost) / totalItems) : null,
     cpu_us_per_frame: totalFrames ? round2(totalCpuUs / totalFrames) : NaN,
     kb_per_idle_socket: ready ? round2((nodes.reduce((a, n) => a + (n.rss_idle_sockets_mb - n.rss_before_sockets_mb), 0) * 1024) / ready) : NaN,
     machine: {
