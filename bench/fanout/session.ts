@@ -84,7 +84,7 @@ export interface SessionMeasurement {
   /** Messages due in the window (posted 2xx ∪ seen by any socket). */
   messages: number;
   messages_per_s: number;
-  posts: { ok_in_window: number; failed: Record<string, number>; skipped: number; send_lag_ms: ChatLoadResult['send_lag_ms']; answer_ms: ChatLoadResult['answer_ms'] };
+  posts: { ok_in_window: number; failed: Record<string, number>; skipped: number; send_lag_ms: ChatLoadResult['send_lag_ms']; answer_ms: ChatLoadResult['answer_ms']; late_in_warmup: number; late_in_window: number };
   expected_deliveries: number;
   deliveries: number;
   deliveries_per_s: number;
@@ -294,7 +294,7 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
     connect_s: round1(connectS),
     messages,
     messages_per_s: round1(messages / cfg.windowS),
-    posts: { ok_in_window: okInWindow, failed: posts.failed, skipped: posts.skipped, send_lag_ms: posts.send_lag_ms, answer_ms: posts.answer_ms },
+    posts: { ok_in_window: okInWindow, failed: posts.failed, skipped: posts.skipped, send_lag_ms: posts.send_lag_ms, answer_ms: posts.answer_ms, late_in_warmup: posts.late_dues.filter((d) => d < t0).length, late_in_window: posts.late_dues.filter((d) => d >= t0 && d < t1).length },
     expected_deliveries: expected,
     deliveries: distinctSum,
     deliveries_per_s: Math.round(distinctSum / cfg.windowS),

@@ -24,7 +24,12 @@ export interface ChatLoadResult {
   send_lag_ms: { p50: number; p99: number; max: number };
   /** Post answer time (answer - due), p50 / p99 / max ms. */
   answer_ms: { p50: number; p99: number; max: number };
+  /** Due times of the posts answered more than `LATE_MS` after they were due (backlog). */
+  late_dues: number[];
 }
+
+/** A post answered later than this after its due time counts as backlog (`late_dues`). */
+export const LATE_MS = 500;
 
 const LINES = [
   'This track is amazing!',
@@ -84,7 +89,7 @@ export async function runChatLoad(posters: Poster[], rate: number, startAt: numb
   if (posters.length === 0) throw new Error('no posters');
   const total = Math.max(0, Math.floor(((endAt - startAt) / 1000) * rate));
   const dueOf = (k: number) => Math.round(startAt + (k * 1000) / rate);
-  const result: ChatLoadResult = { posted: [], failed: {}, skipped: 0, send_lag_ms: { p50: 0, p99: 0, max: 0 }, answer_ms: { p50: 0, p99: 0, max: 0 } };
+  const result: ChatLoadResult = { posted: [], failed: {}, skipped: 0, send_lag_ms: { p50: 0, p99: 0, max: 0 }, answer_ms: { p50: 0, p99: 0, max: 0 }, late_dues: [] };
   const lags: number[] = [];
   const answers: number[] = [];
   const inFlight = new Set<Promise<void>>();
@@ -99,6 +104,7 @@ export async function runChatLoad(posters: Poster[], rate: number, startAt: numb
         if (res.status >= 200 && res.status < 300 && typeof body?.id === 'string') {
           result.posted.push({ id: body.id, due });
           answers.push(Date.now() - due);
+          if (Date.now() - due > LATE_MS) result.late_dues.push(due);
         } else fail(String(res.status));
       })
       .catch((e: unknown) => void fail(e instanceof Error ? e.name : 'error'))
