@@ -10,6 +10,8 @@ import {
 } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../../test/harness.ts';
+import { fanForToken } from '../auth/sessions.ts';
+import { postChatMessage } from './messages/service.ts';
 import { PARTY, PartySocket, expectStatus, startChatWorld, type ChatWorld, type TestFan } from './testkit.ts';
 
 const params = { id: PARTY };
@@ -254,5 +256,38 @@ describe.each(DB_TARGETS)('chat messages on %s', (db) => {
     expect(res.status).toBe(400);
     expect(ErrorBody.parse(await res.json()).detail).toBeTruthy();
     expect(await history()).toEqual(before);
+  });
+});
+
+describe('chat posts on SQLite with group commit (issue 16)', () => {
+  let w: ChatWorld;
+  beforeAll(async () => {
+    w = await startChatWorld('sqlite');
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('two fans posting at once are stored, numbered and answered in the turn of the event loop their writes commit in', async () => {
+    // Under the fan-out's write sweeps each turn of the loop takes 150-250 ms: a post that waited
+    // a turn more (a read waiting for another fan's COMMIT, the seq_id recorder's UPDATE waiting
+    // for the next group) would be answered that much later.
+    const ctx = w.t.server.ctx;
+    const other = await w.appleFan('sam', 'Turn Counter');
+    const fans = await Promise.all([w.lena.token, other.token].map(async (token) => (await fanForToken(ctx.db, token, ctx.now()))!));
+    let turns = 0;
+    let counting = true;
+    const tick = () => {
+      if (!counting) return;
+      turns++;
+      setImmediate(tick);
+    };
+    setImmediate(tick);
+    const posted = await Promise.all(fans.map((fan, i) => postChatMessage(ctx, PARTY, fan, { text: `same turn ${i}` })));
+    counting = false;
+    expect(turns).toBe(1);
+    // Stored with the seq_id its event got (the history's tie-break), before the answer.
+    const stored = await w.host.client.call('listChatMessages', { params, query: { limit: 10 } });
+    for (const m of posted) expect(stored.items.find((s) => s.id === m.id)?.seq_id).toBe(m.seq_id);
   });
 });

@@ -17,6 +17,7 @@ export async function registerLive(app: App, ctx: ServerContext, jobs: JobSchedu
   const live = ctx.config.live;
   const sockets = new PartySocketServer(ctx, {
     batchMs: live.socketBatchMs,
+    sweepChunk: live.socketSweepChunk,
     heartbeatMs: live.socketHeartbeatMs,
     sendBufferSoftBytes: live.socketSendBufferSoftBytes,
     sendBufferHardBytes: live.socketSendBufferHardBytes,

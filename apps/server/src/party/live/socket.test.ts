@@ -12,6 +12,7 @@ import { TestSocket, startLiveWorld, waitFor, type LiveWorld } from './testkit.t
 const P = 'sock';
 const HEARTBEAT_MS = 300;
 const RETAIN = 200;
+const SWEEP_CHUNK = 2;
 
 /** Seq ids must be strictly increasing by one: nothing lost, nothing doubled, in order. */
 function expectContiguous(events: SequencedEvent[], from: number, to: number): void {
@@ -39,6 +40,8 @@ describe.each(TARGETS)('party socket on $name', ({ db, redis }) => {
       SOCKET_SEND_BUFFER_SOFT_BYTES: String(64 * 1024),
       SOCKET_SEND_BUFFER_HARD_BYTES: String(256 * 1024),
       SOCKET_SLOW_GRACE_MS: '200',
+      // Every test here runs with batches written 2 sockets per turn of the loop (issue 16).
+      SOCKET_SWEEP_CHUNK: String(SWEEP_CHUNK),
       ...(redis ? { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix } : {}),
     });
   }, 60_000);
@@ -272,5 +275,43 @@ describe.each(TARGETS)('party socket on $name', ({ db, redis }) => {
     await emit({ type: 'users_cleared' });
     await s.next('users_cleared');
     expect((await s.waitClosed()).code).toBe(CloseCode.POLICY_VIOLATION);
+  });
+});
+
+describe('party socket sweeps written in chunks (issue 16)', () => {
+  // One socket per turn of the event loop and no batch window: a new batch is always ready while
+  // the previous one is still being written, and a resume lands in the middle of a sweep.
+  let w: LiveWorld;
+  const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
+  beforeAll(async () => {
+    w = await startLiveWorld('sqlite', P, { SOCKET_BATCH_MS: '0', SOCKET_SWEEP_CHUNK: '1' });
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('every socket gets every event once and in order, and one resuming mid-sweep gets its replay and then each live event once', async () => {
+    const tokens = [w.fan, w.lena, w.host, w.admin].flatMap((f) => [f.token, f.token]);
+    const sockets: TestSocket[] = [];
+    // One by one: the sweep visits sockets in the order they joined.
+    for (const token of tokens) sockets.push(await TestSocket.connect(w.t, P, token));
+    const start = Math.min(...sockets.map((s) => s.lastSeq()));
+    const late = sockets[6]!;
+    const emitted: Promise<unknown>[] = [];
+    for (let i = 0; i < 60; i++) {
+      emitted.push(w.t.server.ctx.hub.emit(P, { type: 'votes_changed', track_id: `t${i}`, votes: i }));
+      if (i === 20) late.send({ type: 'resume', last_seq_id: start });
+      await turn();
+    }
+    await Promise.all(emitted);
+    const head = await w.t.server.ctx.hub.head(P);
+    await waitFor('every socket at the head', () => sockets.every((s) => s.seenThrough() >= head));
+    for (const s of sockets.filter((x) => x !== late)) expectContiguous(s.sequenced(), start + 1, head);
+    // The resuming socket: what it had, then from its replay on every event once, in order.
+    const seqs = late.sequenced().map((e) => e.seq_id);
+    const replayAt = seqs.lastIndexOf(start + 1);
+    expect(replayAt).toBeGreaterThan(0);
+    expectContiguous(late.sequenced().slice(replayAt), start + 1, head);
+    for (const s of sockets) s.close();
   });
 });

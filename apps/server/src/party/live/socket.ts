@@ -29,6 +29,8 @@ export interface SocketObserver {
 export interface SocketOptions {
   /** Events of a party are collected this long, then sent as one frame. */
   batchMs: number;
+  /** Sockets written per turn of the event loop when a batch goes out (see `continueSweep`). */
+  sweepChunk: number;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;
   /** A socket whose unsent bytes stay above this for `slowGraceMs` is shed. */
@@ -113,6 +115,8 @@ class PartyChannel {
   private lastFlushAt = -Infinity;
   private batch: LoggedEvent[] = [];
   private flushTimer: NodeJS.Timeout | null = null;
+  /** The batch being written, chunk by chunk (`continueSweep`). */
+  private sweep: Sweep | null = null;
   private readonly unsubscribe: () => void;
   readonly ready: Promise<void>;
   idleTimer: NodeJS.Timeout | null = null;
@@ -140,58 +144,110 @@ class PartyChannel {
   private onEvent(item: LoggedEvent): void {
     if (item.event.seq_id > this.lastDelivered) this.lastDelivered = item.event.seq_id;
     this.batch.push(item);
-    if (!this.flushTimer) {
-      // At most one frame per window: an event after a quiet spell goes out at once (with whatever
-      // arrives in the same turn of the event loop), a busy party's events gather for the window.
-      const wait = Math.max(0, this.lastFlushAt + this.server.options.batchMs - mono());
-      this.flushTimer = setTimeout(() => this.flush(), wait);
-    }
+    if (!this.flushTimer && !this.sweep) this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    // At most one frame per window: an event after a quiet spell goes out at once (with whatever
+    // arrives in the same turn of the event loop), a busy party's events gather for the window.
+    const wait = Math.max(0, this.lastFlushAt + this.server.options.batchMs - mono());
+    this.flushTimer = setTimeout(() => this.flush(), wait);
   }
 
   /** Sends the collected events: one serialization per distinct audience, shared by every socket. */
-  flush(): void {
+  flush(chunk = this.server.options.sweepChunk): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
+    // One batch at a time: a socket late in this sweep must get it before the next one.
+    if (this.sweep) return;
     this.lastFlushAt = mono();
     const batch = this.batch;
     this.batch = [];
     if (batch.length === 0) return;
-    const targeted = batch.some((b) => b.audience !== undefined);
-    let shared: WireFrame | null = null;
-    const byKey = new Map<string, WireFrame | null>();
-    // One clock read per sweep, not one per socket (the sweep is the fan-out's hot loop).
+    this.sweep = new Sweep(batch, [...this.sockets]);
+    this.continueSweep(this.sweep, chunk);
+  }
+
+  /** Writes what is collected now, the sweep under way and the batch after it, in one go (shutdown). */
+  flushNow(): void {
+    if (this.sweep) this.continueSweep(this.sweep, Infinity);
+    this.flush(Infinity);
+  }
+
+  /**
+   * Writes `sweep`'s batch to the next `chunk` of its sockets, and the rest in later turns of the
+   * event loop: between chunks the server reads its requests (issue 16: at 10,000 fans a whole
+   * sweep takes 150-250 ms, and chat posts, votes and page loads would wait for all of it; the
+   * bench's chat posts then backed up for seconds).
+   */
+  private continueSweep(sweep: Sweep, chunk: number): void {
+    if (this.sweep !== sweep) return;
+    const end = Math.min(sweep.targets.length, sweep.next + chunk);
+    // One clock read per chunk, not one per socket (the sweep is the fan-out's hot loop).
     const now = mono();
-    const firstSeq = batch[0]!.event.seq_id;
-    for (const s of this.sockets) {
-      if (s.state === 'catching_up') {
-        s.pending.push(...batch);
-        continue;
-      }
-      if (s.state !== 'live' || !s.fan) continue;
-      if (!targeted && s.skipThrough < firstSeq) {
-        shared ??= frameOf(batch.map((b) => b.json));
-        this.server.sendFrame(s, shared, now);
-        continue;
-      }
-      const fan = s.fan;
-      const mask = batch.map((b) => (b.event.seq_id > s.skipThrough && inAudience(b.audience, fan) ? '1' : '0')).join('');
-      let frame = byKey.get(mask);
-      if (frame === undefined) {
-        const jsons = batch.filter((_, i) => mask[i] === '1').map((b) => b.json);
-        frame = jsons.length ? frameOf(jsons) : null;
-        byKey.set(mask, frame);
-      }
-      if (frame) this.server.sendFrame(s, frame, now);
+    for (let i = sweep.next; i < end; i++) this.deliver(sweep, sweep.targets[i]!, now);
+    sweep.next = end;
+    if (end < sweep.targets.length) {
+      setImmediate(() => this.continueSweep(sweep, this.server.options.sweepChunk));
+      return;
     }
+    this.sweep = null;
     // DELETE /api/parties/{id}/users removed every fan: their sockets close with 1008 after the news.
-    if (batch.some((b) => b.event.type === 'users_cleared')) {
+    if (sweep.batch.some((b) => b.event.type === 'users_cleared')) {
       for (const s of this.sockets) this.server.closeSocket(s, CloseCode.POLICY_VIOLATION, 'removed from the party');
     }
+    // Events that came during the sweep go out with the usual pacing.
+    if (this.batch.length > 0 && !this.flushTimer) this.scheduleFlush();
+  }
+
+  /** The batch's frame for one socket (or its place in the socket's catch-up queue). */
+  private deliver(sweep: Sweep, s: FanSocket, now: number): void {
+    const batch = sweep.batch;
+    if (s.state === 'catching_up') {
+      s.pending.push(...batch);
+      return;
+    }
+    if (s.state !== 'live' || !s.fan) return;
+    if (!sweep.targeted && s.skipThrough < sweep.firstSeq) {
+      sweep.shared ??= frameOf(batch.map((b) => b.json));
+      this.server.sendFrame(s, sweep.shared, now);
+      return;
+    }
+    const fan = s.fan;
+    const mask = batch.map((b) => (b.event.seq_id > s.skipThrough && inAudience(b.audience, fan) ? '1' : '0')).join('');
+    let frame = sweep.byKey.get(mask);
+    if (frame === undefined) {
+      const jsons = batch.filter((_, i) => mask[i] === '1').map((b) => b.json);
+      frame = jsons.length ? frameOf(jsons) : null;
+      sweep.byKey.set(mask, frame);
+    }
+    if (frame) this.server.sendFrame(s, frame, now);
   }
 
   close(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.sweep = null;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.unsubscribe();
+  }
+}
+
+/** One batch on its way to a party's sockets: the frames made for it, shared by the sockets. */
+class Sweep {
+  readonly targeted: boolean;
+  readonly firstSeq: number;
+  shared: WireFrame | null = null;
+  readonly byKey = new Map<string, WireFrame | null>();
+  /** Index in `targets` of the next socket to write to. */
+  next = 0;
+
+  constructor(
+    readonly batch: LoggedEvent[],
+    /** The party's sockets when the sweep began: a socket that joins later starts after this batch. */
+    readonly targets: FanSocket[],
+  ) {
+    this.targeted = batch.some((b) => b.audience !== undefined);
+    this.firstSeq = batch[0]!.event.seq_id;
   }
 }
 
@@ -412,7 +468,7 @@ export class PartySocketServer {
     for (let i = 0; i < replay.length; i += REPLAY_FRAME_EVENTS) {
       this.sendFrame(s, frameOf(replay.slice(i, i + REPLAY_FRAME_EVENTS).map((e) => e.json)));
     }
-    this.finishCatchUp(s, replayed);
+    this.finishCatchUp(s, replayed, joinedAt);
   }
 
   private async resync(s: FanSocket, partyId: string, channel: PartyChannel): Promise<void> {
@@ -425,13 +481,16 @@ export class PartySocketServer {
     s.pending = [];
     s.skipThrough = Math.max(s.skipThrough, channel.lastDelivered);
     this.sendFrame(s, controlFrame([{ type: 'resync', reason: 'missed_events', seq_id: channel.lastDelivered, status }]));
-    this.finishCatchUp(s, new Set());
+    this.finishCatchUp(s, new Set(), s.skipThrough);
   }
 
-  private finishCatchUp(s: FanSocket, alreadySent: Set<number>): void {
+  /** Sends what arrived during the catch-up; the socket then has every event up to `through`. */
+  private finishCatchUp(s: FanSocket, alreadySent: Set<number>, through: number): void {
     const rest = s.pending.filter((e) => !alreadySent.has(e.event.seq_id) && e.event.seq_id > s.skipThrough && inAudience(e.audience, s.fan!));
     s.pending = [];
     s.state = 'live';
+    // A sweep still on its way (it writes a batch chunk by chunk) must not send these again.
+    s.skipThrough = Math.max(s.skipThrough, through, rest.at(-1)?.event.seq_id ?? 0);
     if (rest.length) this.sendFrame(s, frameOf(rest.map((e) => e.json)));
   }
 
@@ -531,7 +590,7 @@ export class PartySocketServer {
     clearInterval(this.heartbeat);
     clearInterval(this.presenceTimer);
     for (const c of this.channels.values()) {
-      c.flush();
+      c.flushNow();
       for (const s of c.sockets) this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
       c.close();
     }
