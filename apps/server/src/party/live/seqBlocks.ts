@@ -1,6 +1,5 @@
 import { sql } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
-import { commitPromptly } from '../../platform/db/groupCommit.ts';
 
 /** A range of a party's `seq_id`s, both ends included. */
 export interface SeqBlock {
@@ -24,15 +23,12 @@ export const SEQ_BLOCK_SIZE = 1000;
 export function databaseSeqBlocks(db: Db, size = SEQ_BLOCK_SIZE): SeqBlocks {
   return {
     async reserve(partyId) {
-      // Often reserved on the way to publishing what a COMMIT just answered: no turn's wait.
-      const row = await commitPromptly(() =>
-        db
-          .insertInto('party_seq_blocks')
-          .values({ party_id: partyId, reserved_through: size })
-          .onConflict((oc) => oc.column('party_id').doUpdateSet({ reserved_through: sql<number>`party_seq_blocks.reserved_through + ${size}` }))
-          .returning('reserved_through')
-          .executeTakeFirstOrThrow(),
-      );
+      const row = await db
+        .insertInto('party_seq_blocks')
+        .values({ party_id: partyId, reserved_through: size })
+        .onConflict((oc) => oc.column('party_id').doUpdateSet({ reserved_through: sql<number>`party_seq_blocks.reserved_through + ${size}` }))
+        .returning('reserved_through')
+        .executeTakeFirstOrThrow();
       const to = Number(row.reserved_through);
       return { from: to - size + 1, to };
     },

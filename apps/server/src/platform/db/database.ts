@@ -6,7 +6,6 @@ import pg from 'pg';
 import { registerChanges } from './cache.ts';
 import { ALL_TABLES, TableChanges, trackingDialect } from './changes.ts';
 import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
-import { groupCommitDialect } from './groupCommit.ts';
 import { migrations } from './migrations/index.ts';
 import type { Database } from './schema.ts';
 import { cachingSqlite, namingPool } from './statements.ts';
@@ -38,9 +37,6 @@ const CONNECT_TIMEOUT_MS = 5_000;
 // PostgreSQL returns int8 as string; every bigint we store is a millisecond time or a count that
 // fits a JS number, so read them as numbers on both dialects.
 pg.types.setTypeParser(20, (v) => Number(v));
-
-/** SQLite files this process has open, and how many times (group commit needs to know). */
-const openFiles = new Map<string, number>();
 
 /** Opens the database named by `url` (`sqlite:<file>`, `sqlite::memory:` or `postgres://...`). */
 export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHandle {
@@ -91,13 +87,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const changes = new TableChanges();
   // Statements are prepared once per SQL text (an LRU), not on every execution.
-  // Writes queued in the same turn share one COMMIT (groupCommit.ts), unless this process has the
-  // file open twice.
-  const key = file === ':memory:' ? null : path.resolve(file);
-  if (key) openFiles.set(key, (openFiles.get(key) ?? 0) + 1);
-  const alone = () => key === null || openFiles.get(key) === 1;
-  const sqliteDialect = groupCommitDialect(new SqliteDialect({ database: cachingSqlite(sqlite) }), () => sqlite.inTransaction, alone);
-  const db = new Kysely<Database>({ dialect: trackingDialect(sqliteDialect, changes) });
+  const db = new Kysely<Database>({ dialect: trackingDialect(new SqliteDialect({ database: cachingSqlite(sqlite) }), changes) });
   registerChanges(db, changes);
   return {
     db,
@@ -110,11 +100,6 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
       await changes.close();
       await checkpointer?.close();
       await db.destroy();
-      if (key) {
-        const left = (openFiles.get(key) ?? 1) - 1;
-        if (left > 0) openFiles.set(key, left);
-        else openFiles.delete(key);
-      }
     },
   };
 }

@@ -3,7 +3,6 @@ import { sql } from 'kysely';
 import type { ServerContext } from '../../../context.ts';
 import type { Db } from '../../../platform/db/database.ts';
 import type { Audience } from '../../live/hub.ts';
-import { commitPromptly } from '../../../platform/db/groupCommit.ts';
 import { runPartyWrite, type PartyWrite } from '../../live/unitOfWork.ts';
 import type { QuestionPayload } from '../polls/queries.ts';
 import { insertMessage, toChatMessage, type NewMessageRow } from './queries.ts';
@@ -76,10 +75,7 @@ class SeqRecorder {
   /** Records `seq` for message `id`; resolves once it is stored (or its batch failed). */
   record(id: string, seq: number): Promise<void> {
     this.pending.set(id, seq);
-    // After the microtasks of this turn (the posts a group commit answered at once all record here),
-    // not at the next turn: under the fan-out's write sweeps a turn is 150-250 ms, and the post's
-    // answer waits for this.
-    this.next ??= new Promise<void>((resolve) => queueMicrotask(() => process.nextTick(resolve))).then(() => this.flush());
+    this.next ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => this.flush());
     return this.next;
   }
 
@@ -94,13 +90,11 @@ class SeqRecorder {
         sql` `,
       );
       try {
-        await commitPromptly(() =>
-          this.db
-            .updateTable('chat_messages')
-            .set({ seq_id: sql<number>`case id ${cases} else seq_id end` })
-            .where('id', 'in', batch.map(([id]) => id))
-            .execute(),
-        );
+        await this.db
+          .updateTable('chat_messages')
+          .set({ seq_id: sql<number>`case id ${cases} else seq_id end` })
+          .where('id', 'in', batch.map(([id]) => id))
+          .execute();
       } catch (err) {
         this.ctx.logger.error({ err, messages: batch.length }, 'recording published seq_ids failed');
       }
