@@ -278,9 +278,9 @@ describe.each(TARGETS)('party socket on $name', ({ db, redis }) => {
   });
 });
 
-describe('party socket sweeps written in chunks (issue 16)', () => {
-  // One socket per turn of the event loop and no batch window: a new batch is always ready while
-  // the previous one is still being written, and a resume lands in the middle of a sweep.
+describe('party socket cycles written in chunks (issue 16)', () => {
+  // One socket per turn of the event loop and no batch window: new events always arrive while a
+  // cycle is under way, and a resume lands in the middle of one.
   let w: LiveWorld;
   const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
   beforeAll(async () => {
@@ -290,7 +290,7 @@ describe('party socket sweeps written in chunks (issue 16)', () => {
     await w?.close();
   });
 
-  it('every socket gets every event once and in order, and one resuming mid-sweep gets its replay and then each live event once', async () => {
+  it('every socket gets every event once and in order, and one resuming mid-cycle gets its replay and then each live event once', async () => {
     const tokens = [w.fan, w.lena, w.host, w.admin].flatMap((f) => [f.token, f.token]);
     const sockets: TestSocket[] = [];
     // One by one: the sweep visits sockets in the order they joined.
@@ -300,7 +300,10 @@ describe('party socket sweeps written in chunks (issue 16)', () => {
     const emitted: Promise<unknown>[] = [];
     for (let i = 0; i < 60; i++) {
       emitted.push(w.t.server.ctx.hub.emit(P, { type: 'votes_changed', track_id: `t${i}`, votes: i }));
-      if (i === 20) late.send({ type: 'resume', last_seq_id: start });
+      if (i === 20) {
+        await waitFor('the resuming socket has live events', () => late.sequenced().length > 0);
+        late.send({ type: 'resume', last_seq_id: start });
+      }
       await turn();
     }
     await Promise.all(emitted);

@@ -29,7 +29,7 @@ export interface SocketObserver {
 export interface SocketOptions {
   /** Events of a party are collected this long, then sent as one frame. */
   batchMs: number;
-  /** Sockets written per turn of the event loop when a batch goes out (see `continueSweep`). */
+  /** Sockets a party's cycle writes to per turn of the event loop (see `PartyChannel`). */
   sweepChunk: number;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;
@@ -84,9 +84,7 @@ class FanSocket {
   fan: FanInfo | null = null;
   role: Role = 'listener';
   lastSeenMs: number;
-  /** Events delivered while a `resume` replay is being fetched. */
-  pending: LoggedEvent[] = [];
-  /** Live events up to this seq_id are skipped (the client said it has them). */
+  /** The socket has every event up to this seq_id (sent, or the client said it has them). */
   skipThrough = 0;
   /** Frames received before the token was checked (null until one arrives: most sockets send none). */
   early: string[] | null = null;
@@ -108,15 +106,25 @@ class FanSocket {
   }
 }
 
-/** The sockets of one party on this node, fed by one hub subscription. */
+/**
+ * The sockets of one party on this node, fed by one hub subscription.
+ *
+ * Events go to the sockets in cycles: a cycle visits every socket, `sweepChunk` sockets per turn of
+ * the event loop (the server reads its requests between chunks), and sends each socket, in one
+ * frame, every event after the last one it was sent, up to the newest this node has. A socket late
+ * in a cycle so gets what arrived while the cycle was under way, not one cycle later (issue 16: at
+ * 10,000 fans a cycle takes 150-250 ms). A new cycle starts at most once per `batchMs`: an event
+ * after a quiet spell goes out at once, a busy party's events gather for the window.
+ */
 class PartyChannel {
   readonly sockets = new Set<FanSocket>();
   lastDelivered = 0;
-  private lastFlushAt = -Infinity;
-  private batch: LoggedEvent[] = [];
-  private flushTimer: NodeJS.Timeout | null = null;
-  /** The batch being written, chunk by chunk (`continueSweep`). */
-  private sweep: Sweep | null = null;
+  private lastCycleAt = -Infinity;
+  /** Events some socket has not been sent yet, in seq_id order (trimmed after each cycle). */
+  private log: LoggedEvent[] = [];
+  private cycleTimer: NodeJS.Timeout | null = null;
+  /** The cycle under way, chunk by chunk (`continueCycle`). */
+  private cycle: Cycle | null = null;
   private readonly unsubscribe: () => void;
   readonly ready: Promise<void>;
   idleTimer: NodeJS.Timeout | null = null;
@@ -142,113 +150,149 @@ class PartyChannel {
   }
 
   private onEvent(item: LoggedEvent): void {
-    if (item.event.seq_id > this.lastDelivered) this.lastDelivered = item.event.seq_id;
-    this.batch.push(item);
-    if (!this.flushTimer && !this.sweep) this.scheduleFlush();
+    if (item.event.seq_id <= this.lastDelivered) return;
+    this.lastDelivered = item.event.seq_id;
+    this.log.push(item);
+    this.kick();
   }
 
-  private scheduleFlush(): void {
-    // At most one frame per window: an event after a quiet spell goes out at once (with whatever
-    // arrives in the same turn of the event loop), a busy party's events gather for the window.
-    const wait = Math.max(0, this.lastFlushAt + this.server.options.batchMs - mono());
-    this.flushTimer = setTimeout(() => this.flush(), wait);
+  /** Schedules a cycle (paced by the batch window) unless one is under way or scheduled. */
+  kick(): void {
+    if (this.cycle || this.cycleTimer) return;
+    const wait = Math.max(0, this.lastCycleAt + this.server.options.batchMs - mono());
+    this.cycleTimer = setTimeout(() => this.startCycle(this.server.options.sweepChunk), wait);
   }
 
-  /** Sends the collected events: one serialization per distinct audience, shared by every socket. */
-  flush(chunk = this.server.options.sweepChunk): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.flushTimer = null;
-    // One batch at a time: a socket late in this sweep must get it before the next one.
-    if (this.sweep) return;
-    this.lastFlushAt = mono();
-    const batch = this.batch;
-    this.batch = [];
-    if (batch.length === 0) return;
-    this.sweep = new Sweep(batch, [...this.sockets]);
-    this.continueSweep(this.sweep, chunk);
+  private startCycle(chunk: number): void {
+    if (this.cycleTimer) clearTimeout(this.cycleTimer);
+    this.cycleTimer = null;
+    if (this.cycle || this.log.length === 0) return;
+    this.lastCycleAt = mono();
+    this.cycle = new Cycle([...this.sockets]);
+    this.continueCycle(this.cycle, chunk);
   }
 
-  /** Writes what is collected now, the sweep under way and the batch after it, in one go (shutdown). */
+  /** Sends what is pending to every live socket now, in one go (shutdown). */
   flushNow(): void {
-    if (this.sweep) this.continueSweep(this.sweep, Infinity);
-    this.flush(Infinity);
+    if (this.cycle) this.continueCycle(this.cycle, Infinity);
+    this.startCycle(Infinity);
+  }
+
+  /** Visits the cycle's next `chunk` sockets, and the rest in later turns of the event loop. */
+  private continueCycle(cycle: Cycle, chunk: number): void {
+    if (this.cycle !== cycle) return;
+    const end = Math.min(cycle.targets.length, cycle.next + chunk);
+    // One clock read and one set of frames per chunk: no event arrives while a chunk is written.
+    const now = mono();
+    const frames = new ChunkFrames(this.log);
+    for (let i = cycle.next; i < end; i++) this.deliver(frames, cycle.targets[i]!, now);
+    cycle.next = end;
+    if (end < cycle.targets.length) {
+      setImmediate(() => this.continueCycle(cycle, this.server.options.sweepChunk));
+      return;
+    }
+    this.cycle = null;
+    if (this.trim()) this.kick();
+  }
+
+  /** Sends `s` the events after the last one it was sent (those of its audience), in one frame. */
+  private deliver(frames: ChunkFrames, s: FanSocket, now: number): void {
+    if (s.state !== 'live' || !s.fan || s.skipThrough >= frames.lastSeq) return;
+    const frame = frames.after(s.skipThrough, s.fan);
+    s.skipThrough = frames.lastSeq;
+    if (!frame) return;
+    this.server.sendFrame(s, frame.wire, now);
+    // DELETE /api/parties/{id}/users removed every fan: their sockets close with 1008 after the news.
+    if (frame.clearsUsers) this.server.closeSocket(s, CloseCode.POLICY_VIOLATION, 'removed from the party');
   }
 
   /**
-   * Writes `sweep`'s batch to the next `chunk` of its sockets, and the rest in later turns of the
-   * event loop: between chunks the server reads its requests (issue 16: at 10,000 fans a whole
-   * sweep takes 150-250 ms, and chat posts, votes and page loads would wait for all of it; the
-   * bench's chat posts then backed up for seconds).
+   * Drops the events every socket has been sent (or is past); true when a live socket still lacks
+   * some. A socket catching up holds the events after its place until it is live again.
    */
-  private continueSweep(sweep: Sweep, chunk: number): void {
-    if (this.sweep !== sweep) return;
-    const end = Math.min(sweep.targets.length, sweep.next + chunk);
-    // One clock read per chunk, not one per socket (the sweep is the fan-out's hot loop).
-    const now = mono();
-    for (let i = sweep.next; i < end; i++) this.deliver(sweep, sweep.targets[i]!, now);
-    sweep.next = end;
-    if (end < sweep.targets.length) {
-      setImmediate(() => this.continueSweep(sweep, this.server.options.sweepChunk));
-      return;
+  private trim(): boolean {
+    let min = this.lastDelivered;
+    let behind = false;
+    for (const s of this.sockets) {
+      if (s.state === 'closed') continue;
+      if (s.skipThrough < min) min = s.skipThrough;
+      if (s.state === 'live' && s.skipThrough < this.lastDelivered) behind = true;
     }
-    this.sweep = null;
-    // DELETE /api/parties/{id}/users removed every fan: their sockets close with 1008 after the news.
-    if (sweep.batch.some((b) => b.event.type === 'users_cleared')) {
-      for (const s of this.sockets) this.server.closeSocket(s, CloseCode.POLICY_VIOLATION, 'removed from the party');
-    }
-    // Events that came during the sweep go out with the usual pacing.
-    if (this.batch.length > 0 && !this.flushTimer) this.scheduleFlush();
-  }
-
-  /** The batch's frame for one socket (or its place in the socket's catch-up queue). */
-  private deliver(sweep: Sweep, s: FanSocket, now: number): void {
-    const batch = sweep.batch;
-    if (s.state === 'catching_up') {
-      s.pending.push(...batch);
-      return;
-    }
-    if (s.state !== 'live' || !s.fan) return;
-    if (!sweep.targeted && s.skipThrough < sweep.firstSeq) {
-      sweep.shared ??= frameOf(batch.map((b) => b.json));
-      this.server.sendFrame(s, sweep.shared, now);
-      return;
-    }
-    const fan = s.fan;
-    const mask = batch.map((b) => (b.event.seq_id > s.skipThrough && inAudience(b.audience, fan) ? '1' : '0')).join('');
-    let frame = sweep.byKey.get(mask);
-    if (frame === undefined) {
-      const jsons = batch.filter((_, i) => mask[i] === '1').map((b) => b.json);
-      frame = jsons.length ? frameOf(jsons) : null;
-      sweep.byKey.set(mask, frame);
-    }
-    if (frame) this.server.sendFrame(s, frame, now);
+    const keepFrom = firstAfter(this.log, min);
+    if (keepFrom > 0) this.log = this.log.slice(keepFrom);
+    return behind;
   }
 
   close(): void {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    this.sweep = null;
+    if (this.cycleTimer) clearTimeout(this.cycleTimer);
+    this.cycle = null;
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.unsubscribe();
   }
 }
 
-/** One batch on its way to a party's sockets: the frames made for it, shared by the sockets. */
-class Sweep {
-  readonly targeted: boolean;
-  readonly firstSeq: number;
-  shared: WireFrame | null = null;
-  readonly byKey = new Map<string, WireFrame | null>();
-  /** Index in `targets` of the next socket to write to. */
+/** One pass over a party's sockets: those it had when the pass began (later ones join the next). */
+class Cycle {
+  /** Index in `targets` of the next socket to visit. */
   next = 0;
+  constructor(readonly targets: FanSocket[]) {}
+}
 
-  constructor(
-    readonly batch: LoggedEvent[],
-    /** The party's sockets when the sweep began: a socket that joins later starts after this batch. */
-    readonly targets: FanSocket[],
-  ) {
-    this.targeted = batch.some((b) => b.audience !== undefined);
-    this.firstSeq = batch[0]!.event.seq_id;
+/** A frame for the sockets of one chunk, with what it implies for the socket. */
+interface ChunkFrame {
+  wire: WireFrame;
+  clearsUsers: boolean;
+}
+
+/** Index of the first event after `seq` in `log` (ordered by seq_id). */
+function firstAfter(log: LoggedEvent[], seq: number): number {
+  let lo = 0;
+  let hi = log.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (log[mid]!.event.seq_id <= seq) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
+}
+
+/**
+ * The frames of one chunk: sockets sent through the same seq_id share one frame (one serialization),
+ * and with targeted events, the sockets of the same audience too.
+ */
+class ChunkFrames {
+  readonly lastSeq: number;
+  private readonly byStart = new Map<number, { events: LoggedEvent[]; targeted: boolean; shared?: ChunkFrame | null; byMask?: Map<string, ChunkFrame | null> }>();
+
+  constructor(private readonly log: LoggedEvent[]) {
+    this.lastSeq = log.length ? log[log.length - 1]!.event.seq_id : 0;
+  }
+
+  after(seq: number, fan: FanInfo): ChunkFrame | null {
+    let entry = this.byStart.get(seq);
+    if (!entry) {
+      const events = this.log.slice(firstAfter(this.log, seq));
+      entry = { events, targeted: events.some((e) => e.audience !== undefined) };
+      this.byStart.set(seq, entry);
+    }
+    if (!entry.targeted) {
+      if (entry.shared === undefined) entry.shared = chunkFrame(entry.events);
+      return entry.shared;
+    }
+    const mask = entry.events.map((e) => (inAudience(e.audience, fan) ? '1' : '0')).join('');
+    entry.byMask ??= new Map();
+    let frame = entry.byMask.get(mask);
+    if (frame === undefined) {
+      frame = chunkFrame(entry.events.filter((_, i) => mask[i] === '1'));
+      entry.byMask.set(mask, frame);
+    }
+    return frame;
+  }
+}
+
+function chunkFrame(events: LoggedEvent[]): ChunkFrame | null {
+  if (events.length === 0) return null;
+  return { wire: frameOf(events.map((e) => e.json)), clearsUsers: events.some((e) => e.event.type === 'users_cleared') };
 }
 
 function frameOf(jsons: string[]): WireFrame {
@@ -459,39 +503,35 @@ export class PartySocketServer {
       return;
     }
     s.state = 'catching_up';
-    s.pending = [];
     const history = await this.ctx.hub.history(partyId, lastSeq);
     if (s.state !== 'catching_up') return;
     if (!history.complete) return this.resync(s, partyId, channel);
     const replay = history.events.filter((e) => e.event.seq_id <= joinedAt && inAudience(e.audience, s.fan!));
-    const replayed = new Set(replay.map((e) => e.event.seq_id));
     for (let i = 0; i < replay.length; i += REPLAY_FRAME_EVENTS) {
       this.sendFrame(s, frameOf(replay.slice(i, i + REPLAY_FRAME_EVENTS).map((e) => e.json)));
     }
-    this.finishCatchUp(s, replayed, joinedAt);
+    this.finishCatchUp(s, channel, joinedAt);
   }
 
   private async resync(s: FanSocket, partyId: string, channel: PartyChannel): Promise<void> {
     s.state = 'catching_up';
-    s.pending = [];
     const status = await currentStatus(this.ctx, partyId).catch(() => null);
     if (s.state !== 'catching_up') return;
     // The client reloads its state over REST and applies the events after this seq_id; what
     // arrived while the status was read is in that state already.
-    s.pending = [];
-    s.skipThrough = Math.max(s.skipThrough, channel.lastDelivered);
-    this.sendFrame(s, controlFrame([{ type: 'resync', reason: 'missed_events', seq_id: channel.lastDelivered, status }]));
-    this.finishCatchUp(s, new Set(), s.skipThrough);
+    const through = channel.lastDelivered;
+    this.sendFrame(s, controlFrame([{ type: 'resync', reason: 'missed_events', seq_id: through, status }]));
+    this.finishCatchUp(s, channel, through);
   }
 
-  /** Sends what arrived during the catch-up; the socket then has every event up to `through`. */
-  private finishCatchUp(s: FanSocket, alreadySent: Set<number>, through: number): void {
-    const rest = s.pending.filter((e) => !alreadySent.has(e.event.seq_id) && e.event.seq_id > s.skipThrough && inAudience(e.audience, s.fan!));
-    s.pending = [];
+  /**
+   * The socket has every event up to `through`: it is live again, and what arrived during the
+   * catch-up (held in the channel's log meanwhile) goes out with the channel's next cycle.
+   */
+  private finishCatchUp(s: FanSocket, channel: PartyChannel, through: number): void {
     s.state = 'live';
-    // A sweep still on its way (it writes a batch chunk by chunk) must not send these again.
-    s.skipThrough = Math.max(s.skipThrough, through, rest.at(-1)?.event.seq_id ?? 0);
-    if (rest.length) this.sendFrame(s, frameOf(rest.map((e) => e.json)));
+    s.skipThrough = Math.max(s.skipThrough, through);
+    if (s.skipThrough < channel.lastDelivered) channel.kick();
   }
 
   /** Writes a frame, shedding the socket if its send buffer stays full. */
@@ -528,13 +568,11 @@ export class PartySocketServer {
   closeSocket(s: FanSocket, code: number, reason: string): void {
     if (s.state === 'closed') return;
     s.state = 'closed';
-    s.pending = [];
     closeWebSocket(s.ws, code, reason);
   }
 
   private detach(s: FanSocket, partyId: string): void {
     s.state = 'closed';
-    s.pending = [];
     const mine = s.fan ? this.socketsByFan.get(s.fan.id) : undefined;
     if (mine?.delete(s) && mine.size === 0) this.socketsByFan.delete(s.fan!.id);
     const channel = this.channels.get(partyId);
