@@ -40,7 +40,7 @@ describe.each(TARGETS)('party socket on $name', ({ db, redis }) => {
       SOCKET_SEND_BUFFER_SOFT_BYTES: String(64 * 1024),
       SOCKET_SEND_BUFFER_HARD_BYTES: String(256 * 1024),
       SOCKET_SLOW_GRACE_MS: '200',
-      // Every test here runs with batches written 2 sockets per turn of the loop (issue 16).
+      // Every test here runs with cycles writing 2 sockets per turn of the loop (issue 16).
       SOCKET_SWEEP_CHUNK: String(SWEEP_CHUNK),
       ...(redis ? { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix } : {}),
     });
@@ -293,7 +293,7 @@ describe('party socket cycles written in chunks (issue 16)', () => {
   it('every socket gets every event once and in order, and one resuming mid-cycle gets its replay and then each live event once', async () => {
     const tokens = [w.fan, w.lena, w.host, w.admin].flatMap((f) => [f.token, f.token]);
     const sockets: TestSocket[] = [];
-    // One by one: the sweep visits sockets in the order they joined.
+    // One by one: a cycle visits the sockets in the order they joined.
     for (const token of tokens) sockets.push(await TestSocket.connect(w.t, P, token));
     const start = Math.min(...sockets.map((s) => s.lastSeq()));
     const late = sockets[6]!;
