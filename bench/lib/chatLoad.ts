@@ -103,8 +103,9 @@ export async function runChatLoad(posters: Poster[], rate: number, startAt: numb
         const body = res.body as { id?: unknown } | null;
         if (res.status >= 200 && res.status < 300 && typeof body?.id === 'string') {
           result.posted.push({ id: body.id, due });
-          answers.push(Date.now() - due);
-          if (Date.now() - due > LATE_MS) result.late_dues.push(due);
+          const late = Date.now() - due;
+          answers.push(late);
+          if (late > LATE_MS) result.late_dues.push(due);
         } else fail(String(res.status));
       })
       .catch((e: unknown) => void fail(e instanceof Error ? e.name : 'error'))

@@ -81,7 +81,7 @@ export interface CmsConfig {
 export interface LiveConfig {
   /** Window over which a party's events are batched into one socket frame. */
   socketBatchMs: number;
-  /** Sockets a party's sweep writes per turn of the event loop (SOCKET_SWEEP_CHUNK). */
+  /** Sockets a party's cycle writes to per turn of the event loop (SOCKET_SWEEP_CHUNK). */
   socketSweepChunk: number;
   /** Server ping interval; a socket silent for three intervals is closed. */
   socketHeartbeatMs: number;

@@ -182,9 +182,11 @@ class PartyChannel {
   private continueCycle(cycle: Cycle, chunk: number): void {
     if (this.cycle !== cycle) return;
     const end = Math.min(cycle.targets.length, cycle.next + chunk);
-    // One clock read and one set of frames per chunk: no event arrives while a chunk is written.
+    // One clock read per chunk; the frames are made again only when events arrived since the last
+    // chunk (none arrives while a chunk is written).
     const now = mono();
-    const frames = new ChunkFrames(this.log);
+    if (cycle.frames?.lastSeq !== this.lastDelivered) cycle.frames = new ChunkFrames(this.log);
+    const frames = cycle.frames;
     for (let i = cycle.next; i < end; i++) this.deliver(frames, cycle.targets[i]!, now);
     cycle.next = end;
     if (end < cycle.targets.length) {
@@ -235,10 +237,12 @@ class PartyChannel {
 class Cycle {
   /** Index in `targets` of the next socket to visit. */
   next = 0;
+  /** The frames of the last chunk, kept while no new event arrives. */
+  frames: ChunkFrames | null = null;
   constructor(readonly targets: FanSocket[]) {}
 }
 
-/** A frame for the sockets of one chunk, with what it implies for the socket. */
+/** A frame for sockets of a chunk, and whether it removes the socket's fan from the party. */
 interface ChunkFrame {
   wire: WireFrame;
   clearsUsers: boolean;
@@ -257,8 +261,8 @@ function firstAfter(log: LoggedEvent[], seq: number): number {
 }
 
 /**
- * The frames of one chunk: sockets sent through the same seq_id share one frame (one serialization),
- * and with targeted events, the sockets of the same audience too.
+ * The frames of a cycle's chunks up to `lastSeq`: sockets sent through the same seq_id share one
+ * frame (one serialization), and with targeted events, the sockets of the same audience too.
  */
 class ChunkFrames {
   readonly lastSeq: number;
