@@ -107,7 +107,7 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
   try {
     if (target.prepareS) log(`   prepared ${cfg.fans} fans in ${target.prepareS.toFixed(1)} s`);
     inspector = await RemoteProfiler.attach(inspectPort);
-    if (cfg.cpuProf && name === 'fanfare') profiler = inspector;
+    if (cfg.cpuProf) profiler = inspector;
     await waitForQuiet();
     const m = await runSession(
       { rate: cfg.rate, warmupS: cfg.warmupS, windowS, drainS: cfg.drainS, workers: cfg.workers, concurrency: cfg.concurrency, connectTimeoutS: cfg.connectTimeoutS },

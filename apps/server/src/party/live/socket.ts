@@ -131,10 +131,18 @@ class PartyChannel {
   /** The listener count last sent (issue 15: sent per window when it changed, never per join). */
   sentListeners = -1;
 
+  /** The last count, and the membership it was counted for (the presence window asks every second). */
+  private counted: { value: number; joins: number; closures: number } | null = null;
+  /** Sockets added to `sockets` so far (a count is stale once one joins). */
+  joins = 0;
+
   /** Distinct fans with a live socket here (a fan with two tabs counts once). */
   listenerCount(): number {
+    const closures = this.server.closures;
+    if (this.counted && this.counted.joins === this.joins && this.counted.closures === closures) return this.counted.value;
     const fans = new Set<string>();
     for (const s of this.sockets) if (s.fan && s.state !== 'closed') fans.add(s.fan.id);
+    this.counted = { value: fans.size, joins: this.joins, closures };
     return fans.size;
   }
 
@@ -425,6 +433,7 @@ export class PartySocketServer {
     await channel.ready;
     if (this.isClosed(s)) return;
     channel.sockets.add(s);
+    channel.joins++;
     if (channel.idleTimer) {
       clearTimeout(channel.idleTimer);
       channel.idleTimer = null;
@@ -571,12 +580,20 @@ export class PartySocketServer {
   /** Closes with a code and reason; a peer that does not answer the close is dropped later. */
   closeSocket(s: FanSocket, code: number, reason: string): void {
     if (s.state === 'closed') return;
-    s.state = 'closed';
+    this.markClosed(s);
     closeWebSocket(s.ws, code, reason);
   }
 
-  private detach(s: FanSocket, partyId: string): void {
+  /** Sockets that went to `closed` so far, on any channel (listener counts are stale after one). */
+  closures = 0;
+
+  private markClosed(s: FanSocket): void {
+    if (s.state !== 'closed') this.closures++;
     s.state = 'closed';
+  }
+
+  private detach(s: FanSocket, partyId: string): void {
+    this.markClosed(s);
     const mine = s.fan ? this.socketsByFan.get(s.fan.id) : undefined;
     if (mine?.delete(s) && mine.size === 0) this.socketsByFan.delete(s.fan!.id);
     const channel = this.channels.get(partyId);
@@ -617,7 +634,7 @@ export class PartySocketServer {
         if (s.beatSlot !== slot || s.state === 'closed') continue;
         if (now - s.lastSeenMs > 3 * this.options.heartbeatMs) {
           // No frame for three heartbeats: the connection is dead.
-          s.state = 'closed';
+          this.markClosed(s);
           s.ws.terminate();
           continue;
         }

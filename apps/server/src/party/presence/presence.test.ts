@@ -55,7 +55,11 @@ describe.each(DB_TARGETS)('issue 15 presence and reactions over the socket on %s
     // A second tab of the same fan counts once.
     const secondTab = await TestSocket.connect(w.t, P, w.fan.token);
     expect((await secondTab.next('presence')).listeners).toBe(4);
-    for (const s of [a, secondTab, ...joiners]) s.close();
+    // Leaving counts too: once the other three close, the first fan (two tabs) hears 1.
+    const before = a.events.length;
+    for (const s of joiners) s.close();
+    expect((await a.next('presence', (e) => e.listeners === 1, before)).listeners).toBe(1);
+    for (const s of [a, secondTab]) s.close();
   });
 
   it('reactions need a playing track, reach every fan summed, and a second one within the interval answers 429 with the wait', async () => {
