@@ -330,6 +330,8 @@ export class PartySocketServer {
   private readonly beatSlices: HeartbeatSlices;
   private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
+  /** Sockets that went to `closed` so far, on any channel (listener counts are stale after one). */
+  closures = 0;
 
   constructor(
     readonly ctx: ServerContext,
@@ -583,9 +585,6 @@ export class PartySocketServer {
     this.markClosed(s);
     closeWebSocket(s.ws, code, reason);
   }
-
-  /** Sockets that went to `closed` so far, on any channel (listener counts are stale after one). */
-  closures = 0;
 
   private markClosed(s: FanSocket): void {
     if (s.state !== 'closed') this.closures++;
