@@ -131,18 +131,16 @@ class PartyChannel {
   /** The listener count last sent (issue 15: sent per window when it changed, never per join). */
   sentListeners = -1;
 
-  /** The last count, and the membership it was counted for (the presence window asks every second). */
-  private counted: { value: number; joins: number; closures: number } | null = null;
-  /** Sockets added to `sockets` so far (a count is stale once one joins). */
-  joins = 0;
+  /** The last count, and the server's membership version it was counted at (the presence window asks every second). */
+  private counted: { value: number; membership: number } | null = null;
 
   /** Distinct fans with a live socket here (a fan with two tabs counts once). */
   listenerCount(): number {
-    const closures = this.server.closures;
-    if (this.counted && this.counted.joins === this.joins && this.counted.closures === closures) return this.counted.value;
+    const membership = this.server.membership;
+    if (this.counted?.membership === membership) return this.counted.value;
     const fans = new Set<string>();
     for (const s of this.sockets) if (s.fan && s.state !== 'closed') fans.add(s.fan.id);
-    this.counted = { value: fans.size, joins: this.joins, closures };
+    this.counted = { value: fans.size, membership };
     return fans.size;
   }
 
@@ -330,8 +328,8 @@ export class PartySocketServer {
   private readonly beatSlices: HeartbeatSlices;
   private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
-  /** Sockets that went to `closed` so far, on any channel (listener counts are stale after one). */
-  closures = 0;
+  /** Bumped whenever a socket joins a channel or closes, on any channel: listener counts are stale after it. */
+  membership = 0;
 
   constructor(
     readonly ctx: ServerContext,
@@ -435,7 +433,7 @@ export class PartySocketServer {
     await channel.ready;
     if (this.isClosed(s)) return;
     channel.sockets.add(s);
-    channel.joins++;
+    this.membership++;
     if (channel.idleTimer) {
       clearTimeout(channel.idleTimer);
       channel.idleTimer = null;
@@ -587,7 +585,7 @@ export class PartySocketServer {
   }
 
   private markClosed(s: FanSocket): void {
-    if (s.state !== 'closed') this.closures++;
+    if (s.state !== 'closed') this.membership++;
     s.state = 'closed';
   }
 
