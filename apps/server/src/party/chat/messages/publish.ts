@@ -25,7 +25,7 @@ export interface QueuedMessage {
 export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, options: StoreOptions = {}): Promise<QueuedMessage> {
   const now = ctx.now();
   const stored = { ...row, seq_id: 0, timestamp_ms: now };
-  await insertMessage(w.db, stored);
+  await insertMessage(w.db, ctx.dialect, stored);
   const { seq_id: _, ...unnumbered } = toChatMessage(stored, options.questions);
   const queued = w.emit(row.party_id, unnumbered, options.audience);
   w.afterPublish((db) => recorderFor(db, ctx).record(row.id, queued.event.seq_id));

@@ -1,5 +1,6 @@
 import type { ChatMessage, ChatMessageType, Popup, Role, ScoreboardEntry } from '@fanfare/protocol';
-import type { Db } from '../../../platform/db/database.ts';
+import type { Db, Dialect } from '../../../platform/db/database.ts';
+import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
 import { parseJson } from '../../../platform/db/columns.ts';
 import type { ChatTables } from '../../../platform/db/tables/chat.ts';
 import { loadQuestionPayloads, type QuestionPayload } from '../polls/queries.ts';
@@ -42,8 +43,11 @@ export function emptyMessageRow(id: string, partyId: string, type: ChatMessageTy
   };
 }
 
-export async function insertMessage(db: Db, row: MessageRow): Promise<void> {
-  await db.insertInto('chat_messages').values(row).execute();
+const insertMessageQuery = reusedQuery((db, row: MessageRow) => db.insertInto('chat_messages').values(row));
+
+/** Stores a message row (built once per dialect: every chat post runs it). */
+export async function insertMessage(db: Db, dialect: Dialect, row: MessageRow): Promise<void> {
+  await insertMessageQuery(db, dialect, row);
 }
 
 export async function findMessage(db: Db, partyId: string, id: string): Promise<MessageRow | null> {
@@ -76,15 +80,18 @@ export async function listMessages(db: Db, partyId: string, limit: number, befor
   return rows.reverse();
 }
 
-/** Count and oldest time of a fan's messages in the party since `since` (the rate-limit window). */
-export async function recentMessagesBy(db: Db, partyId: string, fanId: string, since: number): Promise<{ count: number; oldest: number | null }> {
-  const row = await db
+const recentMessagesQuery = reusedQuery((db, v: { partyId: string; fanId: string; since: number }) =>
+  db
     .selectFrom('chat_messages')
     .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('timestamp_ms').as('oldest')])
-    .where('party_id', '=', partyId)
-    .where('sender_id', '=', fanId)
-    .where('timestamp_ms', '>', since)
-    .executeTakeFirst();
+    .where('party_id', '=', v.partyId)
+    .where('sender_id', '=', v.fanId)
+    .where('timestamp_ms', '>', v.since),
+);
+
+/** Count and oldest time of a fan's messages in the party since `since` (the rate-limit window; every chat post asks). */
+export async function recentMessagesBy(db: Db, dialect: Dialect, partyId: string, fanId: string, since: number): Promise<{ count: number; oldest: number | null }> {
+  const row = (await recentMessagesQuery(db, dialect, { partyId, fanId, since })).rows[0];
   return { count: Number(row?.count ?? 0), oldest: row?.oldest == null ? null : Number(row.oldest) };
 }
 
