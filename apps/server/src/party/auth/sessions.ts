@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
+import { reusedQuery } from '../../platform/db/reusedQuery.ts';
 import { cached, cacheKind, onChange } from '../../platform/db/cache.ts';
 import type { FanTable } from '../../platform/db/schema.ts';
 import { hashToken, newToken } from '../../platform/tokens.ts';
@@ -6,12 +7,13 @@ import { hashToken, newToken } from '../../platform/tokens.ts';
 export type Fan = FanTable;
 
 /** Issues a fan's bearer token; only its hash is stored. */
+const insertTokenQuery = reusedQuery((db: Db, v: { tokenHash: string; fanId: string; now: number; expiresAt: number }) =>
+  db.insertInto('access_tokens').values({ token_hash: v.tokenHash, fan_id: v.fanId, created_at: v.now, expires_at: v.expiresAt, revoked_at: null }),
+);
+
 export async function issueAccessToken(db: Db, fanId: string, now: number, ttlMs: number): Promise<string> {
   const token = newToken();
-  await db
-    .insertInto('access_tokens')
-    .values({ token_hash: hashToken(token), fan_id: fanId, created_at: now, expires_at: now + ttlMs, revoked_at: null })
-    .execute();
+  await insertTokenQuery(db, { tokenHash: hashToken(token), fanId, now, expiresAt: now + ttlMs });
   return token;
 }
 

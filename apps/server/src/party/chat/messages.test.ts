@@ -290,4 +290,15 @@ describe('chat posts on SQLite under load (issue 16)', () => {
     const stored = await w.host.client.call('listChatMessages', { params, query: { limit: 10 } });
     for (const m of posted) expect(stored.items.find((s) => s.id === m.id)?.seq_id).toBe(m.seq_id);
   });
+
+  it('a post on its own is stored with the seq_id its event got before it is answered (the one-row record, built once)', async () => {
+    const ctx = w.t.server.ctx;
+    const fan = (await fanForToken(ctx.db, w.lena.token, ctx.now()))!;
+    for (const text of ['alone 1', 'alone 2']) {
+      const posted = await postChatMessage(ctx, PARTY, fan, { text });
+      const row = await ctx.db.selectFrom('chat_messages').select('seq_id').where('id', '=', posted.id).executeTakeFirstOrThrow();
+      expect(Number(row.seq_id)).toBe(posted.seq_id);
+      expect(posted.seq_id).toBeGreaterThan(0);
+    }
+  });
 });

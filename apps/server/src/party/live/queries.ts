@@ -1,6 +1,7 @@
 import type { Track } from '@fanfare/protocol';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
+import { reusedQuery } from '../../platform/db/reusedQuery.ts';
 import type { PartyPlaybackTable, PartyTrackTable } from '../../platform/db/tables/live.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { recordSegment } from '../recap/segments.ts';
@@ -13,16 +14,22 @@ export async function listTrackRows(db: Db, partyId: string): Promise<TrackRow[]
   return db.selectFrom('party_tracks').selectAll().where('party_id', '=', partyId).orderBy('position').execute();
 }
 
+const trackRowQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string }) =>
+  db.selectFrom('party_tracks').selectAll().where('party_id', '=', v.partyId).where('track_id', '=', v.trackId),
+);
+
+/** One track of the party (built once: every vote reads it). */
 export async function findTrackRow(db: Db, partyId: string, trackId: string): Promise<TrackRow | null> {
-  return (
-    (await db.selectFrom('party_tracks').selectAll().where('party_id', '=', partyId).where('track_id', '=', trackId).executeTakeFirst()) ??
-    null
-  );
+  return (await trackRowQuery(db, { partyId, trackId })).rows[0] ?? null;
 }
+
+const voteCountQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string }) =>
+  db.selectFrom('party_tracks').select('votes').where('party_id', '=', v.partyId).where('track_id', '=', v.trackId),
+);
 
 /** One track's vote count, as the track keeps it. */
 export async function storedVoteCount(db: Db, partyId: string, trackId: string): Promise<number> {
-  const row = await db.selectFrom('party_tracks').select('votes').where('party_id', '=', partyId).where('track_id', '=', trackId).executeTakeFirst();
+  const row = (await voteCountQuery(db, { partyId, trackId })).rows[0];
   return Number(row?.votes ?? 0);
 }
 

@@ -1,6 +1,8 @@
 import type { MusicOptions, PartyTracksResponse, PutTracksBody, Track, VoteResponse } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { parseJson, toBool } from '../../platform/db/columns.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { reusedQuery } from '../../platform/db/reusedQuery.ts';
 import { badGateway, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { DemoCatalog, CatalogTrack } from '../../providers/catalog/catalog.ts';
 import { ProviderError } from '../../providers/http.ts';
@@ -148,6 +150,17 @@ export async function getTracks(ctx: ServerContext, partyId: string): Promise<Pa
  * Casts (`on`) or withdraws a fan's vote for a track. One vote per fan per track: repeating either
  * call changes nothing. Only signed-up fans vote, only while the party has voting enabled.
  */
+/** A fan's vote on a track (built once: every vote runs one of the two). */
+const addVoteQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string; fanId: string; now: number }) =>
+  db
+    .insertInto('track_votes')
+    .values({ party_id: v.partyId, track_id: v.trackId, fan_id: v.fanId, created_at: v.now })
+    .onConflict((oc) => oc.columns(['party_id', 'track_id', 'fan_id']).doNothing()),
+);
+const removeVoteQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string; fanId: string }) =>
+  db.deleteFrom('track_votes').where('party_id', '=', v.partyId).where('track_id', '=', v.trackId).where('fan_id', '=', v.fanId),
+);
+
 export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, trackId: string, on: boolean): Promise<VoteResponse> {
   // The vote's checks read the cached row (issue 16); the count itself is the database's.
   const party = await requirePartyCached(ctx.db, partyId);
@@ -159,23 +172,10 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
   if (!track || toBool(track.excluded)) throw notFound(`Track ${trackId} is not in this party`);
 
   // A trigger keeps the track's count with the vote row (migration 011): read it back, do not count.
-  let changed: boolean;
-  if (on) {
-    const res = await ctx.db
-      .insertInto('track_votes')
-      .values({ party_id: partyId, track_id: trackId, fan_id: fan.id, created_at: ctx.now() })
-      .onConflict((oc) => oc.columns(['party_id', 'track_id', 'fan_id']).doNothing())
-      .executeTakeFirst();
-    changed = Number(res.numInsertedOrUpdatedRows ?? 0) > 0;
-  } else {
-    const res = await ctx.db
-      .deleteFrom('track_votes')
-      .where('party_id', '=', partyId)
-      .where('track_id', '=', trackId)
-      .where('fan_id', '=', fan.id)
-      .executeTakeFirst();
-    changed = Number(res.numDeletedRows) > 0;
-  }
+  const vote = { partyId, trackId, fanId: fan.id };
+  const changed = on
+    ? Number((await addVoteQuery(ctx.db, { ...vote, now: ctx.now() })).numAffectedRows ?? 0) > 0
+    : Number((await removeVoteQuery(ctx.db, vote)).numAffectedRows ?? 0) > 0;
   const votes = await storedVoteCount(ctx.db, partyId, trackId);
   if (changed) {
     await ctx.hub.emit(partyId, { type: 'votes_changed', track_id: trackId, votes });

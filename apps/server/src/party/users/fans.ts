@@ -1,4 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
+import { reusedQuery } from '../../platform/db/reusedQuery.ts';
 import { fromBool } from '../../platform/db/columns.ts';
 import { newId } from '../../platform/tokens.ts';
 import type { ProviderProfile, ProviderTokens } from '../../providers/providers.ts';
@@ -59,9 +60,11 @@ export function anonymousFanRow(id: string, displayName: string, now: number): F
 }
 
 /** A fan without a streaming account, for parties that do not require login. */
+const insertFanQuery = reusedQuery((db: Db, fan: Fan) => db.insertInto('fans').values(fan));
+
 export async function createAnonymousFan(db: Db, displayName: string, now: number): Promise<Fan> {
   const fan = anonymousFanRow(newId(), displayName, now);
-  await db.insertInto('fans').values(fan).execute();
+  await insertFanQuery(db, fan);
   return fan;
 }
 

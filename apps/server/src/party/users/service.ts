@@ -8,9 +8,11 @@ import {
   type SignupResponse,
   type SystemUser,
 } from '@fanfare/protocol';
+import type { Insertable } from 'kysely';
 import type { ServerContext } from '../../context.ts';
 import { fromBool, toBool } from '../../platform/db/columns.ts';
 import type { Db } from '../../platform/db/database.ts';
+import { reusedQuery } from '../../platform/db/reusedQuery.ts';
 import type { PartyUserTable } from '../../platform/db/schema.ts';
 import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { ProviderError } from '../../providers/http.ts';
@@ -28,6 +30,24 @@ import { createAnonymousFan, updateServiceTokens } from './fans.ts';
  * anonymous fan and return its token. A clash of display name or e-mail with another fan of the
  * party answers 409 DuplicateSignupError naming the fields; signing up again updates the profile.
  */
+/**
+ * Signups in the party that already use the display name or (when given) the e-mail, other than
+ * the fan's own. Built once (every signup asks): a null e-mail matches no row (`= NULL`).
+ */
+const signupClashesQuery = reusedQuery((db: Db, v: { partyId: string; fanId: string; displayName: string; email: string | null }) =>
+  db
+    .selectFrom('party_users')
+    .select(['display_name', 'email'])
+    .where('party_id', '=', v.partyId)
+    .where('fan_id', '!=', v.fanId)
+    .where((eb) => eb.or([eb('display_name', '=', v.displayName), eb('email', '=', v.email)])),
+);
+
+/** A new fan's signup (every anonymous signup writes one). */
+const insertSignupQuery = reusedQuery((db: Db, row: Omit<Insertable<PartyUserTable>, 'can_chat'>) =>
+  db.insertInto('party_users').values({ ...row, can_chat: 1 }),
+);
+
 export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | null, body: SignupBody): Promise<SignupResponse> {
   const party = await requirePartyCached(ctx.db, partyId);
   if (!fan && toBool(party.login_required)) throw unauthorized('This party requires a streaming login before signup');
@@ -38,13 +58,7 @@ export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | nul
     throw unprocessable(['body', 'profile_picture'], 'Expected one of our upload URLs or an https URL');
   }
   const email = body.email ?? null;
-  const clashes = await ctx.db
-    .selectFrom('party_users')
-    .select(['display_name', 'email'])
-    .where('party_id', '=', partyId)
-    .where('fan_id', '!=', fan?.id ?? '')
-    .where((eb) => eb.or([eb('display_name', '=', body.display_name), ...(email ? [eb('email', '=', email)] : [])]))
-    .execute();
+  const { rows: clashes } = await signupClashesQuery(ctx.db, { partyId, fanId: fan?.id ?? '', displayName: body.display_name, email });
   const fields: string[] = [];
   if (email && clashes.some((c) => c.email === email)) fields.push('email');
   if (clashes.some((c) => c.display_name === body.display_name)) fields.push('display_name');
@@ -61,9 +75,10 @@ export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | nul
     competition_accepted: fromBool(body.competition_accepted ?? false),
   };
   const signUpAs = (db: Db, fanId: string, isNew: boolean) => {
-    const insert = db.insertInto('party_users').values({ party_id: partyId, fan_id: fanId, can_chat: 1, created_at: now, ...profile });
     // A new fan has no signup to update: a plain insert (one statement kind the caches treat as an addition).
-    return isNew ? insert.execute() : insert.onConflict((oc) => oc.columns(['party_id', 'fan_id']).doUpdateSet(profile)).execute();
+    if (isNew) return insertSignupQuery(db, { party_id: partyId, fan_id: fanId, created_at: now, ...profile });
+    const insert = db.insertInto('party_users').values({ party_id: partyId, fan_id: fanId, can_chat: 1, created_at: now, ...profile });
+    return insert.onConflict((oc) => oc.columns(['party_id', 'fan_id']).doUpdateSet(profile)).execute();
   };
   let result: SignupResponse;
   try {

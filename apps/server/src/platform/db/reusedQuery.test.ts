@@ -41,12 +41,12 @@ describe.each(DB_TARGETS)('queries built once and run with new values (%s)', (ta
       // A constant of the query (premium 0) stays a parameter of its own between the values.
       return d.selectFrom('fans').select(['id', 'display_name']).where('created_at', '>', v.since).where('premium', '=', 0).where('display_name', 'like', v.pattern).orderBy('id');
     });
-    for (const [i, name] of ['ada', 'alan', 'grace', 'anita'].entries()) await insertFan(db, target, fan(`f${i}`, name, 100 + i));
-    const viaReuse = (await namesSince(db, target, { since: 100, pattern: 'a%' })).rows;
+    for (const [i, name] of ['ada', 'alan', 'grace', 'anita'].entries()) await insertFan(db, fan(`f${i}`, name, 100 + i));
+    const viaReuse = (await namesSince(db, { since: 100, pattern: 'a%' })).rows;
     const viaBuilder = await db.selectFrom('fans').select(['id', 'display_name']).where('created_at', '>', 100).where('premium', '=', 0).where('display_name', 'like', 'a%').orderBy('id').execute();
     expect(viaReuse).toEqual(viaBuilder);
     expect(viaReuse.map((r) => r.display_name)).toEqual(['alan', 'anita']);
-    expect((await namesSince(db, target, { since: 0, pattern: 'g%' })).rows.map((r) => r.display_name)).toEqual(['grace']);
+    expect((await namesSince(db, { since: 0, pattern: 'g%' })).rows.map((r) => r.display_name)).toEqual(['grace']);
     // Each query was built once (with markers); the later runs only bound new values.
     expect(builds).toBe(2);
   });
@@ -54,10 +54,10 @@ describe.each(DB_TARGETS)('queries built once and run with new values (%s)', (ta
   it('issue 16 (query building on the hot paths): inside a transaction a built-once insert is rolled back with it', async () => {
     const { db } = await open(target);
     const insertFan = reusedQuery((d: Db, row: ReturnType<typeof fan>) => d.insertInto('fans').values(row));
-    await insertFan(db, target, fan('kept', 'kept', 1));
+    await insertFan(db, fan('kept', 'kept', 1));
     await expect(
       db.transaction().execute(async (trx) => {
-        await insertFan(trx, target, fan('gone', 'gone', 2));
+        await insertFan(trx, fan('gone', 'gone', 2));
         throw new Error('roll back');
       }),
     ).rejects.toThrow('roll back');
@@ -69,9 +69,9 @@ describe.each(DB_TARGETS)('queries built once and run with new values (%s)', (ta
     const insertFan = reusedQuery((d: Db, row: Partial<ReturnType<typeof fan>> & { id: string; display_name: string }) =>
       d.insertInto('fans').values({ premium: 0, created_at: 0, updated_at: 0, ...row }),
     );
-    await insertFan(db, target, { id: 'a', display_name: 'a', premium: 0, created_at: 5, updated_at: 5 });
+    await insertFan(db, { id: 'a', display_name: 'a', premium: 0, created_at: 5, updated_at: 5 });
     // Fewer names than the first call: built for this call, not bound into the first call's SQL.
-    await insertFan(db, target, { id: 'b', display_name: 'b' });
+    await insertFan(db, { id: 'b', display_name: 'b' });
     const rows = await db.selectFrom('fans').select(['id', 'created_at']).orderBy('id').execute();
     expect(rows.map((r) => [r.id, Number(r.created_at)])).toEqual([
       ['a', 5],
@@ -79,6 +79,6 @@ describe.each(DB_TARGETS)('queries built once and run with new values (%s)', (ta
     ]);
     // `all` decides the query's shape instead of being a value of it: refused when the query is first compiled.
     const shaped = reusedQuery((d: Db, v: { id: string; all: boolean }) => (v.all ? d.selectFrom('fans').selectAll() : d.selectFrom('fans').selectAll().where('id', '=', v.id)));
-    await expect(shaped(db, target, { id: 'a', all: false })).rejects.toThrow(/all not used as values of the query/);
+    await expect(shaped(db, { id: 'a', all: false })).rejects.toThrow(/all not used as values of the query/);
   });
 });

@@ -6,8 +6,8 @@
  * (`db.executeQuery`); this finds where each value goes in the compiled parameters, so the query is
  * still written with the builder.
  */
-import type { Compilable, CompiledQuery, QueryResult } from 'kysely';
-import type { Db, Dialect } from './database.ts';
+import type { Compilable, CompiledQuery, DialectAdapter, QueryResult } from 'kysely';
+import type { Db } from './database.ts';
 
 interface Compiled<R> {
   query: CompiledQuery<R>;
@@ -24,10 +24,10 @@ const marker = (name: string): string => MARKER + name;
  * Wraps `build`, which makes the query from named values. It must use every value as a value of the
  * query (compared, inserted, set), never to decide the query's shape: it is run once per dialect,
  * with markers in place of the values. Values with other names than the first call's are built
- * as usual.
+ * as usual. The compiled query is kept per dialect adapter, which a database's transactions share.
  */
 export function reusedQuery<V extends object, R>(build: (db: Db, values: V) => Compilable<R>) {
-  const byDialect = new Map<Dialect, Compiled<R>>();
+  const byAdapter = new WeakMap<DialectAdapter, Compiled<R>>();
 
   function compile(db: Db, names: string[]): Compiled<R> {
     const markers = Object.fromEntries(names.map((name) => [name, marker(name)])) as V;
@@ -41,11 +41,12 @@ export function reusedQuery<V extends object, R>(build: (db: Db, values: V) => C
     return { query, slots, names: new Set(names) };
   }
 
-  return async function run(db: Db, dialect: Dialect, values: V): Promise<QueryResult<R>> {
-    let compiled = byDialect.get(dialect);
+  return async function run(db: Db, values: V): Promise<QueryResult<R>> {
+    const adapter = db.getExecutor().adapter;
+    let compiled = byAdapter.get(adapter);
     if (!compiled) {
       compiled = compile(db, Object.keys(values));
-      byDialect.set(dialect, compiled);
+      byAdapter.set(adapter, compiled);
     }
     if (!sameNames(compiled.names, values)) return db.executeQuery(build(db, values));
     const { query, slots } = compiled;

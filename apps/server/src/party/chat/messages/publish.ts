@@ -2,6 +2,7 @@ import type { ChatMessage } from '@fanfare/protocol';
 import { sql } from 'kysely';
 import type { ServerContext } from '../../../context.ts';
 import type { Db } from '../../../platform/db/database.ts';
+import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
 import type { Audience } from '../../live/hub.ts';
 import { runPartyWrite, type PartyWrite } from '../../live/unitOfWork.ts';
 import type { QuestionPayload } from '../polls/queries.ts';
@@ -25,7 +26,7 @@ export interface QueuedMessage {
 export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, options: StoreOptions = {}): Promise<QueuedMessage> {
   const now = ctx.now();
   const stored = { ...row, seq_id: 0, timestamp_ms: now };
-  await insertMessage(w.db, ctx.dialect, stored);
+  await insertMessage(w.db, stored);
   const { seq_id: _, ...unnumbered } = toChatMessage(stored, options.questions);
   const queued = w.emit(row.party_id, unnumbered, options.audience);
   w.afterPublish((db) => recorderFor(db, ctx).record(row.id, queued.event.seq_id));
@@ -85,6 +86,10 @@ class SeqRecorder {
     this.next = null;
     for (let i = 0; i < entries.length; i += RECORD_BATCH) {
       const batch = entries.slice(i, i + RECORD_BATCH);
+      if (batch.length === 1) {
+        await this.recordOne(batch[0]![0], batch[0]![1]);
+        continue;
+      }
       const cases = sql.join(
         batch.map(([id, seq]) => sql`when ${id} then ${seq}`),
         sql` `,
@@ -100,7 +105,18 @@ class SeqRecorder {
       }
     }
   }
+
+  /** One message's seq_id: the usual case when posts are spread out (a fan-out's 100 a second). */
+  private async recordOne(id: string, seq: number): Promise<void> {
+    try {
+      await recordOneQuery(this.db, { id, seq });
+    } catch (err) {
+      this.ctx.logger.error({ err, messages: 1 }, 'recording published seq_ids failed');
+    }
+  }
 }
+
+const recordOneQuery = reusedQuery((db: Db, v: { id: string; seq: number }) => db.updateTable('chat_messages').set({ seq_id: v.seq }).where('id', '=', v.id));
 
 const recorders = new WeakMap<Db, SeqRecorder>();
 

@@ -1,5 +1,5 @@
 import type { ChatMessage, ChatMessageType, Popup, Role, ScoreboardEntry } from '@fanfare/protocol';
-import type { Db, Dialect } from '../../../platform/db/database.ts';
+import type { Db } from '../../../platform/db/database.ts';
 import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
 import { parseJson } from '../../../platform/db/columns.ts';
 import type { ChatTables } from '../../../platform/db/tables/chat.ts';
@@ -45,9 +45,9 @@ export function emptyMessageRow(id: string, partyId: string, type: ChatMessageTy
 
 const insertMessageQuery = reusedQuery((db, row: MessageRow) => db.insertInto('chat_messages').values(row));
 
-/** Stores a message row (built once per dialect: every chat post runs it). */
-export async function insertMessage(db: Db, dialect: Dialect, row: MessageRow): Promise<void> {
-  await insertMessageQuery(db, dialect, row);
+/** Stores a message row (built once: every chat post runs it). */
+export async function insertMessage(db: Db, row: MessageRow): Promise<void> {
+  await insertMessageQuery(db, row);
 }
 
 export async function findMessage(db: Db, partyId: string, id: string): Promise<MessageRow | null> {
@@ -90,8 +90,8 @@ const recentMessagesQuery = reusedQuery((db, v: { partyId: string; fanId: string
 );
 
 /** Count and oldest time of a fan's messages in the party since `since` (the rate-limit window; every chat post asks). */
-export async function recentMessagesBy(db: Db, dialect: Dialect, partyId: string, fanId: string, since: number): Promise<{ count: number; oldest: number | null }> {
-  const row = (await recentMessagesQuery(db, dialect, { partyId, fanId, since })).rows[0];
+export async function recentMessagesBy(db: Db, partyId: string, fanId: string, since: number): Promise<{ count: number; oldest: number | null }> {
+  const row = (await recentMessagesQuery(db, { partyId, fanId, since })).rows[0];
   return { count: Number(row?.count ?? 0), oldest: row?.oldest == null ? null : Number(row.oldest) };
 }
 

@@ -12,7 +12,7 @@ import type { ServerContext } from '../../../context.ts';
 import { cached, cacheKind, onWrite } from '../../../platform/db/cache.ts';
 import { sharedAnswer } from '../../../platform/route.ts';
 import { parseJson } from '../../../platform/db/columns.ts';
-import { lockForTransaction, type Db, type Dialect } from '../../../platform/db/database.ts';
+import { lockForTransaction, type Db } from '../../../platform/db/database.ts';
 import { forbidden, HttpError, notFound, unprocessable } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/tokens.ts';
 import type { Fan } from '../../auth/sessions.ts';
@@ -74,8 +74,8 @@ async function authorize(ctx: ServerContext, party: PartyRow, fan: Fan): Promise
  * At most CHAT_RATE_LIMIT_MESSAGES per window per fan (429), counted from the stored messages so
  * it holds across nodes. Checked last, so a refused message never uses up the allowance.
  */
-async function enforceRateLimit(db: Db, dialect: Dialect, now: number, partyId: string, fanId: string): Promise<void> {
-  const { count, oldest } = await recentMessagesBy(db, dialect, partyId, fanId, now - CHAT_RATE_LIMIT_WINDOW_MS);
+async function enforceRateLimit(db: Db, now: number, partyId: string, fanId: string): Promise<void> {
+  const { count, oldest } = await recentMessagesBy(db, partyId, fanId, now - CHAT_RATE_LIMIT_WINDOW_MS);
   if (count < CHAT_RATE_LIMIT_MESSAGES) return;
   const retryAfterMs = Math.max(0, (oldest ?? now) + CHAT_RATE_LIMIT_WINDOW_MS - now);
   throw new HttpError(429, {
@@ -97,7 +97,7 @@ async function storeWithinRateLimit(ctx: ServerContext, party: PartyRow, author:
     await lockForTransaction(w.db, ctx.dialect, `chat-rate:${row.party_id}:${author.fanId}`);
     // Slow mode counts the same rows: under the same lock, inside the same transaction.
     await enforceSlowMode({ ...ctx, db: w.db }, row.party_id, author, false, party);
-    await enforceRateLimit(w.db, ctx.dialect, ctx.now(), row.party_id, author.fanId);
+    await enforceRateLimit(w.db, ctx.now(), row.party_id, author.fanId);
     return queueMessage(w, ctx, row);
   });
   return queued.message;
