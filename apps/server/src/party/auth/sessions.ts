@@ -6,11 +6,11 @@ import { hashToken, newToken } from '../../platform/tokens.ts';
 
 export type Fan = FanTable;
 
-/** Issues a fan's bearer token; only its hash is stored. */
 const insertTokenQuery = reusedQuery((db: Db, v: { tokenHash: string; fanId: string; now: number; expiresAt: number }) =>
   db.insertInto('access_tokens').values({ token_hash: v.tokenHash, fan_id: v.fanId, created_at: v.now, expires_at: v.expiresAt, revoked_at: null }),
 );
 
+/** Issues a fan's bearer token; only its hash is stored. */
 export async function issueAccessToken(db: Db, fanId: string, now: number, ttlMs: number): Promise<string> {
   const token = newToken();
   await insertTokenQuery(db, { tokenHash: hashToken(token), fanId, now, expiresAt: now + ttlMs });

@@ -146,10 +146,6 @@ export async function getTracks(ctx: ServerContext, partyId: string): Promise<Pa
   };
 }
 
-/**
- * Casts (`on`) or withdraws a fan's vote for a track. One vote per fan per track: repeating either
- * call changes nothing. Only signed-up fans vote, only while the party has voting enabled.
- */
 /** A fan's vote on a track (built once: every vote runs one of the two). */
 const addVoteQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string; fanId: string; now: number }) =>
   db
@@ -161,6 +157,10 @@ const removeVoteQuery = reusedQuery((db: Db, v: { partyId: string; trackId: stri
   db.deleteFrom('track_votes').where('party_id', '=', v.partyId).where('track_id', '=', v.trackId).where('fan_id', '=', v.fanId),
 );
 
+/**
+ * Casts (`on`) or withdraws a fan's vote for a track. One vote per fan per track: repeating either
+ * call changes nothing. Only signed-up fans vote, only while the party has voting enabled.
+ */
 export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, trackId: string, on: boolean): Promise<VoteResponse> {
   // The vote's checks read the cached row (issue 16); the count itself is the database's.
   const party = await requirePartyCached(ctx.db, partyId);

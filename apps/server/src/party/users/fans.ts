@@ -59,9 +59,9 @@ export function anonymousFanRow(id: string, displayName: string, now: number): F
   };
 }
 
-/** A fan without a streaming account, for parties that do not require login. */
 const insertFanQuery = reusedQuery((db: Db, fan: Fan) => db.insertInto('fans').values(fan));
 
+/** A fan without a streaming account, for parties that do not require login. */
 export async function createAnonymousFan(db: Db, displayName: string, now: number): Promise<Fan> {
   const fan = anonymousFanRow(newId(), displayName, now);
   await insertFanQuery(db, fan);

@@ -26,11 +26,6 @@ import { fanTrackVotes } from '../live/queries.ts';
 import { createAnonymousFan, updateServiceTokens } from './fans.ts';
 
 /**
- * Signs a fan up for a party. Login-required parties need the fan's bearer; others create an
- * anonymous fan and return its token. A clash of display name or e-mail with another fan of the
- * party answers 409 DuplicateSignupError naming the fields; signing up again updates the profile.
- */
-/**
  * Signups in the party that already use the display name or (when given) the e-mail, other than
  * the fan's own. Built once (every signup asks): a null e-mail matches no row (`= NULL`).
  */
@@ -48,6 +43,11 @@ const insertSignupQuery = reusedQuery((db: Db, row: Omit<Insertable<PartyUserTab
   db.insertInto('party_users').values({ ...row, can_chat: 1 }),
 );
 
+/**
+ * Signs a fan up for a party. Login-required parties need the fan's bearer; others create an
+ * anonymous fan and return its token. A clash of display name or e-mail with another fan of the
+ * party answers 409 DuplicateSignupError naming the fields; signing up again updates the profile.
+ */
 export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | null, body: SignupBody): Promise<SignupResponse> {
   const party = await requirePartyCached(ctx.db, partyId);
   if (!fan && toBool(party.login_required)) throw unauthorized('This party requires a streaming login before signup');
