@@ -1,8 +1,7 @@
 /**
  * Queries built once and run many times with new values (issue 16). Kysely builds, freezes and
  * compiles a query's operation tree on every execution: on the chat post path, with the caches
- * cold inside the fan-out, that was 0.15 ms a post, a third of Kysely's and SQLite's share together.
- * Kysely's own recipe for this is to compile once and execute the compiled query
+ * cold inside the fan-out, about 0.23 ms a post (decision 0017). Kysely's own recipe for this is to compile once and execute the compiled query
  * (`db.executeQuery`); this finds where each value goes in the compiled parameters, so the query is
  * still written with the builder.
  */
@@ -22,9 +21,10 @@ const marker = (name: string): string => MARKER + name;
 
 /**
  * Wraps `build`, which makes the query from named values. It must use every value as a value of the
- * query (compared, inserted, set), never to decide the query's shape: it is run once per dialect,
- * with markers in place of the values. Values with other names than the first call's are built
- * as usual. The compiled query is kept per dialect adapter, which a database's transactions share.
+ * query (compared, inserted, set), never to decide the query's shape: it is run once per dialect
+ * adapter, with markers in place of the values. Values with other names than the first call's are
+ * built as usual. The adapter (read through Kysely's internal `getExecutor`) is the one object a
+ * database and its transactions share, and it differs between SQLite and PostgreSQL.
  */
 export function reusedQuery<V extends object, R>(build: (db: Db, values: V) => Compilable<R>) {
   const byAdapter = new WeakMap<DialectAdapter, Compiled<R>>();
