@@ -245,17 +245,17 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     }
     await admin.getByRole('tab', { name: 'Look' }).click();
     await admin.setViewportSize({ width: 390, height: 844 });
+    const settings = admin.getByRole('form', { name: 'Party settings' });
+    const preview = admin.getByRole('region', { name: 'Preview' });
     try {
       // The layout follows the viewport after the resize event and a render (a clean-clone CI run
       // once measured the wide layout, 249 px over): measure once the phone's layout hides the
       // preview and the width has settled.
-      await admin.getByRole('region', { name: 'Preview' }).waitFor({ state: 'hidden' });
+      await preview.waitFor({ state: 'hidden' });
       const overflowNow = () => admin.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       await waitFor(async () => (await overflowNow()) <= 0, 'no horizontal overflow at 390 px', 5_000).catch(() => undefined);
       expect(await overflowNow()).toBeLessThanOrEqual(0);
       // On a phone a switch shows the settings or the preview, instead of the preview below the whole form.
-      const settings = admin.getByRole('form', { name: 'Party settings' });
-      const preview = admin.getByRole('region', { name: 'Preview' });
       await settings.waitFor({ state: 'visible' });
       expect(await preview.isVisible()).toBe(false);
       // By keyboard: the switch is a radio group, the arrow key moves to "Preview".

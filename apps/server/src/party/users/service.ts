@@ -75,10 +75,14 @@ export async function signUp(ctx: ServerContext, partyId: string, fan: Fan | nul
     competition_accepted: fromBool(body.competition_accepted ?? false),
   };
   const signUpAs = (db: Db, fanId: string, isNew: boolean) => {
+    const row = { party_id: partyId, fan_id: fanId, created_at: now, ...profile };
     // A new fan has no signup to update: a plain insert (one statement kind the caches treat as an addition).
-    if (isNew) return insertSignupQuery(db, { party_id: partyId, fan_id: fanId, created_at: now, ...profile });
-    const insert = db.insertInto('party_users').values({ party_id: partyId, fan_id: fanId, can_chat: 1, created_at: now, ...profile });
-    return insert.onConflict((oc) => oc.columns(['party_id', 'fan_id']).doUpdateSet(profile)).execute();
+    if (isNew) return insertSignupQuery(db, row);
+    return db
+      .insertInto('party_users')
+      .values({ ...row, can_chat: 1 })
+      .onConflict((oc) => oc.columns(['party_id', 'fan_id']).doUpdateSet(profile))
+      .execute();
   };
   let result: SignupResponse;
   try {
