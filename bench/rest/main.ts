@@ -7,13 +7,15 @@
  * the run), non-2xx answers. Optionally (`--cpu-prof`) a V8 profile of each call's window.
  */
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon, { type Request, type Result } from 'autocannon';
 import pg from 'pg';
 import { CHAT_RATE_LIMIT_WINDOW_MS, type PartyTracksResponse } from '@fanfare/protocol';
+import type { ReplayedAnswer } from './ceiling.ts';
 import { summarizeProfile, type ProfileSummary } from '../lib/cpuprofile.ts';
 import { call, cmsHeaders, inPool, signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
 import { RemoteProfiler } from '../lib/inspector.ts';
@@ -60,6 +62,8 @@ interface Row {
   statuses?: Record<string, number>;
   errors: number;
   profile?: ProfileSummary;
+  /** For a replay reference: the call whose answer it replays. */
+  replay_of?: string;
 }
 
 /** One autocannon run against `base` while sampling the server's CPU (and profiling it, when asked). */
@@ -97,17 +101,50 @@ async function measure(db: string, callName: string, base: string, pid: number, 
   return row;
 }
 
-/** The bare node:http server, measured with the same client and connections. */
-async function measureCeiling(): Promise<Row> {
+/**
+ * A bare node:http server, measured with the same client and connections: the ceiling, or with
+ * `replay` the same server answering with one captured Fanfare answer (the reads' fair reference).
+ */
+async function measureCeiling(replay?: { call: string; answer: ReplayedAnswer }): Promise<Row> {
   const port = await freePort();
-  const child: ChildProcess = spawnTs('bench/rest/ceiling.ts', [], { env: { ...process.env, PORT: String(port) }, logFile: path.join(logDir, 'ceiling.log') });
+  const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+  if (replay) {
+    env.REPLAY_FILE = path.join(logDir, `replay-${replay.call}.json`);
+    writeFileSync(env.REPLAY_FILE, JSON.stringify(replay.answer));
+  }
+  const child: ChildProcess = spawnTs('bench/rest/ceiling.ts', [], { env, logFile: path.join(logDir, `ceiling-${replay?.call ?? 'bare'}.log`) });
   try {
     await waitForHttp(`http://127.0.0.1:${port}/`, 30_000, child);
     await autocannon({ url: `http://127.0.0.1:${port}`, connections: CONNECTIONS, duration: 1 });
-    return await measure('node:http', 'ceiling', `http://127.0.0.1:${port}`, child.pid!, { method: 'POST', path: '/', body: '{}' }, null);
+    const request: Request = replay ? { method: 'GET', path: '/' } : { method: 'POST', path: '/', body: '{}' };
+    const row = await measure('node:http', replay ? `${replay.call} replayed` : 'ceiling', `http://127.0.0.1:${port}`, child.pid!, request, null);
+    return replay ? { ...row, replay_of: replay.call } : row;
   } finally {
     await stopProcess(child);
   }
+}
+
+/** The calls served from memory: each gets a replay reference (its answer, byte for byte, from a bare server). */
+const READ_CALLS = new Set(['get_party', 'chat_recent']);
+/** Headers node:http writes itself, left out of a captured answer. */
+const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
+
+/** One answer of `request`, as autocannon would get it (no Accept-Encoding), with its headers and body. */
+function captureAnswer(base: string, request: Request): Promise<ReplayedAnswer> {
+  const req = request.setupRequest ? request.setupRequest({ ...request }, {}) : request;
+  return new Promise((resolve, reject) => {
+    const out = http.request(`${base}${req.path}`, { method: req.method, headers: req.headers as http.OutgoingHttpHeaders }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const headers = Object.fromEntries(Object.entries(res.headers).filter(([k, v]) => !HOP_HEADERS.has(k) && typeof v === 'string')) as Record<string, string>;
+        resolve({ status: res.statusCode ?? 0, headers, body: Buffer.concat(chunks).toString('utf8') });
+      });
+      res.on('error', reject);
+    });
+    out.on('error', reject);
+    out.end(req.body);
+  });
 }
 
 /** A fresh PostgreSQL database for one run; dropped afterwards. */
@@ -201,6 +238,10 @@ function requestOf(callName: string, tokens: string[], trackIds: string[]): Requ
   }
 }
 
+/** Reads already given their replay reference in this run. */
+const replayed = new Set<string>();
+
+/** Fanfare's rows on `db`, each read followed by its replay reference the first time it is measured. */
 async function measureFanfare(db: 'sqlite' | 'postgres'): Promise<Row[]> {
   const pgDb = db === 'postgres' ? await freshPostgres(args['pg-url']!) : null;
   const inspectPort = args['cpu-prof'] ? await freePort() : null;
@@ -222,6 +263,14 @@ async function measureFanfare(db: 'sqlite' | 'postgres'): Promise<Row[]> {
       // The chat rate limit counts the warm-up's posts: wait until they are out of its window.
       if (callName === 'chat_post') await sleep(CHAT_RATE_LIMIT_WINDOW_MS + 500);
       rows.push(await measure(db, callName, server.base, server.pid, requestOf(callName, tokens, trackIds), profiler));
+      // The replay reference runs right after the call it replays (this host's speed drifts within
+      // minutes); the first database's answer stands for both, as they give the same bytes.
+      if (READ_CALLS.has(callName) && !replayed.has(callName)) {
+        replayed.add(callName);
+        const answer = await captureAnswer(server.base, requestOf(callName, tokens, trackIds));
+        if (answer.status !== 200) throw new Error(`${callName} answered ${answer.status}: nothing to replay`);
+        rows.push(await measureCeiling({ call: callName, answer }));
+      }
     }
     return rows;
   } finally {
@@ -241,9 +290,14 @@ async function main(): Promise<void> {
   const machineBusy = busy.stop();
   const loadEnd = Math.round(os.loadavg()[0]! * 100) / 100;
 
-  const header = ['database', 'call', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'server CPU %', 'requests', 'non-2xx', 'errors', '% of ceiling'];
+  const header = ['database', 'call', 'req/s', 'p50 ms', 'p99 ms', 'CPU ms/req', 'server CPU %', 'requests', 'non-2xx', 'errors', '% of ceiling', '% of replay'];
   const ceiling = rows[0]!.req_s;
-  const cells = rows.map((r) => [r.db, r.call, r.req_s, r.p50_ms, r.p99_ms, r.cpu_ms_per_req, r.server_cpu_pct, r.requests, r.non_2xx, r.errors, `${Math.round((r.req_s / ceiling) * 1000) / 10}`]);
+  const pct = (a: number, b: number) => `${Math.round((a / b) * 1000) / 10}`;
+  const replayRate = (callName: string) => rows.find((r) => r.replay_of === callName)?.req_s;
+  const cells = rows.map((r) => {
+    const replayed = r.replay_of ? undefined : replayRate(r.call);
+    return [r.db, r.call, r.req_s, r.p50_ms, r.p99_ms, r.cpu_ms_per_req, r.server_cpu_pct, r.requests, r.non_2xx, r.errors, pct(r.req_s, ceiling), replayed ? pct(r.req_s, replayed) : ''];
+  });
   const loadLine = `machine: ${machineLine(machine)}; load ${loadEnd} at end; whole machine ${machineBusy.busy_pct} % busy over the run (irq ${machineBusy.irq_pct} %)`;
   console.log(`\n${textTable(header, cells)}\n\n${loadLine}`);
   if (args['no-save']) return;
@@ -254,7 +308,7 @@ async function main(): Promise<void> {
   const md = [
     `# REST bench, ${today()}`,
     '',
-    `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per call after 1 s of warm-up, party with ${FANS} anonymous fans (tokens rotate per request), server \`apps/server/src/main.ts --only party\`, NODE_ENV=production, LOG_LEVEL=warn. Ceiling: a bare \`node:http\` server in the same run.`,
+    `autocannon, ${CONNECTIONS} connections, ${DURATION_S} s per call after 1 s of warm-up, party with ${FANS} anonymous fans (tokens rotate per request), server \`apps/server/src/main.ts --only party\`, NODE_ENV=production, LOG_LEVEL=warn. Ceiling: a bare \`node:http\` server in the same run. Each read (\`GET party\`, \`chat/recent\`) also has a replay reference: the same bare server answering with Fanfare's captured answer, headers and body byte for byte (\`% of replay\`).`,
     '',
     markdownTable(header, cells),
     '',
