@@ -81,8 +81,10 @@ export interface CmsConfig {
 export interface LiveConfig {
   /** Window over which a party's events are batched into one socket frame. */
   socketBatchMs: number;
-  /** Sockets a party's cycle writes to per turn of the event loop (SOCKET_SWEEP_CHUNK). */
+  /** Sockets a party's cycle writes to per turn of the event loop at most (SOCKET_SWEEP_CHUNK). */
   socketSweepChunk: number;
+  /** Milliseconds of socket writes after which a cycle's turn ends (SOCKET_SWEEP_BUDGET_MS). */
+  socketSweepBudgetMs: number;
   /** Server ping interval; a socket silent for three intervals is closed. */
   socketHeartbeatMs: number;
   /** A socket whose unsent bytes stay above this for `socketSlowGraceMs` is shed (close 4008). */
@@ -129,6 +131,9 @@ const Env = z.object({
   // 30-50 ms of socket writes per turn on the bench machine; 5,000 (two chunks at 10,000 fans)
   // let the fan-out bench's chat posts back up again.
   SOCKET_SWEEP_CHUNK: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
+  // Decision 0018: a turn of writes ends after this long, so a chat post's database round trips
+  // (several per post on PostgreSQL) each wait a few milliseconds, not a whole chunk.
+  SOCKET_SWEEP_BUDGET_MS: z.coerce.number().min(0).max(1000).default(5),
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(50).default(20_000),
   SOCKET_SEND_BUFFER_SOFT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
   SOCKET_SEND_BUFFER_HARD_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
@@ -212,6 +217,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     live: {
       socketBatchMs: e.SOCKET_BATCH_MS,
       socketSweepChunk: e.SOCKET_SWEEP_CHUNK,
+      socketSweepBudgetMs: e.SOCKET_SWEEP_BUDGET_MS,
       socketHeartbeatMs: e.SOCKET_HEARTBEAT_MS,
       socketSendBufferSoftBytes: e.SOCKET_SEND_BUFFER_SOFT_BYTES,
       socketSendBufferHardBytes: Math.max(e.SOCKET_SEND_BUFFER_HARD_BYTES, e.SOCKET_SEND_BUFFER_SOFT_BYTES),

@@ -18,6 +18,7 @@ export async function registerLive(app: App, ctx: ServerContext, jobs: JobSchedu
   const sockets = new PartySocketServer(ctx, {
     batchMs: live.socketBatchMs,
     sweepChunk: live.socketSweepChunk,
+    sweepBudgetMs: live.socketSweepBudgetMs,
     heartbeatMs: live.socketHeartbeatMs,
     sendBufferSoftBytes: live.socketSendBufferSoftBytes,
     sendBufferHardBytes: live.socketSendBufferHardBytes,

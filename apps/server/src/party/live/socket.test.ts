@@ -318,3 +318,45 @@ describe('party socket cycles written in chunks (issue 16)', () => {
     for (const s of sockets) s.close();
   });
 });
+
+describe('party socket cycles end their turn when the write budget is spent (decision 0018)', () => {
+  // No count limit to speak of and no time at all: the turn ends at the first clock check (every
+  // 32 sockets), so 40 sockets take two turns of the event loop.
+  let w: LiveWorld;
+  beforeAll(async () => {
+    w = await startLiveWorld('sqlite', P, { SOCKET_SWEEP_CHUNK: '100000', SOCKET_SWEEP_BUDGET_MS: '0', MAX_SOCKETS_PER_FAN: '20' });
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('SOCKET_SWEEP_BUDGET_MS: a cycle over 40 sockets with no budget is written over more than one turn, every socket getting the event once', async () => {
+    const tokens = [w.fan, w.lena, w.host, w.admin].flatMap((f) => Array.from({ length: 10 }, () => f.token));
+    const sockets: TestSocket[] = [];
+    for (const token of tokens) sockets.push(await TestSocket.connect(w.t, P, token));
+    // Number the turns of the event loop, and note the turns in which the server's sockets are written.
+    let turnNo = 0;
+    let counting = true;
+    const tick = () => {
+      turnNo++;
+      if (counting) setImmediate(tick);
+    };
+    setImmediate(tick);
+    const writtenIn = new Set<number>();
+    for (const client of w.t.server.party!.websocketServer.clients) {
+      const socket = (client as unknown as { _socket: Socket })._socket;
+      const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+      socket.write = ((...args: unknown[]) => {
+        // Only the event's frame: presence and pings go out on timers of their own.
+        if (Buffer.isBuffer(args[0]) && args[0].includes('"track_id":"budget"')) writtenIn.add(turnNo);
+        return write(...args);
+      }) as Socket['write'];
+    }
+    const seq = (await w.t.server.ctx.hub.emit(P, { type: 'votes_changed', track_id: 'budget', votes: 1 })).seq_id;
+    await waitFor('every socket has the event', () => sockets.every((s) => s.seenThrough() >= seq));
+    counting = false;
+    expect(writtenIn.size).toBeGreaterThanOrEqual(2);
+    for (const s of sockets) expect(s.sequenced().filter((e) => e.seq_id === seq)).toHaveLength(1);
+    for (const s of sockets) s.close();
+  });
+});

@@ -29,8 +29,10 @@ export interface SocketObserver {
 export interface SocketOptions {
   /** Events of a party are collected this long, then sent as one frame. */
   batchMs: number;
-  /** Sockets a party's cycle writes to per turn of the event loop (see `PartyChannel`). */
+  /** Sockets a party's cycle writes to per turn of the event loop at most (see `PartyChannel`). */
   sweepChunk: number;
+  /** Milliseconds of writes after which a cycle's turn ends, however few sockets it reached (decision 0018). */
+  sweepBudgetMs: number;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;
   /** A socket whose unsent bytes stay above this for `slowGraceMs` is shed. */
@@ -58,6 +60,8 @@ const PING_FRAME = wireFrame(Buffer.from(PING_TEXT));
 
 /** Liveness, rate limits and shedding use a monotonic clock: the party clock may be moved in tests. */
 const mono = (): number => performance.now();
+/** A cycle reads the clock once per this many sockets, to end its turn when the budget is spent. */
+const BUDGET_CHECK_EVERY = 32;
 
 interface FanInfo {
   id: string;
@@ -109,9 +113,10 @@ class FanSocket {
 /**
  * The sockets of one party on this node, fed by one hub subscription.
  *
- * Events go to the sockets in cycles: a cycle visits every socket, `sweepChunk` sockets per turn of
- * the event loop (the server reads its requests between chunks), and sends each socket, in one
- * frame, every event after the last one it was sent, up to the newest this node has. A socket late
+ * Events go to the sockets in cycles: a cycle visits every socket, at most `sweepChunk` sockets and
+ * `sweepBudgetMs` per turn of the event loop (the server reads its requests between turns), and
+ * sends each socket, in one frame, every event after the last one it was sent, up to the newest
+ * this node has. A socket late
  * in a cycle so gets what arrived while the cycle was under way, not one cycle later (issue 16: at
  * 10,000 fans a cycle takes 150-250 ms). A new cycle starts at most once per `batchMs`: an event
  * after a quiet spell goes out at once, a busy party's events gather for the window.
@@ -169,33 +174,43 @@ class PartyChannel {
     this.cycleTimer = setTimeout(() => this.startCycle(this.server.options.sweepChunk), wait);
   }
 
-  private startCycle(chunk: number): void {
+  private startCycle(chunk: number, budgetMs?: number): void {
     if (this.cycleTimer) clearTimeout(this.cycleTimer);
     this.cycleTimer = null;
     if (this.cycle || this.log.length === 0) return;
     this.lastCycleAt = mono();
     this.cycle = new Cycle([...this.sockets]);
-    this.continueCycle(this.cycle, chunk);
+    this.continueCycle(this.cycle, chunk, budgetMs);
   }
 
   /** Sends what is pending to every live socket now, in one go (shutdown). */
   flushNow(): void {
-    if (this.cycle) this.continueCycle(this.cycle, Infinity);
-    this.startCycle(Infinity);
+    if (this.cycle) this.continueCycle(this.cycle, Infinity, Infinity);
+    this.startCycle(Infinity, Infinity);
   }
 
-  /** Visits the cycle's next `chunk` sockets, and the rest in later turns of the event loop. */
-  private continueCycle(cycle: Cycle, chunk: number): void {
+  /**
+   * Visits the cycle's next sockets, at most `chunk` of them and for at most `budgetMs`, and the
+   * rest in later turns of the event loop.
+   */
+  private continueCycle(cycle: Cycle, chunk: number, budgetMs = this.server.options.sweepBudgetMs): void {
     if (this.cycle !== cycle) return;
     const end = Math.min(cycle.targets.length, cycle.next + chunk);
-    // One clock read per chunk; the frames are made again only when events arrived since the last
-    // chunk (none arrives while a chunk is written).
+    // The frames are made again only when events arrived since the last chunk (none arrives while
+    // a chunk is written). `now` (for send-buffer shedding) is read once per chunk.
     const now = mono();
+    const deadline = now + budgetMs;
     if (cycle.frames?.lastSeq !== this.lastDelivered) cycle.frames = new ChunkFrames(this.log);
     const frames = cycle.frames;
-    for (let i = cycle.next; i < end; i++) this.deliver(frames, cycle.targets[i]!, now);
-    cycle.next = end;
-    if (end < cycle.targets.length) {
+    let i = cycle.next;
+    while (i < end) {
+      this.deliver(frames, cycle.targets[i]!, now);
+      // Decision 0018: a turn ends when its budget is spent, so a request's database round trip
+      // waits milliseconds for the loop, not a whole chunk.
+      if (++i % BUDGET_CHECK_EVERY === 0 && mono() >= deadline) break;
+    }
+    cycle.next = i;
+    if (i < cycle.targets.length) {
       setImmediate(() => this.continueCycle(cycle, this.server.options.sweepChunk));
       return;
     }
