@@ -83,7 +83,7 @@ export interface LiveConfig {
   socketBatchMs: number;
   /** Sockets a party's cycle writes to per turn of the event loop at most (SOCKET_SWEEP_CHUNK). */
   socketSweepChunk: number;
-  /** Milliseconds of socket writes after which a cycle's turn ends (SOCKET_SWEEP_BUDGET_MS). */
+  /** Milliseconds of socket writes after which a cycle's turn ends while a request is under way (SOCKET_SWEEP_BUDGET_MS). */
   socketSweepBudgetMs: number;
   /** Server ping interval; a socket silent for three intervals is closed. */
   socketHeartbeatMs: number;
@@ -131,8 +131,8 @@ const Env = z.object({
   // 30-50 ms of socket writes per turn on the bench machine; 5,000 (two chunks at 10,000 fans)
   // let the fan-out bench's chat posts back up again.
   SOCKET_SWEEP_CHUNK: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
-  // Decision 0018: a turn of writes ends after this long, so a chat post's database round trips
-  // (several per post on PostgreSQL) each wait a few milliseconds, not a whole chunk.
+  // Decision 0018: while a request is under way a turn of writes ends after this long, so a chat
+  // post's database round trips (several per post on PostgreSQL) each wait milliseconds, not a chunk.
   SOCKET_SWEEP_BUDGET_MS: z.coerce.number().min(0).max(1000).default(5),
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(50).default(20_000),
   SOCKET_SEND_BUFFER_SOFT_BYTES: z.coerce.number().int().positive().default(256 * 1024),

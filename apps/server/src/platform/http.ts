@@ -19,6 +19,7 @@ import { isRedisUnavailable } from './pubsub/redis.ts';
 import type { Readiness } from './readiness.ts';
 import { answerClientError, frameworkRefusal, refuseUnsafeInput } from './input.ts';
 import { isQuietRequest } from './requestLogging.ts';
+import { countRequestsInFlight } from './requestsInFlight.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -66,6 +67,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
   app.addHook('onRequest', async (req, reply) => {
     reply.header('x-request-id', req.id);
   });
+  countRequestsInFlight(app as unknown as FastifyInstance);
   app.addHook('preValidation', async (req) => {
     refuseUnsafeInput({ path: req.params, query: req.query, body: req.body });
   });

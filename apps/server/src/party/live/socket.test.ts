@@ -1,11 +1,12 @@
 import { PartySocket } from '@fanfare/client';
 import { CloseCode, type SequencedEvent } from '@fanfare/protocol';
 import { WebSocket as WsWebSocket } from 'ws';
-import type { Socket } from 'node:net';
+import net, { type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../../test/harness.ts';
 import { loginWithApple } from '../../test/logins.ts';
+import { requestsInFlight } from '../../platform/requestsInFlight.ts';
 import type { SequencedEventInput } from './hub.ts';
 import { TestSocket, startLiveWorld, waitFor, type LiveWorld } from './testkit.ts';
 
@@ -320,8 +321,8 @@ describe('party socket cycles written in chunks (issue 16)', () => {
 });
 
 describe('party socket cycles end their turn when the write budget is spent (decision 0018)', () => {
-  // No count limit to speak of and no time at all: the turn ends at the first clock check (every
-  // 32 sockets), so 40 sockets take two turns of the event loop.
+  // No count limit to speak of and no time at all: while a request is under way the turn ends at
+  // the first clock check (every 32 sockets), so 40 sockets take two turns of the event loop.
   let w: LiveWorld;
   beforeAll(async () => {
     w = await startLiveWorld('sqlite', P, { SOCKET_SWEEP_CHUNK: '100000', SOCKET_SWEEP_BUDGET_MS: '0', MAX_SOCKETS_PER_FAN: '20' });
@@ -330,11 +331,8 @@ describe('party socket cycles end their turn when the write budget is spent (dec
     await w?.close();
   });
 
-  it('SOCKET_SWEEP_BUDGET_MS: a cycle over 40 sockets with no budget is written over more than one turn, every socket getting the event once', async () => {
-    const tokens = [w.fan, w.lena, w.host, w.admin].flatMap((f) => Array.from({ length: 10 }, () => f.token));
-    const sockets: TestSocket[] = [];
-    for (const token of tokens) sockets.push(await TestSocket.connect(w.t, P, token));
-    // Number the turns of the event loop, and note the turns in which the server's sockets are written.
+  /** Emits one event and returns the number of event-loop turns in which the server wrote it to its sockets. */
+  async function turnsToWrite(sockets: TestSocket[], trackId: string): Promise<number> {
     let turnNo = 0;
     let counting = true;
     const tick = () => {
@@ -343,20 +341,40 @@ describe('party socket cycles end their turn when the write budget is spent (dec
     };
     setImmediate(tick);
     const writtenIn = new Set<number>();
+    const restore: (() => void)[] = [];
     for (const client of w.t.server.party!.websocketServer.clients) {
       const socket = (client as unknown as { _socket: Socket })._socket;
-      const write = socket.write.bind(socket) as (...args: unknown[]) => boolean;
+      const write = socket.write;
       socket.write = ((...args: unknown[]) => {
         // Only the event's frame: presence and pings go out on timers of their own.
-        if (Buffer.isBuffer(args[0]) && args[0].includes('"track_id":"budget"')) writtenIn.add(turnNo);
-        return write(...args);
+        if (Buffer.isBuffer(args[0]) && args[0].includes(`"track_id":"${trackId}"`)) writtenIn.add(turnNo);
+        return (write as (...a: unknown[]) => boolean).apply(socket, args);
       }) as Socket['write'];
+      restore.push(() => (socket.write = write));
     }
-    const seq = (await w.t.server.ctx.hub.emit(P, { type: 'votes_changed', track_id: 'budget', votes: 1 })).seq_id;
-    await waitFor('every socket has the event', () => sockets.every((s) => s.seenThrough() >= seq));
+    const seq = (await w.t.server.ctx.hub.emit(P, { type: 'votes_changed', track_id: trackId, votes: 1 })).seq_id;
+    await waitFor(`every socket has ${trackId}`, () => sockets.every((s) => s.seenThrough() >= seq));
     counting = false;
-    expect(writtenIn.size).toBeGreaterThanOrEqual(2);
+    for (const undo of restore) undo();
     for (const s of sockets) expect(s.sequenced().filter((e) => e.seq_id === seq)).toHaveLength(1);
+    return writtenIn.size;
+  }
+
+  it('SOCKET_SWEEP_BUDGET_MS: with no request under way a cycle over 40 sockets is one turn; while one is, it ends its turns on the budget; every socket gets each event once', async () => {
+    const tokens = [w.fan, w.lena, w.host, w.admin].flatMap((f) => Array.from({ length: 10 }, () => f.token));
+    const sockets: TestSocket[] = [];
+    for (const token of tokens) sockets.push(await TestSocket.connect(w.t, P, token));
+    await waitFor('no request under way', () => requestsInFlight() === 0);
+    expect(await turnsToWrite(sockets, 'idle')).toBe(1);
+
+    // A request whose body never comes: under way from its headers on.
+    const { port } = new URL(w.t.partyUrl);
+    const held = net.connect(Number(port), '127.0.0.1');
+    held.write(`POST /api/parties/${P}/chat/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n`);
+    await waitFor('the held request is under way', () => requestsInFlight() > 0);
+    expect(await turnsToWrite(sockets, 'busy')).toBeGreaterThanOrEqual(2);
+    held.destroy();
+    await waitFor('the held request is over', () => requestsInFlight() === 0);
     for (const s of sockets) s.close();
   });
 });

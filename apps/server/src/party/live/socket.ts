@@ -18,6 +18,7 @@ import { can, fanActor } from '../policies.ts';
 import { findParty } from '../parties/queries.ts';
 import { inAudience, type Audience, type LoggedEvent } from './hub.ts';
 import { currentStatus } from './playback.ts';
+import { requestsInFlight } from '../../platform/requestsInFlight.ts';
 
 /** Hears fan sockets join and leave a party (after the token check; a leave follows each join). */
 export interface SocketObserver {
@@ -31,7 +32,7 @@ export interface SocketOptions {
   batchMs: number;
   /** Sockets a party's cycle writes to per turn of the event loop at most (see `PartyChannel`). */
   sweepChunk: number;
-  /** Milliseconds of writes after which a cycle's turn ends, however few sockets it reached (decision 0018). */
+  /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0018). */
   sweepBudgetMs: number;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;
@@ -113,13 +114,13 @@ class FanSocket {
 /**
  * The sockets of one party on this node, fed by one hub subscription.
  *
- * Events go to the sockets in cycles: a cycle visits every socket, at most `sweepChunk` sockets and
- * `sweepBudgetMs` per turn of the event loop (the server reads its requests between turns), and
- * sends each socket, in one frame, every event after the last one it was sent, up to the newest
- * this node has. A socket late
- * in a cycle so gets what arrived while the cycle was under way, not one cycle later (issue 16: at
- * 10,000 fans a cycle takes 150-250 ms). A new cycle starts at most once per `batchMs`: an event
- * after a quiet spell goes out at once, a busy party's events gather for the window.
+ * Events go to the sockets in cycles: a cycle visits every socket, at most `sweepChunk` sockets per
+ * turn of the event loop (and `sweepBudgetMs` while a request is under way; the server reads its
+ * requests between turns), and sends each socket, in one frame, every event after the last one it
+ * was sent, up to the newest this node has. A socket late in a cycle so gets what arrived while the
+ * cycle was under way, not one cycle later (issue 16: at 10,000 fans a cycle takes 150-250 ms). A
+ * new cycle starts at most once per `batchMs`: an event after a quiet spell goes out at once, a busy
+ * party's events gather for the window.
  */
 class PartyChannel {
   readonly sockets = new Set<FanSocket>();
@@ -205,9 +206,9 @@ class PartyChannel {
     let i = cycle.next;
     while (i < end) {
       this.deliver(frames, cycle.targets[i]!, now);
-      // Decision 0018: a turn ends when its budget is spent, so a request's database round trip
-      // waits milliseconds for the loop, not a whole chunk.
-      if (++i % BUDGET_CHECK_EVERY === 0 && mono() >= deadline) break;
+      // Decision 0018: while a request is under way (waiting on a database round trip, say) a turn
+      // ends when its budget is spent, so the request waits milliseconds for the loop, not a chunk.
+      if (++i % BUDGET_CHECK_EVERY === 0 && requestsInFlight() > 0 && mono() >= deadline) break;
     }
     cycle.next = i;
     if (i < cycle.targets.length) {
