@@ -16,8 +16,9 @@ export function requestsInFlight(): number {
 /** Counts `app`'s requests from their headers until their response closes (answered or aborted). */
 export function countRequestsInFlight(app: FastifyInstance): void {
   app.addHook('onRequest', (req, reply, done) => {
-    // A socket upgrade has no response to close: it is not a request waiting for an answer.
-    if (req.headers.upgrade === undefined) {
+    // Not counted: a socket upgrade (no response to close) and an event stream (EventSource asks
+    // for `text/event-stream`), which stays open for as long as its page does.
+    if (req.headers.upgrade === undefined && req.headers.accept !== 'text/event-stream') {
       open++;
       reply.raw.once('close', () => open--);
     }
