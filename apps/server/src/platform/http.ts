@@ -13,13 +13,14 @@ import {
 import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
 import { HttpError } from './errors.ts';
-import { trackRoutes } from './route.ts';
+import { decorateCallers, trackRoutes } from './route.ts';
 import { isDatabaseUnavailable, isUniqueViolation } from './db/database.ts';
 import { isRedisUnavailable } from './pubsub/redis.ts';
 import type { Readiness } from './readiness.ts';
 import { answerClientError, frameworkRefusal, refuseUnsafeInput } from './input.ts';
 import { isQuietRequest } from './requestLogging.ts';
 import { countRequestsInFlight } from './requestsInFlight.ts';
+import { lazyRequestLogger } from './requestLogger.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -48,8 +49,10 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: opts.trustProxy ?? false,
     forceCloseConnections: true,
-    // Issue 15: no access lines for assets and HLS segments unless LOG_LEVEL=debug.
-    logController: new LogController({ disableRequestLogging: (req) => isQuietRequest(req.url, opts.logger.level) }),
+    // Issue 15: no access lines for assets and HLS segments unless LOG_LEVEL=debug (and none at
+    // all above info, where pino would drop them anyway: asked twice per request).
+    logController: new LogController({ disableRequestLogging: (req) => !opts.logger.isLevelEnabled('info') || isQuietRequest(req.url, opts.logger.level) }),
+    childLoggerFactory: lazyRequestLogger,
     // Fastify's own refusals (malformed URL, over-long path segment, parser errors on the
     // socket) answer in our `{ detail }` shape, and never echo the URL back.
     frameworkErrors: (error, _req, reply) => {
@@ -61,15 +64,19 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
 
   // Records every route so the contract test can prove each one comes from a route table.
   trackRoutes(app);
+  decorateCallers(app);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  app.addHook('onRequest', async (req, reply) => {
+  // Hooks every request passes: callback style, which costs no promise per request.
+  app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    done();
   });
   countRequestsInFlight(app as unknown as FastifyInstance);
-  app.addHook('preValidation', async (req) => {
+  app.addHook('preValidation', (req, _reply, done) => {
     refuseUnsafeInput({ path: req.params, query: req.query, body: req.body });
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, req, reply) => {

@@ -12,35 +12,48 @@ export const MAX_JSON_DEPTH = 64;
 /**
  * Walks the decoded path parameters, query and body without recursion (a 5,000-level document
  * must not blow the stack) and refuses NUL characters, which PostgreSQL cannot store in text, and
- * nesting deeper than MAX_JSON_DEPTH.
+ * nesting deeper than MAX_JSON_DEPTH. Every request passes here: flat parts are checked without
+ * allocating (issue 16).
  */
 export function refuseUnsafeInput(parts: Record<string, unknown>): void {
-  for (const [where, root] of Object.entries(parts)) {
-    const stack: { value: unknown; depth: number }[] = [
-      { value: root, depth: 0 },
-    ];
-    while (stack.length > 0) {
-      const { value, depth } = stack.pop()!;
-      if (typeof value === "string") {
-        if (value.includes("\u0000"))
-          throw badRequest(
-            `The ${where} contains a NUL character, which is not allowed`,
-          );
-        continue;
-      }
-      if (value === null || typeof value !== "object" || Buffer.isBuffer(value))
-        continue;
-      if (depth >= MAX_JSON_DEPTH)
-        throw badRequest(
-          `The ${where} nests deeper than ${MAX_JSON_DEPTH} levels`,
-        );
-      for (const [key, child] of Object.entries(value)) {
-        if (key.includes("\u0000"))
-          throw badRequest(
-            `The ${where} contains a NUL character, which is not allowed`,
-          );
-        stack.push({ value: child, depth: depth + 1 });
-      }
+  for (const where in parts) {
+    const root = parts[where];
+    if (typeof root === "string") {
+      if (root.includes("\u0000")) throw nulIn(where);
+    } else if (isWalkable(root)) {
+      refuseUnsafeTree(where, root);
+    }
+  }
+}
+
+function isWalkable(value: unknown): value is object {
+  return value !== null && typeof value === "object" && !Buffer.isBuffer(value);
+}
+
+function nulIn(where: string): Error {
+  return badRequest(`The ${where} contains a NUL character, which is not allowed`);
+}
+
+function refuseUnsafeTree(where: string, root: object): void {
+  // Values and their depths side by side: no object per visited value.
+  const values: unknown[] = [root];
+  const depths: number[] = [0];
+  while (values.length > 0) {
+    const value = values.pop();
+    const depth = depths.pop()!;
+    if (typeof value === "string") {
+      if (value.includes("\u0000")) throw nulIn(where);
+      continue;
+    }
+    if (!isWalkable(value)) continue;
+    if (depth >= MAX_JSON_DEPTH)
+      throw badRequest(
+        `The ${where} nests deeper than ${MAX_JSON_DEPTH} levels`,
+      );
+    for (const key of Object.keys(value)) {
+      if (key.includes("\u0000")) throw nulIn(where);
+      values.push((value as Record<string, unknown>)[key]);
+      depths.push(depth + 1);
     }
   }
 }

@@ -48,7 +48,18 @@ const ENTRY_NAMES = new Map<RouteDef, string>([
   ...Object.entries(CMS_ROUTES as Record<string, RouteDef>).map(([name, def]) => [def, name] as const),
 ]);
 
-const callers = new WeakMap<FastifyRequest, unknown>();
+/**
+ * Where a request keeps its caller between the guard and the handler: a request decoration
+ * (`decorateCallers`), so every request has the same shape; a WeakMap keyed by requests made
+ * the collector trace one entry per request.
+ */
+const CALLER = Symbol('fanfare.caller');
+type WithCaller = FastifyRequest & { [CALLER]: unknown };
+
+/** Gives every request of `app` its caller slot (call once, before routes are added). */
+export function decorateCallers(app: App): void {
+  app.decorateRequest(CALLER, null);
+}
 
 /**
  * Whether answers are checked against their entry's response schema (issue 16: a zod parse of
@@ -110,11 +121,16 @@ export function routeWith<G extends Guards>(guards: G) {
       config: { ...extras.config, contract: name },
       ...(def.response ? { serializerCompiler: () => responseSerializer(name, def.response as z.ZodType) } : {}),
       // Who calls is settled before the input is read: an anonymous caller gets 401, not 422.
-      preValidation: async (req: FastifyRequest) => {
-        callers.set(req, await guard(req, def));
-      },
+      // A route open to anyone has no caller to settle (its handler gets null).
+      ...(def.auth === 'none'
+        ? {}
+        : {
+            preValidation: async (req: FastifyRequest) => {
+              (req as WithCaller)[CALLER] = await guard(req, def);
+            },
+          }),
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const out = await handler(req as RouteRequest<R>, reply, callers.get(req) as CallerOf<G, R['auth']>);
+        const out = await handler(req as RouteRequest<R>, reply, (req as WithCaller)[CALLER] as CallerOf<G, R['auth']>);
         if (out === reply) return reply;
         if (def.response) {
           if (reply.statusCode === 200 && def.status) void reply.status(def.status);

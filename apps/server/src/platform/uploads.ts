@@ -1,6 +1,19 @@
-import type { MultipartFile } from '@fastify/multipart';
+import multipart, { type MultipartFile } from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, payloadTooLarge } from './errors.ts';
+import type { App } from './http.ts';
+
+/**
+ * Registers upload routes in a scope of their own with the multipart parser: its two async hooks
+ * then run for these routes only, not for every request of the listener (issue 16: every cached
+ * `GET party` paid for them).
+ */
+export async function withMultipart(app: App, maxBytes: number, register: (scope: App) => void): Promise<void> {
+  await app.register(async (scope) => {
+    await scope.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5 } });
+    register(scope as unknown as App);
+  });
+}
 
 /**
  * Reads the single file of a multipart request: 400 when there is none, 413 past `maxBytes`.

@@ -1,10 +1,9 @@
-import multipart from '@fastify/multipart';
 import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
-import { sendStoredFile } from '../../platform/uploads.ts';
+import { sendStoredFile, withMultipart } from '../../platform/uploads.ts';
 import { partyFolder } from '../chat/media/store.ts';
 import { authorizeFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
@@ -13,13 +12,13 @@ import { storeImageUpload } from './service.ts';
 const SAFE_KEY = /^[\w-]+(\/[\w-]+)*\.(png|jpg|gif|webp)$/;
 
 export async function registerUploadRoutes(app: App, ctx: ServerContext): Promise<void> {
-  await app.register(multipart, { limits: { fileSize: ctx.config.uploadMaxBytes, files: 1, fields: 5 } });
-
-  partyRoute(ctx)(app, PARTY_ROUTES.uploadProfile, async (req, _reply, fan) => {
-    // Storage is spent only on fans of this party (issue 10): `users.uploadOwn` needs a signup.
-    await authorizeFan(ctx, req.params.id, fan, 'users.uploadOwn');
-    return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`, { partyId: req.params.id, fanId: fan.id });
-  });
+  await withMultipart(app, ctx.config.uploadMaxBytes, (scope) =>
+    partyRoute(ctx)(scope, PARTY_ROUTES.uploadProfile, async (req, _reply, fan) => {
+      // Storage is spent only on fans of this party (issue 10): `users.uploadOwn` needs a signup.
+      await authorizeFan(ctx, req.params.id, fan, 'users.uploadOwn');
+      return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`, { partyId: req.params.id, fanId: fan.id });
+    }),
+  );
 
   app.get('/uploads/*', { schema: { hide: true } }, async (req, reply) => {
     const key = (req.params as { '*': string })['*'];

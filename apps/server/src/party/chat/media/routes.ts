@@ -2,6 +2,7 @@ import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import { notFound } from '../../../platform/errors.ts';
 import type { App } from '../../../platform/http.ts';
+import { withMultipart } from '../../../platform/uploads.ts';
 import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { storeImageUpload } from '../../uploads/service.ts';
@@ -13,12 +14,6 @@ import { MEDIA_KEY, storeChatMedia } from './store.ts';
 /** Chat media (upload, post, serve) and the CMS uploads of profile pictures for others. */
 export async function registerMediaRoutes(app: App, ctx: ServerContext): Promise<void> {
   const route = partyRoute(ctx);
-
-  route(app, PARTY_ROUTES.uploadMedia, async (req, _reply, fan) => {
-    // Storage is spent only for fans who may post media: `chat.post` (signed up, not blocked).
-    await authorizeFan(ctx, req.params.id, fan, 'chat.post');
-    return storeChatMedia(ctx, req, req.params.id, fan.id);
-  });
 
   route(app, PARTY_ROUTES.postChatMedia, async (req, _reply, fan) => postChatMedia(ctx, req.params.id, fan, req.body));
 
@@ -46,30 +41,39 @@ export async function registerMediaRoutes(app: App, ctx: ServerContext): Promise
     return reply.send(Buffer.from(bytes));
   });
 
-  // CMS only (the guard): uploading another user's picture changes their public profile.
-  route(app, PARTY_ROUTES.uploadProfileFor, async (req) => {
-    await requireParty(ctx.db, req.params.id);
-    const user = await ctx.db
-      .selectFrom('party_users')
-      .select('fan_id')
-      .where('party_id', '=', req.params.id)
-      .where('fan_id', '=', req.params.userId)
-      .executeTakeFirst();
-    if (!user) throw notFound(`No user ${req.params.userId} in this party`);
-    const stored = await storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/${safeSegment(req.params.userId)}`);
-    await ctx.db
-      .updateTable('party_users')
-      .set({ profile_picture: stored.url })
-      .where('party_id', '=', req.params.id)
-      .where('fan_id', '=', req.params.userId)
-      .execute();
-    return stored;
-  });
+  // The uploads, in a scope of their own with the multipart parser.
+  await withMultipart(app, ctx.config.uploadMaxBytes, (scope) => {
+    route(scope, PARTY_ROUTES.uploadMedia, async (req, _reply, fan) => {
+      // Storage is spent only for fans who may post media: `chat.post` (signed up, not blocked).
+      await authorizeFan(ctx, req.params.id, fan, 'chat.post');
+      return storeChatMedia(ctx, req, req.params.id, fan.id);
+    });
 
-  // CMS only (the guard): a picture for a host or admin grant (the admin tool puts the URL in the grant).
-  route(app, PARTY_ROUTES.uploadAdminProfile, async (req) => {
-    await requireParty(ctx.db, req.params.id);
-    return storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/grants`);
+    // CMS only (the guard): uploading another user's picture changes their public profile.
+    route(scope, PARTY_ROUTES.uploadProfileFor, async (req) => {
+      await requireParty(ctx.db, req.params.id);
+      const user = await ctx.db
+        .selectFrom('party_users')
+        .select('fan_id')
+        .where('party_id', '=', req.params.id)
+        .where('fan_id', '=', req.params.userId)
+        .executeTakeFirst();
+      if (!user) throw notFound(`No user ${req.params.userId} in this party`);
+      const stored = await storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/${safeSegment(req.params.userId)}`);
+      await ctx.db
+        .updateTable('party_users')
+        .set({ profile_picture: stored.url })
+        .where('party_id', '=', req.params.id)
+        .where('fan_id', '=', req.params.userId)
+        .execute();
+      return stored;
+    });
+
+    // CMS only (the guard): a picture for a host or admin grant (the admin tool puts the URL in the grant).
+    route(scope, PARTY_ROUTES.uploadAdminProfile, async (req) => {
+      await requireParty(ctx.db, req.params.id);
+      return storeImageUpload(ctx, req, `profiles/${safeSegment(req.params.id)}/grants`);
+    });
   });
 }
 
