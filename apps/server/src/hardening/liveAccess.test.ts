@@ -20,6 +20,14 @@ describe.each(DB_TARGETS)('issue 10 live-data reads on %s', (db) => {
     await expectStatus(w.stranger.client.call('getScoreboard', { params, query: {} }), 403);
   });
 
+  it('issue 10: a HEAD request is checked as its GET is (it answers the same status)', async () => {
+    for (const path of ['chat/recent', 'chat/messages', 'player/status', 'chat/quiz/scoreboard']) {
+      const head = (token: string) => fetch(`${w.t.partyUrl}/api/parties/${PARTY}/${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
+      expect((await head(w.stranger.token)).status, path).toBe(403);
+      expect((await head(w.fan.token)).status, path).toBe(200);
+    }
+  });
+
   it('issue 10: signed-up fans, hosts, admins and the CMS still read them; no bearer is still 401', async () => {
     for (const reader of [w.fan, w.host, w.admin]) {
       expect((await reader.client.call('listRecentChatMessages', { params })).items).toBeInstanceOf(Array);

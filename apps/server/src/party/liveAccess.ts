@@ -43,9 +43,15 @@ export async function checkLiveReader(ctx: ServerContext, req: FastifyRequest, p
   if (denial(await fanActor(ctx, party, fan), 'live.read')) throw forbidden('Sign up for this party to read its chat, player status and scoreboard');
 }
 
+/** Gives each live-data read route (registered after this call) the check, ahead of its own handler. */
 export function registerLiveReadAccess(app: App, ctx: ServerContext): void {
-  app.addHook('preHandler', async (req) => {
-    if (req.method !== 'GET' || !LIVE_READ_ROUTES.has(req.routeOptions.url ?? '')) return;
-    await checkLiveReader(ctx, req, (req.params as { id: string }).id);
+  const check = async (req: FastifyRequest) => checkLiveReader(ctx, req, (req.params as { id: string }).id);
+  // On those routes only: a hook on every request cost each of them a promise (issue 16).
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    // HEAD too: it answers the same status as GET.
+    if (!methods.some((m) => m === 'GET' || m === 'HEAD') || !LIVE_READ_ROUTES.has(route.url)) return;
+    const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
+    route.preHandler = [check, ...existing] as typeof route.preHandler;
   });
 }
