@@ -32,7 +32,7 @@ describe('issue 16: request loggers are made on first use', () => {
   it('keeps the bindings, the level and children of a pino child', () => {
     const { stream, lines } = sink();
     const parent = createLogger('info', stream) as Logger;
-    const log = lazyRequestLogger(parent, { reqId: 'r-2' }, {});
+    const log = lazyRequestLogger(parent, { reqId: 'r-2' }, {}) as Logger;
     expect(log.level).toBe('info');
     expect(log.isLevelEnabled('info')).toBe(true);
     expect(log.isLevelEnabled('debug')).toBe(false);

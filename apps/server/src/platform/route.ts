@@ -82,8 +82,29 @@ export function sharedAnswer<T extends object>(answer: T): T {
   return Object.freeze(answer);
 }
 
-function toJson(data: unknown): string {
-  if (typeof data !== 'object' || data === null || !sharedAnswers.has(data)) return JSON.stringify(data);
+/** The JSON an answer of `sharedAnswerWith` carries (not enumerable: a copy does not take it along). */
+const OWN_JSON = Symbol('fanfare.answerJson');
+
+/**
+ * An answer made of a shared one (`sharedAnswer`, serialized once) and one more field that
+ * changes per request, e.g. a live party's status, which moves with the clock: only that field is
+ * serialized per request (issue 16). It comes last, as in `{ ...base, [key]: value }`.
+ */
+export function sharedAnswerWith<T extends object, K extends string, V extends object | string | number | boolean | null>(base: T, key: K, value: V): T & Record<K, V> {
+  if (key in base) throw new Error(`sharedAnswerWith: the shared answer has "${key}" already`);
+  const answer = { ...base, [key]: value } as T & Record<K, V>;
+  const baseJson = serializeAnswer(base);
+  const field = `${JSON.stringify(key)}:${JSON.stringify(value)}`;
+  Object.defineProperty(answer, OWN_JSON, { value: baseJson === '{}' ? `{${field}}` : `${baseJson.slice(0, -1)},${field}}` });
+  return answer;
+}
+
+/** The JSON production sends for a handler's answer (shared answers are serialized once). */
+export function serializeAnswer(data: unknown): string {
+  if (typeof data !== 'object' || data === null) return JSON.stringify(data);
+  const own = (data as { [OWN_JSON]?: string })[OWN_JSON];
+  if (own !== undefined) return own;
+  if (!sharedAnswers.has(data)) return JSON.stringify(data);
   let json = sharedAnswers.get(data);
   if (json == null) {
     json = JSON.stringify(data);
@@ -94,7 +115,7 @@ function toJson(data: unknown): string {
 
 /** The response serializer of one route: the strict check (tests, development) or plain JSON (production). */
 function responseSerializer(name: string, schema: z.ZodType): (data: unknown) => string {
-  if (!RESPONSE_VALIDATION) return toJson;
+  if (!RESPONSE_VALIDATION) return serializeAnswer;
   return (data) => {
     const result = z.safeEncode(schema, data);
     if (!result.success) throw new Error(`${name}: the answer does not match its response schema: ${result.error.message}`);

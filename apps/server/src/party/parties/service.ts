@@ -12,7 +12,7 @@ import {
 import type { ServerContext } from '../../context.ts';
 import { cached, cacheKind, onWrite } from '../../platform/db/cache.ts';
 import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
-import { sharedAnswer } from '../../platform/route.ts';
+import { sharedAnswer, sharedAnswerWith } from '../../platform/route.ts';
 import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { findParty, requireParty, requirePartyCached, type PartyRow } from './queries.ts';
 import { findPlayback, findTrackRow } from '../live/queries.ts';
@@ -53,7 +53,7 @@ export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
 
 /**
  * GET party answers, per cached party row and play state (both frozen and replaced by any change):
- * the fields but the status built once, and before the start the whole answer serialized once.
+ * the fields but the status built and serialized once, and before the start the whole answer.
  */
 const partyAnswers = new WeakMap<PartyRow, { state: PlayState; base: Omit<Party, 'status'>; idle: Party | null }>();
 
@@ -63,11 +63,12 @@ export async function getParty(ctx: ServerContext, partyId: string): Promise<Par
   const state = await playStateOf(ctx, row.id);
   let memo = partyAnswers.get(row);
   if (!memo || memo.state !== state) {
-    memo = { state, base: partyBase(row, state), idle: null };
+    memo = { state, base: sharedAnswer(partyBase(row, state)), idle: null };
     partyAnswers.set(row, memo);
   }
   if (row.started_at == null) return (memo.idle ??= sharedAnswer({ ...memo.base, status: null }));
-  return { ...memo.base, status: statusOf(row, state, ctx.now()) };
+  // Started: only the status (it moves with the clock) is serialized per request.
+  return sharedAnswerWith(memo.base, 'status', statusOf(row, state, ctx.now()));
 }
 
 /** How many parties `GET /api/parties` answers at most (the back office's list). */
