@@ -30,7 +30,7 @@ const { values: args } = parseArgs({
     connections: { type: 'string', default: '32' },
     fans: { type: 'string', default: '8000' },
     db: { type: 'string', default: 'sqlite,postgres' },
-    calls: { type: 'string', default: 'signup,chat_post,chat_recent,vote,get_party' },
+    calls: { type: 'string', default: 'signup,chat_post,chat_recent,vote,get_party,get_party_live' },
     'pg-url': { type: 'string', default: process.env.BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     'cpu-prof': { type: 'boolean', default: false },
     name: { type: 'string', default: 'rest' },
@@ -44,6 +44,8 @@ const FANS = Number(args.fans);
 const DBS = args.db!.split(',').filter(Boolean) as ('sqlite' | 'postgres')[];
 const CALLS = args.calls!.split(',').filter(Boolean);
 const PARTY = 'bench';
+/** A started party with a track playing: its GET answer has a status that moves with the clock. */
+const LIVE_PARTY = 'bench-live';
 const ALBUM_ID = '6iz0r2rAVeYBGcpxZOyXHX';
 const logDir = mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-rest-logs-'));
 const log = (line: string) => console.log(line);
@@ -125,7 +127,7 @@ async function measureCeiling(replay?: { call: string; answer: ReplayedAnswer })
 }
 
 /** The calls served from memory: each gets a replay reference (its answer, byte for byte, from a bare server). */
-const READ_CALLS = new Set(['get_party', 'chat_recent']);
+const READ_CALLS = new Set(['get_party', 'get_party_live', 'chat_recent']);
 /** Headers node:http writes itself, left out of a captured answer. */
 const HOP_HEADERS = new Set(['date', 'connection', 'keep-alive', 'content-length', 'transfer-encoding']);
 
@@ -179,6 +181,10 @@ async function setUpParty(base: string): Promise<{ tokens: string[]; trackIds: s
     headers: cmsHeaders,
     body: JSON.stringify({ type: 'album', id: ALBUM_ID, service: 'spotify', country: 'de' }),
   });
+  // The live party: started, the first track playing.
+  await call(`${base}/api/parties/${LIVE_PARTY}`, { method: 'PUT', headers: cmsHeaders, body: JSON.stringify({ name: 'REST bench, live', starts_at: new Date(Date.now() - 60_000).toISOString(), login_required: false }) });
+  await call(`${base}/api/parties/${LIVE_PARTY}/tracks`, { method: 'PUT', headers: cmsHeaders, body: JSON.stringify({ type: 'album', id: ALBUM_ID, service: 'spotify', country: 'de' }) });
+  await call(`${base}/api/parties/${LIVE_PARTY}/start`, { method: 'POST', headers: { 'x-cms-token': cmsHeaders['x-cms-token'] } });
   const tokens = await signUpFans(base, PARTY, FANS, log, 32);
   await openPartyPages(base, tokens);
   const tracks = (await (await call(`${base}/api/parties/${PARTY}/tracks`, { headers: { authorization: `Bearer ${tokens[0]}` } })).json()) as PartyTracksResponse;
@@ -204,6 +210,8 @@ function requestOf(callName: string, tokens: string[], trackIds: string[]): Requ
   switch (callName) {
     case 'get_party':
       return { method: 'GET', path: `/api/parties/${PARTY}` };
+    case 'get_party_live':
+      return { method: 'GET', path: `/api/parties/${LIVE_PARTY}` };
     case 'chat_recent':
       return { method: 'GET', path: `/api/parties/${PARTY}/chat/recent`, setupRequest: (req) => ({ ...req, headers: bearer() }) };
     case 'chat_post':
