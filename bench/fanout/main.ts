@@ -12,6 +12,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LATE_MS } from '../lib/chatLoad.ts';
 import { summarizeProfile, type ProfileSummary } from '../lib/cpuprofile.ts';
+import { perfAvailable, startPerf, summarizePerf, type PerfSummary } from '../lib/perfProfile.ts';
 import { RemoteProfiler } from '../lib/inspector.ts';
 import { machineInfo, machineLine, type MachineInfo } from '../lib/machine.ts';
 import { freePort, sleep } from '../lib/processes.ts';
@@ -38,6 +39,10 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '100' },
     'connect-timeout': { type: 'string', default: '60' },
     'cpu-prof': { type: 'boolean', default: false },
+    perf: { type: 'boolean', default: false },
+    // After each window: the same chat load with every socket closed, so what a delivery costs
+    // can be told from what the posts cost (0 skips it).
+    ingest: { type: 'string', default: '15' },
     'no-save': { type: 'boolean', default: false },
     name: { type: 'string', default: 'fanout' },
     'quiet-load': { type: 'string', default: '2.5' },
@@ -71,11 +76,15 @@ const cfg = {
   extra: targetList(args.extra),
   extraWindowS: intArg('extra-window', 1, 600),
   cpuProf: Boolean(args['cpu-prof']),
+  /** Linux perf over each window (every thread, kernel included; see bench/lib/perfProfile.ts). */
+  perf: Boolean(args.perf),
+  ingestS: intArg('ingest', 0, 600),
   /** Before each run, wait (at most quietWaitS) for the 1-minute load average to fall below this; the load is reported either way. */
   quietLoad: Number(args['quiet-load']),
   quietWaitS: intArg('quiet-wait', 0, 900),
 };
 if (!(cfg.rate > 0 && cfg.rate <= 1000)) throw new Error('--rate must be in (0, 1000]');
+if (cfg.perf && !perfAvailable()) throw new Error('--perf needs Linux perf with the cpu-clock event (apt-get install linux-perf)');
 for (const t of [...cfg.targets, ...cfg.extra]) if (!TARGET_NAMES.includes(t)) throw new Error(`unknown target ${t} (one of ${TARGET_NAMES.join(', ')})`);
 
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
@@ -89,6 +98,7 @@ interface RunResult extends Partial<SessionMeasurement> {
   error?: string;
   prepare_s?: number;
   profile?: ProfileSummary;
+  perf?: PerfSummary;
 }
 
 async function waitForQuiet(): Promise<void> {
@@ -100,17 +110,21 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
   const windowS = extra ? cfg.extraWindowS : cfg.windowS;
   log(`== round ${round}: ${TARGET_LABELS[name]}`);
   const inspectPort = await freePort();
-  const target = await startTarget(name, { fans: cfg.fans, rate: cfg.rate, batchMs: cfg.batchMs, inspectPort, logDir, log });
+  const nodeArgs = cfg.perf ? ['--perf-basic-prof'] : [];
+  const target = await startTarget(name, { fans: cfg.fans, rate: cfg.rate, batchMs: cfg.batchMs, inspectPort, logDir, log, nodeArgs });
   let inspector: RemoteProfiler | null = null;
   let profiler: RemoteProfiler | null = null;
   let profileFile: string | null = null;
+  let perfFile: string | null = null;
+  let stopPerf: (() => Promise<void>) | null = null;
+  const profileName = `fanout-${name}-${cfg.fans}x${cfg.rate}-r${round}-${today()}`;
   try {
     if (target.prepareS) log(`   prepared ${cfg.fans} fans in ${target.prepareS.toFixed(1)} s`);
     inspector = await RemoteProfiler.attach(inspectPort);
     if (cfg.cpuProf) profiler = inspector;
     await waitForQuiet();
     const m = await runSession(
-      { rate: cfg.rate, warmupS: cfg.warmupS, windowS, drainS: cfg.drainS, workers: cfg.workers, concurrency: cfg.concurrency, connectTimeoutS: cfg.connectTimeoutS },
+      { rate: cfg.rate, warmupS: cfg.warmupS, windowS, drainS: cfg.drainS, workers: cfg.workers, concurrency: cfg.concurrency, connectTimeoutS: cfg.connectTimeoutS, ingestS: extra ? 0 : cfg.ingestS },
       {
         wire: target.wire,
         urls: target.urls,
@@ -122,17 +136,24 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
           await inspector!.collectGarbage();
           await sleep(300);
         },
-        onWindowStart: async () => void (await profiler?.start()),
+        onWindowStart: async () => {
+          if (cfg.perf) {
+            perfFile = path.join(os.tmpdir(), `${profileName}-${process.pid}.perf.data`);
+            stopPerf = startPerf(target.pid, perfFile);
+          }
+          await profiler?.start();
+        },
         onWindowEnd: async () => {
+          await stopPerf?.();
           if (!profiler) return;
           const dir = path.join(RESULTS_DIR, 'profiles');
           mkdirSync(dir, { recursive: true });
-          profileFile = path.join(dir, `fanout-${name}-${cfg.fans}x${cfg.rate}-r${round}-${today()}.cpuprofile`);
+          profileFile = path.join(dir, `${profileName}.cpuprofile`);
           await profiler.stopTo(profileFile);
         },
       },
     );
-    return { target: name, label: TARGET_LABELS[name], round, extra, window_s: windowS, prepare_s: target.prepareS, ...m, ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}) };
+    return { target: name, label: TARGET_LABELS[name], round, extra, window_s: windowS, prepare_s: target.prepareS, ...m, ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}), ...(perfFile ? { perf: summarizePerf(perfFile) } : {}) };
   } finally {
     inspector?.close();
     await target.stop();
@@ -170,6 +191,9 @@ interface Summary {
   cpu_pct: number[];
   us_per_delivery: number[];
   us_per_frame: number[];
+  /** CPU of the posts alone (the ingest run, no sockets) per post, and per delivery beyond it. */
+  us_per_post: number[];
+  marginal_us_per_delivery: number[];
   kb_idle: number[];
   rss_peak: number[];
   load_before: number[];
@@ -198,6 +222,8 @@ function summarize(results: RunResult[]): Summary[] {
       cpu_pct: ok.map((r) => r.nodes![0]!.cpu_pct),
       us_per_delivery: ok.map((r) => r.cpu_us_per_delivery!),
       us_per_frame: ok.map((r) => r.cpu_us_per_frame!),
+      us_per_post: ok.flatMap((r) => (r.ingest ? [r.ingest.cpu_us_per_post] : [])),
+      marginal_us_per_delivery: ok.flatMap((r) => (r.ingest ? [r.ingest.marginal_cpu_us_per_delivery] : [])),
       kb_idle: ok.map((r) => r.kb_per_idle_socket!),
       rss_peak: ok.map((r) => r.nodes![0]!.rss_peak_mb),
       load_before: ok.map((r) => r.machine!.loadavg_1m_before),
@@ -207,7 +233,7 @@ function summarize(results: RunResult[]): Summary[] {
   return out;
 }
 
-const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
+const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'posts alone: CPU µs/post', 'CPU µs/delivery beyond the posts', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
 
 function summaryRow(s: Summary): (string | number)[] {
   return [
@@ -223,6 +249,8 @@ function summaryRow(s: Summary): (string | number)[] {
     ms(s.cpu_pct),
     ms(s.us_per_delivery),
     ms(s.us_per_frame),
+    s.us_per_post.length ? ms(s.us_per_post) : '-',
+    s.marginal_us_per_delivery.length ? ms(s.marginal_us_per_delivery) : '-',
     ms(s.kb_idle),
     ms(s.rss_peak),
     s.load_before.join(' / '),
@@ -230,7 +258,7 @@ function summaryRow(s: Summary): (string | number)[] {
   ];
 }
 
-const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'µs/deliv', 'µs/frame', 'KB/idle', 'RSS peak MB', 'client CPU %', 'load before', 'other %'];
+const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'µs/deliv', 'µs/frame', 'ingest CPU %', 'µs/post', 'µs/deliv beyond posts', 'KB/idle', 'RSS peak MB', 'client CPU %', 'load before', 'other %'];
 
 function runRow(r: RunResult): (string | number)[] {
   if (r.error || !r.nodes) return [r.round, r.label, 'error: ' + (r.error ?? '?'), ...RUN_HEADER.slice(3).map(() => '')];
@@ -254,6 +282,9 @@ function runRow(r: RunResult): (string | number)[] {
     `${n.cpu_pct} (peak ${n.cpu_peak_pct})`,
     r.cpu_us_per_delivery!,
     r.cpu_us_per_frame!,
+    r.ingest ? r.ingest.cpu_pct.join(' + ') : '-',
+    r.ingest?.cpu_us_per_post ?? '-',
+    r.ingest?.marginal_cpu_us_per_delivery ?? '-',
     r.kb_per_idle_socket!,
     n.rss_peak_mb,
     r.clients!.cpu_avg_pct.join(' + '),
@@ -286,6 +317,14 @@ function verdicts(sums: Summary[]): Verdict[] {
     const limit = Math.round(median(ws.p99_due) * 1.2);
     out.push({ check: 'p99 from due time vs fair ws (medians)', target: `≤ 1.2 × ${median(ws.p99_due)} = ${limit} ms`, measured: `${median(f.p99_due)} ms (${spread(f.p99_due)})`, pass: median(f.p99_due) <= limit });
     out.push({ check: 'CPU per delivery vs fair ws (medians)', target: `≤ ${median(ws.us_per_delivery)} µs`, measured: `${median(f.us_per_delivery)} µs (${spread(f.us_per_delivery)})`, pass: median(f.us_per_delivery) <= median(ws.us_per_delivery) });
+    if (f.marginal_us_per_delivery.length && ws.marginal_us_per_delivery.length) {
+      out.push({
+        check: 'CPU per delivery beyond the posts vs fair ws (medians; the posts measured alone, with no socket open)',
+        target: `≤ ${median(ws.marginal_us_per_delivery)} µs`,
+        measured: `${median(f.marginal_us_per_delivery)} µs (${spread(f.marginal_us_per_delivery)}); the posts alone: ${median(f.us_per_post)} µs a post against ${median(ws.us_per_post)}`,
+        pass: median(f.marginal_us_per_delivery) <= median(ws.marginal_us_per_delivery),
+      });
+    }
     out.push({ check: 'KB per idle connection vs fair ws (medians)', target: `fair ws: ${median(ws.kb_idle)}`, measured: `${median(f.kb_idle)}`, pass: median(f.kb_idle) <= median(ws.kb_idle) });
   }
   return out;
@@ -298,7 +337,7 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
     '',
     `Machine: ${machineLine(machine)}. The machine is shared with other work: the load average before each run and the CPU share of other processes during its window are in the tables.`,
     '',
-    `Run: ${cfg.fans.toLocaleString('en')} fans per server, ${cfg.rate} chat posts/s over HTTP (open loop, due times), ${cfg.warmupS} s warm-up, ${cfg.windowS} s measured, ${cfg.drainS} s drain, batch window ${cfg.batchMs} ms, ${cfg.workers} load-client workers. Servers interleaved: ${cfg.rounds} round(s) of ${cfg.targets.join(', ')}${cfg.extra.length ? `, then ${cfg.extra.join(', ')} once (extra row, ${cfg.extraWindowS} s window)` : ''}.`,
+    `Run: ${cfg.fans.toLocaleString('en')} fans per server, ${cfg.rate} chat posts/s over HTTP (open loop, due times), ${cfg.warmupS} s warm-up, ${cfg.windowS} s measured, ${cfg.drainS} s drain${cfg.ingestS ? `, then the same load for ${cfg.ingestS} s with every socket closed (the posts alone: \`ingest\`)` : ''}, batch window ${cfg.batchMs} ms, ${cfg.workers} load-client workers. Servers interleaved: ${cfg.rounds} round(s) of ${cfg.targets.join(', ')}${cfg.extra.length ? `, then ${cfg.extra.join(', ')} once (extra row, ${cfg.extraWindowS} s window)` : ''}.`,
     '',
     '## Summary: median (min–max) over the rounds',
     '',
@@ -326,6 +365,12 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
     lines.push('', "## Where Fanfare's server time goes (CPU profile of a measured window)", '', `Profile: \`${path.relative(process.cwd(), prof.file)}\`, ${prof.total_ms} ms sampled.`, '');
     lines.push(markdownTable(['area', 'self ms', '%'], prof.by_area.map((a) => [a.area, a.ms, a.pct])), '');
     lines.push(markdownTable(['function', 'where', 'self ms', '%'], prof.top_functions.map((f) => [f.fn, f.where, f.ms, f.pct])), '');
+  }
+  for (const r of results.filter((x) => x.perf)) {
+    const p = r.perf!;
+    lines.push('', `## Where ${r.label}'s CPU goes, round ${r.round} (perf, every thread)`, '', `${p.samples} samples (\`${path.basename(p.file)}\`); threads: ${p.by_thread.map((t) => `${t.thread} ${t.pct} %`).join(', ')}.`, '');
+    lines.push(markdownTable(['nearest JavaScript (or native) area', '%'], p.by_area.map((a) => [a.area, a.pct])), '');
+    lines.push(markdownTable(['function (with the builtins and kernel under it)', '%'], p.top_functions.map((f) => [f.fn, f.pct])), '');
   }
   return lines.join('\n') + '\n';
 }

@@ -25,6 +25,12 @@ export interface SessionConfig {
   workers: number;
   concurrency: number;
   connectTimeoutS: number;
+  /**
+   * After the window, with every socket closed, the same chat load runs again for this many
+   * seconds (after a short settle) and the servers' CPU is read: the cost of the posts and
+   * everything else a server does without fans. 0 or absent: skipped.
+   */
+  ingestS?: number;
 }
 
 export interface SessionInput {
@@ -107,6 +113,11 @@ export interface SessionMeasurement {
   clients: { cpu_avg_pct: number[]; loop_delay_p99_ms: number[]; frames: number; decode_cache_hit_pct: number };
   /** Deliveries of any chat message per receive second, from the start of the traffic (warm-up included). */
   series: number[];
+  /**
+   * The same chat load with no socket open (`ingestS`): each node's CPU, the posts answered, and
+   * what a delivery costs beyond it, (window CPU - ingest CPU over the window's span) / deliveries.
+   */
+  ingest?: { window_s: number; cpu_pct: number[]; posts_ok: number; cpu_us_per_post: number; marginal_cpu_us_per_delivery: number };
 }
 
 const round1 = (n: number) => Math.round(n * 10) / 10;
@@ -224,6 +235,7 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
     send(w, { type: 'report' });
     reports.push((await r).report);
   }
+  const ingest = cfg.ingestS ? await measureIngest(cfg, input, workers, cfg.ingestS) : null;
   const union = new Set<string>();
   let okInWindow = 0;
   for (const p of posts.posted) {
@@ -324,5 +336,46 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
       decode_cache_hit_pct: frames ? round1((hits / frames) * 100) : 0,
     },
     series,
+    ...(ingest
+      ? {
+          ingest: {
+            window_s: cfg.ingestS!,
+            cpu_pct: ingest.cpuPct.map(round1),
+            posts_ok: ingest.postsOk,
+            cpu_us_per_post: ingest.postsOk ? round1(((ingest.cpuPct.reduce((a, b) => a + b, 0) / 100) * ingest.spanS * 1e6) / ingest.postsOk) : NaN,
+            marginal_cpu_us_per_delivery: totalItems ? round2((totalCpuUs - (ingest.cpuPct.reduce((a, b) => a + b, 0) / 100) * spanS * 1e6) / totalItems) : NaN,
+          },
+        }
+      : {}),
+  };
+}
+
+/** Seconds between closing the sockets and the ingest load, and between its start and its measured part. */
+const INGEST_SETTLE_S = 5;
+const INGEST_WARMUP_S = 3;
+
+/**
+ * Closes every socket (the workers exit), waits for the servers to settle, and runs the chat load
+ * again with no fan connected: each node's CPU % over `seconds`, and the posts answered 2xx.
+ */
+async function measureIngest(cfg: SessionConfig, input: SessionInput, workers: ChildProcess[], seconds: number): Promise<{ cpuPct: number[]; postsOk: number; spanS: number }> {
+  for (const w of workers) send(w, { type: 'exit' });
+  await Promise.race([Promise.all(workers.map((w) => (w.exitCode === null ? new Promise((r) => w.once('exit', r)) : null))), sleep(10_000)]);
+  await sleep(INGEST_SETTLE_S * 1000);
+  const start = Date.now() + 300;
+  const t0 = start + INGEST_WARMUP_S * 1000;
+  const t1 = t0 + seconds * 1000;
+  input.log(`   ingest: the same chat load with no socket open, ${seconds} s measured`);
+  const load = runChatLoad(input.posters, cfg.rate, start, t1);
+  await sleep(t0 - Date.now());
+  const cpuAt0 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
+  await sleep(t1 - Date.now());
+  const cpuAt1 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
+  const spanS = (Date.now() - t0) / 1000;
+  const posts = await load;
+  return {
+    cpuPct: input.pids.map((_, i) => ((cpuAt1[i]! - cpuAt0[i]!) / spanS) * 100),
+    postsOk: posts.posted.filter((p) => p.due >= t0 && p.due < t1).length,
+    spanS,
   };
 }

@@ -40,6 +40,8 @@ export interface TargetOptions {
   inspectPort: number;
   logDir: string;
   log: (line: string) => void;
+  /** More Node flags for the measured server process (e.g. `--perf-basic-prof`). */
+  nodeArgs?: string[];
 }
 
 /** A started server, ready for sockets. */
@@ -77,7 +79,7 @@ async function startFanfare(opts: TargetOptions): Promise<RunningTarget> {
     throw e;
   }
   await setup.stopKeepingData();
-  const server = await startFanfareServer({ env, logFile, dataDir: setup.dataDir, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`] });
+  const server = await startFanfareServer({ env, logFile, dataDir: setup.dataDir, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`, ...(opts.nodeArgs ?? [])] });
   const { base } = server;
   try {
     const wsBase = base.replace(/^http/, 'ws');
@@ -119,7 +121,7 @@ async function startReference(name: Exclude<TargetName, 'fanfare'>, opts: Target
   const entry = name === 'ws' ? 'bench/fanout/refs/wsServer.ts' : 'bench/fanout/refs/socketioServer.ts';
   const batchMs = name === 'socketio-naive' ? 0 : opts.batchMs;
   const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production' };
-  const child: ChildProcess = spawnTs(entry, [], { env, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`], logFile: path.join(opts.logDir, `${name}-server.log`) });
+  const child: ChildProcess = spawnTs(entry, [], { env, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`, ...(opts.nodeArgs ?? [])], logFile: path.join(opts.logDir, `${name}-server.log`) });
   await waitForHttp(`${base}/health`, 30_000, child);
   const url = name === 'ws' ? `ws://127.0.0.1:${port}/` : `ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`;
   return {
