@@ -110,7 +110,8 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
   const windowS = extra ? cfg.extraWindowS : cfg.windowS;
   log(`== round ${round}: ${TARGET_LABELS[name]}`);
   const inspectPort = await freePort();
-  const nodeArgs = cfg.perf ? ['--perf-basic-prof'] : [];
+  // JavaScript names for perf (/tmp/perf-<pid>.map); V8's own log, which that flag turns on, goes to the temp folder.
+  const nodeArgs = cfg.perf ? ['--perf-basic-prof', `--logfile=${path.join(os.tmpdir(), 'fanfare-bench-v8-%p.log')}`, '--no-logfile-per-isolate'] : [];
   const target = await startTarget(name, { fans: cfg.fans, rate: cfg.rate, batchMs: cfg.batchMs, inspectPort, logDir, log, nodeArgs });
   let inspector: RemoteProfiler | null = null;
   let profiler: RemoteProfiler | null = null;
