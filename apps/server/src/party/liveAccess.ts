@@ -12,6 +12,7 @@ import type { ServerContext } from '../context.ts';
 import { toBool } from '../platform/db/columns.ts';
 import { forbidden } from '../platform/errors.ts';
 import type { App } from '../platform/http.ts';
+import { prependPreHandler } from '../platform/routeHooks.ts';
 import { bearerToken, requireCms } from './auth/guards.ts';
 import { fanForToken } from './auth/sessions.ts';
 import { findPartyCached } from './parties/queries.ts';
@@ -51,7 +52,6 @@ export function registerLiveReadAccess(app: App, ctx: ServerContext): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     // HEAD too: it answers the same status as GET.
     if (!methods.some((m) => m === 'GET' || m === 'HEAD') || !LIVE_READ_ROUTES.has(route.url)) return;
-    const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
-    route.preHandler = [check, ...existing] as typeof route.preHandler;
+    prependPreHandler(route, check);
   });
 }

@@ -6,6 +6,7 @@
  */
 import type { FastifyRequest, RouteOptions } from 'fastify';
 import type { App } from './http.ts';
+import { prependPreHandler } from './routeHooks.ts';
 
 export interface RouteLimit {
   method: string;
@@ -26,8 +27,6 @@ export function limitRoutes(app: App, limits: RouteLimit[]): void {
     const limit = limits.find((l) => l.url === route.url && methods.includes(l.method));
     if (!limit) return;
     const { method: _method, url: _url, ...options } = limit;
-    const handler = (app as RateLimited).rateLimit(options);
-    const existing = route.preHandler ? (Array.isArray(route.preHandler) ? route.preHandler : [route.preHandler]) : [];
-    route.preHandler = [handler, ...existing] as RouteOptions['preHandler'];
+    prependPreHandler(route, (app as RateLimited).rateLimit(options));
   });
 }

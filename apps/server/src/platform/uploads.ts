@@ -3,6 +3,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, payloadTooLarge } from './errors.ts';
 import type { App } from './http.ts';
 
+/** The multipart parser's limits on every listener: one file of at most `maxBytes`. */
+export function multipartOptions(maxBytes: number) {
+  return { limits: { fileSize: maxBytes, files: 1, fields: 5 } };
+}
+
 /**
  * Registers upload routes in a scope of their own with the multipart parser: its two async hooks
  * then run for these routes only, not for every request of the listener (issue 16: every cached
@@ -10,7 +15,7 @@ import type { App } from './http.ts';
  */
 export async function withMultipart(app: App, maxBytes: number, register: (scope: App) => void): Promise<void> {
   await app.register(async (scope) => {
-    await scope.register(multipart, { limits: { fileSize: maxBytes, files: 1, fields: 5 } });
+    await scope.register(multipart, multipartOptions(maxBytes));
     register(scope as unknown as App);
   });
 }
