@@ -153,10 +153,15 @@ export async function runSession(cfg: SessionConfig, input: SessionInput): Promi
   try {
     return await measure(cfg, input, workers);
   } finally {
-    for (const w of workers) send(w, { type: 'exit' });
-    await Promise.race([Promise.all(workers.map((w) => (w.exitCode === null ? new Promise((r) => w.once('exit', r)) : null))), sleep(10_000)]);
-    for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
+    await stopWorkers(workers);
   }
+}
+
+/** Tells the load-client workers to exit (their sockets close) and waits, bounded; kills the rest. */
+async function stopWorkers(workers: ChildProcess[]): Promise<void> {
+  for (const w of workers) send(w, { type: 'exit' });
+  await Promise.race([Promise.all(workers.map((w) => (w.exitCode === null ? new Promise((r) => w.once('exit', r)) : null))), sleep(10_000)]);
+  for (const w of workers) if (w.exitCode === null) w.kill('SIGKILL');
 }
 
 async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildProcess[]): Promise<SessionMeasurement> {
@@ -336,18 +341,27 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
       decode_cache_hit_pct: frames ? round1((hits / frames) * 100) : 0,
     },
     series,
-    ...(ingest
-      ? {
-          ingest: {
-            window_s: cfg.ingestS!,
-            cpu_pct: ingest.cpuPct.map(round1),
-            posts_ok: ingest.postsOk,
-            cpu_us_per_post: ingest.postsOk ? round1(((ingest.cpuPct.reduce((a, b) => a + b, 0) / 100) * ingest.spanS * 1e6) / ingest.postsOk) : NaN,
-            marginal_cpu_us_per_delivery: totalItems ? round2((totalCpuUs - (ingest.cpuPct.reduce((a, b) => a + b, 0) / 100) * spanS * 1e6) / totalItems) : NaN,
-          },
-        }
-      : {}),
+    ...(ingest ? { ingest: ingestFigures(ingest, cfg.ingestS!, totalCpuUs, spanS, totalItems) } : {}),
   };
+}
+
+/** The posts alone against the window: CPU per post, and per delivery beyond the posts' CPU rate. */
+function ingestFigures(ingest: IngestReading, windowS: number, windowCpuUs: number, windowSpanS: number, deliveries: number): NonNullable<SessionMeasurement['ingest']> {
+  const cpuS = ingest.cpuS.reduce((a, b) => a + b, 0);
+  return {
+    window_s: windowS,
+    cpu_pct: ingest.cpuS.map((c) => round1((c / ingest.spanS) * 100)),
+    posts_ok: ingest.postsOk,
+    cpu_us_per_post: ingest.postsOk ? round1((cpuS * 1e6) / ingest.postsOk) : NaN,
+    marginal_cpu_us_per_delivery: deliveries ? round2((windowCpuUs - (cpuS / ingest.spanS) * windowSpanS * 1e6) / deliveries) : NaN,
+  };
+}
+
+/** Each node's CPU seconds over the ingest run's measured span, and the posts answered 2xx in it. */
+interface IngestReading {
+  cpuS: number[];
+  postsOk: number;
+  spanS: number;
 }
 
 /** Seconds between closing the sockets and the ingest load, and between its start and its measured part. */
@@ -356,11 +370,10 @@ const INGEST_WARMUP_S = 3;
 
 /**
  * Closes every socket (the workers exit), waits for the servers to settle, and runs the chat load
- * again with no fan connected: each node's CPU % over `seconds`, and the posts answered 2xx.
+ * again with no fan connected for `seconds`.
  */
-async function measureIngest(cfg: SessionConfig, input: SessionInput, workers: ChildProcess[], seconds: number): Promise<{ cpuPct: number[]; postsOk: number; spanS: number }> {
-  for (const w of workers) send(w, { type: 'exit' });
-  await Promise.race([Promise.all(workers.map((w) => (w.exitCode === null ? new Promise((r) => w.once('exit', r)) : null))), sleep(10_000)]);
+async function measureIngest(cfg: SessionConfig, input: SessionInput, workers: ChildProcess[], seconds: number): Promise<IngestReading> {
+  await stopWorkers(workers);
   await sleep(INGEST_SETTLE_S * 1000);
   const start = Date.now() + 300;
   const t0 = start + INGEST_WARMUP_S * 1000;
@@ -374,7 +387,7 @@ async function measureIngest(cfg: SessionConfig, input: SessionInput, workers: C
   const spanS = (Date.now() - t0) / 1000;
   const posts = await load;
   return {
-    cpuPct: input.pids.map((_, i) => ((cpuAt1[i]! - cpuAt0[i]!) / spanS) * 100),
+    cpuS: input.pids.map((_, i) => cpuAt1[i]! - cpuAt0[i]!),
     postsOk: posts.posted.filter((p) => p.due >= t0 && p.due < t1).length,
     spanS,
   };
