@@ -101,6 +101,14 @@ interface RunResult extends Partial<SessionMeasurement> {
   perf?: PerfSummary;
 }
 
+/**
+ * perf stacks of the fan-out itself, in every server: Fanfare's cycle (`continueCycle`,
+ * `sendFrame`, `writeFrame`), the fair ws server's batch loop (`refs/wsServer.ts`, `writeEncoded`),
+ * Node's socket write under either, and the kernel's send path under that. The 100 HTTP answers a
+ * second also pass the last two: a rounding error against 100,000 frames.
+ */
+const FAN_OUT_FRAMES = /continueCycle|sendFrame|writeFrame|writeEncoded|refs\/wsServer\.ts|Socket\._write|writeOrBuffer|sock_write_iter/;
+
 async function waitForQuiet(): Promise<void> {
   const deadline = Date.now() + cfg.quietWaitS * 1000;
   for (let i = 0; i < 1000 && os.loadavg()[0]! >= cfg.quietLoad && Date.now() < deadline; i++) await sleep(2000);
@@ -154,7 +162,7 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
         },
       },
     );
-    return { target: name, label: TARGET_LABELS[name], round, extra, window_s: windowS, prepare_s: target.prepareS, ...m, ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}), ...(perfFile ? { perf: summarizePerf(perfFile) } : {}) };
+    return { target: name, label: TARGET_LABELS[name], round, extra, window_s: windowS, prepare_s: target.prepareS, ...m, ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}), ...(perfFile ? { perf: summarizePerf(perfFile, { 'the fan-out (per-socket writes and the loops making them)': FAN_OUT_FRAMES }) } : {}) };
   } finally {
     inspector?.close();
     await target.stop();
@@ -369,7 +377,8 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
   }
   for (const r of results.filter((x) => x.perf)) {
     const p = r.perf!;
-    lines.push('', `## Where ${r.label}'s CPU goes, round ${r.round} (perf, every thread)`, '', `${p.samples} samples (\`${path.basename(p.file)}\`); threads: ${p.by_thread.map((t) => `${t.thread} ${t.pct} %`).join(', ')}.`, '');
+    const marks = p.marked.map((m) => `${m.mark}: ${m.samples} samples (${m.pct} %), the rest ${p.samples - m.samples}`).join('; ');
+    lines.push('', `## Where ${r.label}'s CPU goes, round ${r.round} (perf, every thread)`, '', `${p.samples} samples (\`${path.basename(p.file)}\`); threads: ${p.by_thread.map((t) => `${t.thread} ${t.pct} %`).join(', ')}. ${marks}.`, '');
     lines.push(markdownTable(['nearest JavaScript (or native) area', '%'], p.by_area.map((a) => [a.area, a.pct])), '');
     lines.push(markdownTable(['function (with the builtins and kernel under it)', '%'], p.top_functions.map((f) => [f.fn, f.pct])), '');
   }

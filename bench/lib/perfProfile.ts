@@ -22,6 +22,8 @@ export interface PerfSummary {
   by_area: { area: string; pct: number }[];
   /** The JavaScript functions most samples sit under (their own time and the builtins and kernel they call). */
   top_functions: { fn: string; pct: number }[];
+  /** Samples whose stack has a frame matching each asked pattern (`marks`), e.g. the socket writes. */
+  marked: { mark: string; samples: number; pct: number }[];
 }
 
 /** True when `perf record` can sample this machine's software clock (not every host allows it). */
@@ -64,11 +66,12 @@ const FRAME = /^\s*[0-9a-f]+\s+(.*)\s+\(([^)]*)\)\s*$/;
 const JS_SYMBOL = /^JS:[*~^+]?(\S*)\s+(\S+?)(?::\d+:\d+)?(?:\+0x[0-9a-f]+)?$/;
 
 /** Reads `perf script` of `file` and attributes every sample. */
-export function summarizePerf(file: string, top = 25): PerfSummary {
+export function summarizePerf(file: string, marks: Record<string, RegExp> = {}, top = 25): PerfSummary {
   const out = spawnSync('perf', ['script', '-i', file, '-F', 'comm,tid,ip,sym,dso'], { encoding: 'utf8', maxBuffer: 2 ** 31 - 1 });
   const threads = new Map<string, number>();
   const areas = new Map<string, number>();
   const functions = new Map<string, number>();
+  const marked = new Map<string, number>(Object.keys(marks).map((m) => [m, 0]));
   let samples = 0;
   const add = (m: Map<string, number>, k: string) => m.set(k, (m.get(k) ?? 0) + 1);
 
@@ -78,6 +81,7 @@ export function summarizePerf(file: string, top = 25): PerfSummary {
     if (!thread) return;
     samples++;
     add(threads, thread);
+    for (const [mark, pattern] of Object.entries(marks)) if (frames.some((f) => pattern.test(f.sym))) add(marked, mark);
     const inKernel = frames[0]?.dso === 'kernel.kallsyms';
     const js = frames.find((f) => f.sym.startsWith('JS:'));
     if (js) {
@@ -127,5 +131,6 @@ export function summarizePerf(file: string, top = 25): PerfSummary {
     top_functions: sorted(functions)
       .slice(0, top)
       .map(([fn, n]) => ({ fn, pct: pct(n) })),
+    marked: [...marked].map(([mark, n]) => ({ mark, samples: n, pct: pct(n) })),
   };
 }
