@@ -69,24 +69,30 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   if (party) closers.push(...(await registerPartySurface(party, ctx)));
   if (cms) closers.push(...(await registerCmsSurface(cms, ctx)));
 
-  if (party) await party.listen({ host: config.host, port: config.partyPort });
-  if (cms) await cms.listen({ host: config.host, port: config.cmsPort });
-
   let closing: Promise<void> | null = null;
+  // Stop accepting, let in-flight requests finish, then stop timers and the database.
+  const close = () =>
+    (closing ??= (async () => {
+      await Promise.all([party?.close(), cms?.close()]);
+      for (const closer of closers) await closer();
+      await ctx.hub.close();
+      await database.close();
+    })());
+
+  try {
+    if (party) await party.listen({ host: config.host, port: config.partyPort });
+    if (cms) await cms.listen({ host: config.host, port: config.cmsPort });
+  } catch (e) {
+    // A port already taken: release the timers, hub and database made above, then report it.
+    await close();
+    throw e;
+  }
+
   return {
     ctx,
     party,
     cms,
     urls: { party: party ? config.publicUrl : null, cms: cms ? config.cmsPublicUrl : null },
-    close() {
-      // Stop accepting, let in-flight requests finish, then stop timers and the database.
-      closing ??= (async () => {
-        await Promise.all([party?.close(), cms?.close()]);
-        for (const close of closers) await close();
-        await ctx.hub.close();
-        await database.close();
-      })();
-      return closing;
-    },
+    close,
   };
 }

@@ -3,7 +3,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { loadConfig } from '../platform/config.ts';
+import { loadConfig, type Config } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { startServer, type RunningServer } from '../server.ts';
 
@@ -67,25 +67,41 @@ export async function createPostgresDatabase(): Promise<{ url: string; drop: () 
 }
 
 /**
+ * Starts the server on two ports found free. Between finding a port and listening on it, another
+ * test process may take it (EADDRINUSE): the server then releases what it made, and this tries
+ * again on new ports, a bounded number of times.
+ */
+async function startOnFreePorts(configFor: (partyPort: number, cmsPort: number) => Config): Promise<{ config: Config; server: RunningServer }> {
+  for (let attempt = 1; ; attempt++) {
+    const config = configFor(await freePort(), await freePort());
+    try {
+      return { config, server: await startServer(config, { logger: createLogger(config.logLevel) }) };
+    } catch (e) {
+      if ((e as { code?: string }).code !== 'EADDRINUSE' || attempt >= 5) throw e;
+    }
+  }
+}
+
+/**
  * Starts the real server program on free ports, a temporary data directory and a fresh database,
  * exactly as `npm start` would, with the emulators and the demo catalog.
  */
 export async function startTestServer(opts: { db?: DbTarget; env?: Record<string, string> } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-test-'));
   const pgDb = opts.db === 'postgres' ? await createPostgresDatabase() : null;
-  const [partyPort, cmsPort] = [await freePort(), await freePort()];
-  const config = loadConfig({
-    PORT: String(partyPort),
-    CMS_PORT: String(cmsPort),
-    HOST: '127.0.0.1',
-    DATA_DIR: dataDir,
-    LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
-    CMS_ADMIN_TOKEN: TEST_CMS_TOKEN,
-    DEMO_START_DELAY_SECONDS: '300',
-    ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
-    ...opts.env,
-  });
-  const server = await startServer(config, { logger: createLogger(config.logLevel) });
+  const { config, server } = await startOnFreePorts((partyPort, cmsPort) =>
+    loadConfig({
+      PORT: String(partyPort),
+      CMS_PORT: String(cmsPort),
+      HOST: '127.0.0.1',
+      DATA_DIR: dataDir,
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      CMS_ADMIN_TOKEN: TEST_CMS_TOKEN,
+      DEMO_START_DELAY_SECONDS: '300',
+      ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+      ...opts.env,
+    }),
+  );
   return {
     server,
     partyUrl: config.publicUrl,
