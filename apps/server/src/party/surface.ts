@@ -3,6 +3,7 @@ import staticFiles from '@fastify/static';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import { JobScheduler } from '../platform/jobs.ts';
+import { changesOf } from '../platform/db/cache.ts';
 import { registerAppleEmulator } from '../providers/emulators/appleEmulator.ts';
 import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.ts';
 import { registerMusicRoutes } from '../providers/music/routes.ts';
@@ -68,7 +69,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   await registerMusicRoutes(app, ctx);
   await registerRecapAndExportRoutes(app, ctx);
   // One scheduler for every due-time action of the party domains (timeline, polls, schedule).
-  const jobs = new JobScheduler(() => ctx.now(), ctx.logger, ctx.config.live.timelineTickMs);
+  const jobs = new JobScheduler(() => ctx.now(), ctx.logger, ctx.config.live.timelineTickMs, changesOf(ctx.db));
   const closers: Closer[] = [() => jobs.close()];
   closers.push(...(await registerLive(app, ctx, jobs)));
   closers.push(...(await registerChat(app, ctx, jobs)));

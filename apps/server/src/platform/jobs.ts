@@ -1,4 +1,11 @@
 import type { Logger } from 'pino';
+import { ALL_TABLES, type TableChanges } from './db/changes.ts';
+
+/**
+ * How long a node trusts its last look when no table its jobs read was written and nothing is due:
+ * the bound on a missed change message from another node (the other nodes act on their own writes).
+ */
+export const FULL_LOOK_EVERY_MS = 5_000;
 
 /**
  * Work that becomes due at times stored in the database: a track's end, a party's auto start or
@@ -13,6 +20,8 @@ export interface Job {
   runDue(now: number): Promise<void>;
   /** The earliest stored due time, or null when nothing is pending. */
   nextDue(): Promise<number | null>;
+  /** The tables whose writes can add work or move its due time. */
+  readsTables: readonly string[];
 }
 
 /**
@@ -21,6 +30,10 @@ export interface Job {
  * other nodes, or a clock moved in tests). Every node may run the same item; the claim in the
  * database lets exactly one of them act, so no lock service is needed. `poke()` re-plans at once
  * after new work was stored on this node.
+ *
+ * Given the database's change feed, a sweep asks the database only when a table the jobs read was
+ * written (here or, through Redis, on another node), something is due, or `FULL_LOOK_EVERY_MS`
+ * passed: an idle node otherwise ran every job's queries four times a second (issue 16).
  */
 export class JobScheduler {
   private readonly jobs: Job[] = [];
@@ -29,16 +42,29 @@ export class JobScheduler {
   private again = false;
   private started = false;
   private stopped = false;
+  /** What the last look found: the earliest due time, when it ran, and whether a watched table was written since. */
+  private knownDue: number | null = null;
+  private lookedAt = -Infinity;
+  private stale = true;
+  private readonly watched = new Set<string>([ALL_TABLES]);
+  private readonly unlisten: (() => void) | null;
 
   constructor(
     private readonly now: () => number,
     private readonly logger: Logger,
     private readonly sweepMs: number,
-  ) {}
+    changes?: TableChanges,
+  ) {
+    this.unlisten = changes?.listen((table) => {
+      if (this.watched.has(table)) this.stale = true;
+    }) ?? null;
+  }
 
   /** Adds jobs; a running scheduler looks at them on its next run (now, when poked). */
   add(...jobs: Job[]): void {
     this.jobs.push(...jobs);
+    for (const job of jobs) for (const table of job.readsTables) this.watched.add(table);
+    this.stale = true;
     if (this.started) this.poke();
   }
 
@@ -49,6 +75,7 @@ export class JobScheduler {
 
   /** Something new may be due sooner than planned: run and re-plan now. */
   poke(): void {
+    this.stale = true;
     if (this.stopped || !this.started) return;
     if (this.running) {
       this.again = true;
@@ -60,6 +87,7 @@ export class JobScheduler {
   /** Stops the timer and waits for a run in progress. */
   async close(): Promise<void> {
     this.stopped = true;
+    this.unlisten?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
@@ -77,12 +105,24 @@ export class JobScheduler {
     this.timer.unref();
   }
 
+  /** Whether the database may hold work that the last look did not see. */
+  private mustLook(now: number): boolean {
+    return this.unlisten === null || this.stale || (this.knownDue !== null && this.knownDue <= now) || now - this.lookedAt >= FULL_LOOK_EVERY_MS;
+  }
+
   private async tick(): Promise<void> {
+    const now = this.now();
+    if (!this.mustLook(now)) {
+      this.plan(Math.max(5, Math.min(this.sweepMs, this.knownDue === null ? this.sweepMs : this.knownDue - now)));
+      return;
+    }
     let next: number | null = null;
     let failed = false;
     let ranAt = this.now();
     do {
       this.again = false;
+      // Cleared before the queries: a write while they run makes the next sweep look again.
+      this.stale = false;
       next = null;
       ranAt = this.now();
       for (const job of this.jobs) {
@@ -100,6 +140,9 @@ export class JobScheduler {
     // Work still due after this run could not be done now (another node holds it, or it was
     // refused): look again at the next sweep rather than spin on it.
     const stuck = next !== null && next <= ranAt;
+    this.knownDue = next;
+    this.lookedAt = ranAt;
+    if (failed) this.stale = true;
     const wait = next === null || failed || stuck ? this.sweepMs : Math.min(this.sweepMs, Math.max(0, next - this.now()));
     this.plan(Math.max(wait, 5));
   }

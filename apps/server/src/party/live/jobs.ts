@@ -18,6 +18,7 @@ function trackEnds(ctx: ServerContext): Job {
   const playing = () => ctx.db.selectFrom('party_playback').where('is_paused', '=', 0).where('track_ends_at', 'is not', null);
   return {
     name: 'track ends',
+    readsTables: ['party_playback'],
     async runDue(now) {
       const ended = await playing().select('party_id').where('track_ends_at', '<=', now).execute();
       for (const { party_id } of ended) await advanceIfDue(ctx, party_id);
@@ -41,6 +42,7 @@ function partyEnds(ctx: ServerContext): Job {
       .where('parties.ends_at', 'is not', null);
   return {
     name: 'party ends',
+    readsTables: ['party_playback', 'parties'],
     async runDue(now) {
       const over = await playing().select('party_playback.party_id').where('parties.ends_at', '<=', now).execute();
       for (const { party_id } of over) await stopParty(ctx, party_id);
@@ -68,6 +70,7 @@ function autoStarts(ctx: ServerContext): Job {
       );
   return {
     name: 'auto starts',
+    readsTables: ['parties', 'party_tracks'],
     async runDue(now) {
       const due = await waiting(now).select('id').where('starts_at', '<=', now).execute();
       for (const { id } of due) {

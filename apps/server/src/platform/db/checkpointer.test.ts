@@ -45,6 +45,33 @@ describe('SQLite checkpoints off the event loop', () => {
     writer.close();
   });
 
+  it('issue 16: the thread copies later commits too, and finishes a copy a reader held back once the reader is gone, with no new commit', async () => {
+    const file = tempFile();
+    const writer = new SQLite(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table notes (body text)');
+    const insert = writer.prepare('insert into notes (body) values (?)');
+    const checkpointer = startCheckpointer(file, 20);
+    for (let i = 0; i < 200; i++) insert.run('x'.repeat(1_000));
+    const first = fs.statSync(file).size;
+    expect(await until(() => fs.statSync(file).size >= first + 150_000, 5_000)).toBe(true);
+    // A reader keeps its snapshot open: the commits after it cannot be copied while it reads.
+    const reader = new SQLite(file);
+    reader.exec('begin');
+    reader.prepare('select count(*) from notes').get();
+    const held = fs.statSync(file).size;
+    for (let i = 0; i < 200; i++) insert.run('y'.repeat(1_000));
+    await new Promise((r) => setTimeout(r, 200));
+    expect(fs.statSync(file).size).toBeLessThan(held + 150_000);
+    reader.exec('commit');
+    reader.close();
+    // No commit since: the thread still copies what the reader held back.
+    expect(await until(() => fs.statSync(file).size >= held + 150_000, 5_000)).toBe(true);
+    await checkpointer.close();
+    writer.close();
+  });
+
   it('issue 16: a file database hands checkpoints to the thread and keeps its own only as a fallback; close stops the thread', async () => {
     const handle = openDatabase(`sqlite:${tempFile()}`);
     const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);

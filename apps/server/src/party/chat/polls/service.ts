@@ -190,6 +190,7 @@ export function winningOption(results: number[]): number | null {
 export function questionClosing(ctx: ServerContext) {
   return {
     name: 'close questions',
+    readsTables: ['chat_questions'],
     async runDue(now: number) {
       for (const id of await dueQuestionIds(ctx.db, now)) await closeQuestion(ctx, id);
     },

@@ -80,6 +80,7 @@ async function claimRun(db: Db, row: ScheduleRow, now: number): Promise<boolean>
 export function scheduledPosting(ctx: ServerContext) {
   return {
     name: 'scheduled messages',
+    readsTables: ['chat_schedule'],
     async runDue(now: number) {
       const due = await ctx.db.selectFrom('chat_schedule').selectAll().where('next_run_at', '<=', now).orderBy('next_run_at').limit(100).execute();
       for (const row of due) {
