@@ -46,9 +46,20 @@ function storedFrontend(frontend: FrontendSettings | undefined, isNew: boolean):
   return next;
 }
 
+/**
+ * Per party row: every chat post and policy check asks, and the cached row is shared until the
+ * party changes, so its settings JSON (stickers, FAQ) is parsed once rather than per post.
+ */
+const startAllowedByRow = new WeakMap<Pick<PartyRow, 'frontend'>, StartAllowed>();
+
 /** Who may start the party (`frontend.partyStartAllowed`, default host). */
 export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
-  return frontendOf(row).partyStartAllowed ?? START_ALLOWED_DEFAULT;
+  let allowed = startAllowedByRow.get(row);
+  if (allowed === undefined) {
+    allowed = frontendOf(row).partyStartAllowed ?? START_ALLOWED_DEFAULT;
+    startAllowedByRow.set(row, allowed);
+  }
+  return allowed;
 }
 
 /**
