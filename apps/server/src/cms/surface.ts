@@ -1,8 +1,6 @@
 import cors from '@fastify/cors';
-import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { limitRoutes } from '../platform/routeLimits.ts';
-import { multipartOptions } from '../platform/uploads.ts';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import type { Closer } from '../party/surface.ts';
@@ -39,7 +37,6 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   await app.register(rateLimit, { global: false });
   // Apple logins of campaign pages: limited per client address, as on the party listener (issue 10).
   limitRoutes(app, [{ method: 'POST', url: '/api/campaigns/:id/auth/apple/login', max: ctx.config.abuse.appleLoginsPerMinute, timeWindow: 60_000 }]);
-  await app.register(multipart, multipartOptions(ctx.config.uploadMaxBytes));
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
 
   await registerCmsUserRoutes(app, ctx);

@@ -3,8 +3,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { badRequest, payloadTooLarge } from './errors.ts';
 import type { App } from './http.ts';
 
-/** The multipart parser's limits on every listener: one file of at most `maxBytes`. */
-export function multipartOptions(maxBytes: number) {
+/** The multipart parser's limits: one file of at most `maxBytes`. */
+function multipartOptions(maxBytes: number) {
   return { limits: { fileSize: maxBytes, files: 1, fields: 5 } };
 }
 

@@ -3,7 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
-import { sendStoredFile } from '../../platform/uploads.ts';
+import { sendStoredFile, withMultipart } from '../../platform/uploads.ts';
 import { cmsRoute } from '../route.ts';
 import { createFolder, deleteFolder, deleteUpload, folderOfFile, listFolder, listUploads, normaliseFolder, ROOT, searchUploads, storeUpload } from './service.ts';
 
@@ -21,7 +21,10 @@ export async function registerCmsUploadRoutes(app: App, ctx: ServerContext): Pro
     return { items: await listUploads(ctx, folder) };
   });
 
-  route(app, CMS_ROUTES.createUpload, async (req, _reply, user) => storeUpload(ctx, req, user.id));
+  // In a scope of its own with the multipart parser: no other CMS request pays for its hooks.
+  await withMultipart(app, ctx.config.uploadMaxBytes, (scope) => {
+    route(scope, CMS_ROUTES.createUpload, async (req, _reply, user) => storeUpload(ctx, req, user.id));
+  });
 
   route(app, CMS_ROUTES.deleteUpload, async (req) => {
     await deleteUpload(ctx, req.params.id);

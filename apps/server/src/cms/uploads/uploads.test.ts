@@ -61,6 +61,14 @@ describe.each(DB_TARGETS)('CMS uploads with folders (%s)', (db) => {
     expect((await api().call('listUploads')).items.length).toBe(before);
   });
 
+  it('issue 16: the multipart parser serves the upload route only; a multipart body to another CMS route is refused (415) and stores nothing', async () => {
+    const before = (await api().call('listCampaigns')).items.length;
+    const r = await fetch(`${ts.cmsUrl}/api/campaigns`, { method: 'POST', headers: { authorization: `Bearer ${editor}` }, body: form(PNG, 'x.png') });
+    expect(r.status).toBe(415);
+    expect(typeof ((await r.json()) as { detail: unknown }).detail).toBe('string');
+    expect((await api().call('listCampaigns')).items.length).toBe(before);
+  });
+
   it('a file over UPLOAD_MAX_BYTES is refused (413)', async () => {
     const big = Buffer.concat([PNG, Buffer.alloc(5000)]);
     expect((await failure(upload(form(big, 'big.png')))).status).toBe(413);
