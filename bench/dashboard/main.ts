@@ -15,6 +15,7 @@
  *
  * Usage: npm run bench:dashboard -- [--fans 10000] [--rate 100] [--window 30] [--dashboards 2]
  */
+import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { mkdirSync } from 'node:fs';
@@ -22,7 +23,7 @@ import { PARTY_ROUTES, PING_TEXT, PONG_TEXT, ServerFrame } from '@fanfare/protoc
 import { WebSocket } from 'ws';
 import { BENCH_CMS_TOKEN, call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
-import { markdownTable, RESULTS_DIR, textTable, writeResults } from '../lib/results.ts';
+import { markdownTable, textTable, writeResults } from '../lib/results.ts';
 import { runSession } from '../fanout/session.ts';
 import { createBenchParty, fanPosters, PARTY_ID } from '../fanout/targets.ts';
 
@@ -35,6 +36,7 @@ const { values } = parseArgs({
     dashboards: { type: 'string', default: '2' },
     workers: { type: 'string', default: '2' },
     'connect-timeout': { type: 'string', default: '900' },
+    'no-save': { type: 'boolean', default: false },
   },
 });
 const intArg = (name: keyof typeof values, min: number, max: number): number => {
@@ -108,8 +110,10 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   log(`bench:dashboard on ${machineLine(machine)}`);
   log(`fans ${cfg.fans}, ${cfg.rate} messages/s, window ${cfg.windowS} s after ${cfg.warmupS} s warm-up, ${cfg.dashboards} dashboards`);
-  const logDir = path.join(RESULTS_DIR, 'logs');
+  // Beside the other benches' server logs, never in bench/results/ (which --no-save leaves alone).
+  const logDir = path.join(os.tmpdir(), `fanfare-bench-logs-${process.pid}`);
   mkdirSync(logDir, { recursive: true });
+  log(`server log in ${logDir}`);
   const server = await startFanfareServer({ logFile: path.join(logDir, 'dashboard-server.log') });
   const observers: ReturnType<typeof observe>[] = [];
   try {
@@ -223,8 +227,8 @@ async function main(): Promise<void> {
       'The reference is a fan socket on the same party: it receives every message, which is what a dashboard subscribed to the chat stream would have to process.',
       '',
     ].join('\n');
-    const out = writeResults('dashboard', { cfg, machine, rows, session: { ...session, series: undefined }, live }, md);
-    log(`results: ${out.md}`);
+    if (values['no-save']) log('--no-save: nothing written to bench/results/');
+    else log(`results: ${writeResults('dashboard', { cfg, machine, rows, session: { ...session, series: undefined }, live }, md).md}`);
   } finally {
     for (const o of observers) o.ws.terminate();
     await server.stop();
