@@ -64,7 +64,6 @@ export class JobScheduler {
   add(...jobs: Job[]): void {
     this.jobs.push(...jobs);
     for (const job of jobs) for (const table of job.readsTables) this.watched.add(table);
-    this.stale = true;
     if (this.started) this.poke();
   }
 
@@ -112,10 +111,7 @@ export class JobScheduler {
 
   private async tick(): Promise<void> {
     const now = this.now();
-    if (!this.mustLook(now)) {
-      this.plan(Math.max(5, Math.min(this.sweepMs, this.knownDue === null ? this.sweepMs : this.knownDue - now)));
-      return;
-    }
+    if (!this.mustLook(now)) return this.planUntil(this.knownDue, false);
     let next: number | null = null;
     let failed = false;
     let ranAt = this.now();
@@ -143,7 +139,12 @@ export class JobScheduler {
     this.knownDue = next;
     this.lookedAt = ranAt;
     if (failed) this.stale = true;
-    const wait = next === null || failed || stuck ? this.sweepMs : Math.min(this.sweepMs, Math.max(0, next - this.now()));
+    this.planUntil(next, failed || stuck);
+  }
+
+  /** The next sweep: at the due time `next` when it comes first, else after `sweepMs` (always, when `atSweep`). */
+  private planUntil(next: number | null, atSweep: boolean): void {
+    const wait = next === null || atSweep ? this.sweepMs : Math.min(this.sweepMs, Math.max(0, next - this.now()));
     this.plan(Math.max(wait, 5));
   }
 }
