@@ -11,6 +11,7 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../../test/harness.ts';
 import { fanForToken } from '../auth/sessions.ts';
+import { emptyMessageRow, insertMessageWithinAllowance } from './messages/queries.ts';
 import { postChatMessage } from './messages/service.ts';
 import { PARTY, PartySocket, expectStatus, startChatWorld, type ChatWorld, type TestFan } from './testkit.ts';
 
@@ -300,5 +301,35 @@ describe('chat posts on SQLite under load (issue 16)', () => {
       expect(Number(row.seq_id)).toBe(posted.seq_id);
       expect(posted.seq_id).toBeGreaterThan(0);
     }
+  });
+});
+
+describe('rate limit (ours) on SQLite: one statement counts and stores', () => {
+  let w: ChatWorld;
+  beforeAll(async () => {
+    w = await startChatWorld('sqlite');
+  });
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it(`stores only while the sender has fewer than CHAT_RATE_LIMIT_MESSAGES (${CHAT_RATE_LIMIT_MESSAGES}) of their own messages in the party after \`since\``, async () => {
+    const db = w.t.server.ctx.db;
+    const now = Date.now();
+    const row = (id: string, senderId: string, partyId = PARTY) => ({ ...emptyMessageRow(id, partyId, 'message'), sender_id: senderId, text: id, seq_id: 0, timestamp_ms: now });
+    const allowance = { since: now - 1000, limit: 2 };
+    const stored = async (id: string) => (await db.selectFrom('chat_messages').select('id').where('id', '=', id).executeTakeFirst()) !== undefined;
+    // An older message (before `since`) and another sender's do not count.
+    await db.insertInto('chat_messages').values({ ...row('old', w.lena.id), timestamp_ms: now - 5000 }).execute();
+    await db.insertInto('chat_messages').values(row('theirs', w.fan.id)).execute();
+    expect(await insertMessageWithinAllowance(db, row('first', w.lena.id), allowance)).toBe(true);
+    expect(await insertMessageWithinAllowance(db, row('second', w.lena.id), allowance)).toBe(true);
+    expect(await insertMessageWithinAllowance(db, row('third', w.lena.id), allowance)).toBe(false);
+    expect(await stored('third')).toBe(false);
+    const first = await db.selectFrom('chat_messages').selectAll().where('id', '=', 'first').executeTakeFirstOrThrow();
+    expect(first).toMatchObject({ party_id: PARTY, sender_id: w.lena.id, text: 'first', type: 'message', photo: null });
+    expect(Number(first.timestamp_ms)).toBe(now);
+    // Another fan still has their whole allowance.
+    expect(await insertMessageWithinAllowance(db, row('theirs 2', w.fan.id), allowance)).toBe(true);
   });
 });

@@ -12,7 +12,18 @@ import { requireParty, type PartyRow } from '../parties/queries.ts';
 import { partyRoute } from '../route.ts';
 import { authorizeFan, roleHas } from '../policies.ts';
 
-const slowModeOf = (frontend: string | null): number => parseJson<FrontendSettings>(frontend, {}).chatSlowModeSeconds ?? 0;
+/** Per party row (the cached row is shared until the party changes): its settings JSON parsed once, not per post. */
+const slowModeByRow = new WeakMap<Pick<PartyRow, 'frontend'>, number>();
+
+/** The party's slow-mode interval in seconds (`frontend.chatSlowModeSeconds`); 0 when off. */
+export function slowModeSecondsOf(row: Pick<PartyRow, 'frontend'>): number {
+  let seconds = slowModeByRow.get(row);
+  if (seconds === undefined) {
+    seconds = parseJson<FrontendSettings>(row.frontend, {}).chatSlowModeSeconds ?? 0;
+    slowModeByRow.set(row, seconds);
+  }
+  return seconds;
+}
 
 /** 429 `ChatSlowMode` when the fan posted within the party's slow-mode interval. */
 export async function enforceSlowMode(
@@ -25,7 +36,7 @@ export async function enforceSlowMode(
 ): Promise<void> {
   if (exempt || roleHas(author.role, 'chat.ignoreSlowMode')) return;
   const party = known ?? (await requireParty(ctx.db, partyId));
-  const seconds = slowModeOf(party.frontend);
+  const seconds = slowModeSecondsOf(party);
   if (seconds <= 0) return;
   const now = ctx.now();
   const last = await ctx.db

@@ -6,7 +6,7 @@ import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
 import type { Audience } from '../../live/hub.ts';
 import { runPartyWrite, type PartyWrite } from '../../live/unitOfWork.ts';
 import type { QuestionPayload } from '../polls/queries.ts';
-import { insertMessage, toChatMessage, type NewMessageRow } from './queries.ts';
+import { insertMessage, insertMessageWithinAllowance, toChatMessage, type MessageRow, type NewMessageRow, type SenderAllowance } from './queries.ts';
 
 export interface StoreOptions {
   questions?: ReadonlyMap<string, QuestionPayload>;
@@ -24,12 +24,27 @@ export interface QueuedMessage {
  * so a failed insert or a rolled-back write uses up no `seq_id` (no gap for fans to wait on).
  */
 export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, options: StoreOptions = {}): Promise<QueuedMessage> {
-  const now = ctx.now();
-  const stored = { ...row, seq_id: 0, timestamp_ms: now };
+  const stored = { ...row, seq_id: 0, timestamp_ms: ctx.now() };
   await insertMessage(w.db, stored);
+  return queueStored(w, ctx, stored, options);
+}
+
+/**
+ * queueMessage for a post that must stay within its sender's allowance (the chat rate limit),
+ * checked and stored by one statement (`insertMessageWithinAllowance`: SQLite only); null when
+ * refused, with nothing stored or queued.
+ */
+export async function queueMessageWithinAllowance(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, allowance: SenderAllowance): Promise<QueuedMessage | null> {
+  const stored = { ...row, seq_id: 0, timestamp_ms: ctx.now() };
+  if (!(await insertMessageWithinAllowance(w.db, stored, allowance))) return null;
+  return queueStored(w, ctx, stored, {});
+}
+
+/** Queues the event of a stored row; the row records its seq_id once the event is published. */
+function queueStored(w: PartyWrite, ctx: ServerContext, stored: MessageRow, options: StoreOptions): QueuedMessage {
   const { seq_id: _, ...unnumbered } = toChatMessage(stored, options.questions);
-  const queued = w.emit(row.party_id, unnumbered, options.audience);
-  w.afterPublish((db) => recorderFor(db, ctx).record(row.id, queued.event.seq_id));
+  const queued = w.emit(stored.party_id, unnumbered, options.audience);
+  w.afterPublish((db) => recorderFor(db, ctx).record(stored.id, queued.event.seq_id));
   return {
     get message() {
       const event = queued.event;

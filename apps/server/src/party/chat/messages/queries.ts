@@ -1,4 +1,5 @@
 import type { ChatMessage, ChatMessageType, Popup, Role, ScoreboardEntry } from '@fanfare/protocol';
+import { sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.ts';
 import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
 import { parseJson } from '../../../platform/db/columns.ts';
@@ -48,6 +49,46 @@ const insertMessageQuery = reusedQuery((db, row: MessageRow) => db.insertInto('c
 /** Stores a message row (built once: every chat post runs it). */
 export async function insertMessage(db: Db, row: MessageRow): Promise<void> {
   await insertMessageQuery(db, row);
+}
+
+/** A sender's allowance: fewer than `limit` of their messages in the party after `since` (ms). */
+export interface SenderAllowance {
+  since: number;
+  limit: number;
+}
+
+const MESSAGE_COLUMNS = [...Object.keys(emptyMessageRow('', '', 'message')), 'seq_id', 'timestamp_ms'] as (keyof MessageRow)[];
+
+const insertWithinAllowanceQuery = reusedQuery((db, v: MessageRow & SenderAllowance) =>
+  db
+    .insertInto('chat_messages')
+    .columns(MESSAGE_COLUMNS)
+    .expression(
+      db
+        .selectNoFrom(MESSAGE_COLUMNS.map((column) => sql`${v[column]}`.as(column)))
+        .where((eb) =>
+          eb(
+            eb
+              .selectFrom('chat_messages')
+              .select((c) => c.fn.countAll().as('n'))
+              .where('party_id', '=', v.party_id)
+              .where('sender_id', '=', v.sender_id)
+              .where('timestamp_ms', '>', v.since),
+            '<',
+            v.limit,
+          ),
+        ),
+    ),
+);
+
+/**
+ * Stores a message row only while its sender is within `allowance`, counted and inserted by one
+ * statement; false when refused (nothing stored). One statement is atomic against other posts only
+ * where writes are serial (SQLite): PostgreSQL counts under a lock in a transaction instead.
+ */
+export async function insertMessageWithinAllowance(db: Db, row: MessageRow, allowance: SenderAllowance): Promise<boolean> {
+  const res = await insertWithinAllowanceQuery(db, { ...row, ...allowance });
+  return Number(res.numAffectedRows ?? 0) > 0;
 }
 
 export async function findMessage(db: Db, partyId: string, id: string): Promise<MessageRow | null> {

@@ -21,10 +21,10 @@ import { requireParty, requirePartyCached, type PartyRow } from '../../parties/q
 import { denial, roleHas } from '../../policies.ts';
 import { startAllowedOf } from '../../parties/service.ts';
 import { checkChatMedia } from '../media/store.ts';
-import { enforceSlowMode } from '../slowMode.ts';
+import { enforceSlowMode, slowModeSecondsOf } from '../slowMode.ts';
 import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
 import { runPartyWrite } from '../../live/unitOfWork.ts';
-import { queueMessage, queueUnstored, storeAndPublish } from './publish.ts';
+import { queueMessage, queueMessageWithinAllowance, queueUnstored, storeAndPublish } from './publish.ts';
 import {
   deleteAllMessages,
   deleteMessage,
@@ -93,6 +93,15 @@ async function enforceRateLimit(db: Db, now: number, partyId: string, fanId: str
  */
 async function storeWithinRateLimit(ctx: ServerContext, party: PartyRow, author: ChatAuthor, options: PostOptions, row: NewMessageRow): Promise<ChatMessage> {
   if (roleHas(author.role, 'chat.postUnlimited') || options.exemptFromRateLimit) return storeAndPublish(ctx, row);
+  // SQLite runs one write at a time, so one statement that counts and inserts is as safe as the
+  // locked transaction, and it is one statement instead of four (begin, count, insert, commit). A
+  // refusal, or slow mode (which counts differently), takes the transaction, which also works out
+  // when to try again.
+  if (ctx.dialect === 'sqlite' && slowModeSecondsOf(party) <= 0) {
+    const allowance = { since: ctx.now() - CHAT_RATE_LIMIT_WINDOW_MS, limit: CHAT_RATE_LIMIT_MESSAGES };
+    const stored = await runPartyWrite(ctx, (w) => queueMessageWithinAllowance(w, ctx, row, allowance), { singleStatement: true });
+    if (stored) return stored.message;
+  }
   const queued = await runPartyWrite(ctx, async (w) => {
     await lockForTransaction(w.db, ctx.dialect, `chat-rate:${row.party_id}:${author.fanId}`);
     // Slow mode counts the same rows: under the same lock, inside the same transaction.
