@@ -15,15 +15,13 @@
  *
  * Usage: npm run bench:dashboard -- [--fans 10000] [--rate 100] [--window 30] [--dashboards 2]
  */
-import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { mkdirSync } from 'node:fs';
 import { PARTY_ROUTES, PING_TEXT, PONG_TEXT, ServerFrame } from '@fanfare/protocol';
 import { WebSocket } from 'ws';
 import { BENCH_CMS_TOKEN, call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
-import { markdownTable, textTable, writeResults } from '../lib/results.ts';
+import { markdownTable, serverLogDir, textTable, writeResults } from '../lib/results.ts';
 import { runSession } from '../fanout/session.ts';
 import { createBenchParty, fanPosters, PARTY_ID } from '../fanout/targets.ts';
 
@@ -110,9 +108,7 @@ async function main(): Promise<void> {
   const machine = machineInfo();
   log(`bench:dashboard on ${machineLine(machine)}`);
   log(`fans ${cfg.fans}, ${cfg.rate} messages/s, window ${cfg.windowS} s after ${cfg.warmupS} s warm-up, ${cfg.dashboards} dashboards`);
-  // Beside the other benches' server logs, never in bench/results/ (which --no-save leaves alone).
-  const logDir = path.join(os.tmpdir(), `fanfare-bench-logs-${process.pid}`);
-  mkdirSync(logDir, { recursive: true });
+  const logDir = serverLogDir();
   log(`server log in ${logDir}`);
   const server = await startFanfareServer({ logFile: path.join(logDir, 'dashboard-server.log') });
   const observers: ReturnType<typeof observe>[] = [];

@@ -16,7 +16,7 @@ import { perfAvailable, startPerf, summarizePerf, type PerfSummary } from '../li
 import { RemoteProfiler } from '../lib/inspector.ts';
 import { machineInfo, machineLine, type MachineInfo } from '../lib/machine.ts';
 import { freePort, sleep } from '../lib/processes.ts';
-import { markdownTable, RESULTS_DIR, textTable, today, writeResults } from '../lib/results.ts';
+import { markdownTable, RESULTS_DIR, serverLogDir, textTable, today, writeResults } from '../lib/results.ts';
 import { runSession, type SessionMeasurement } from './session.ts';
 import { startTarget, TARGET_LABELS, TARGET_NAMES, type TargetName } from './targets.ts';
 
@@ -390,8 +390,7 @@ async function main(): Promise<void> {
   const when = new Date().toISOString();
   log(`fan-out bench on ${machineLine(machine)}`);
   log(`${cfg.fans} fans, ${cfg.rate} posts/s, warm-up ${cfg.warmupS} s, window ${cfg.windowS} s, ${cfg.rounds} rounds of ${cfg.targets.join(', ')}; extra: ${cfg.extra.join(', ') || 'none'}`);
-  const logDir = path.join(os.tmpdir(), `fanfare-bench-logs-${process.pid}`);
-  mkdirSync(logDir, { recursive: true });
+  const logDir = serverLogDir();
   log(`server logs in ${logDir}`);
   const plan: { name: TargetName; round: number; extra: boolean }[] = [];
   for (let round = 1; round <= cfg.rounds; round++) for (const name of cfg.targets) plan.push({ name, round, extra: false });

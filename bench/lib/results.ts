@@ -1,9 +1,17 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** bench/results, where every benchmark writes its figures. */
 export const RESULTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'results');
+
+/** This run's folder for server logs: in the temp folder, never under bench/results (which --no-save leaves alone). */
+export function serverLogDir(): string {
+  const dir = path.join(os.tmpdir(), `fanfare-bench-logs-${process.pid}`);
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
 
 /** Today's date as YYYY-MM-DD (local time), the suffix of result files. */
 export function today(): string {

@@ -9,20 +9,13 @@ import { parseJson } from '../../platform/db/columns.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { requireParty, type PartyRow } from '../parties/queries.ts';
+import { storedSettingsOf } from '../parties/service.ts';
 import { partyRoute } from '../route.ts';
 import { authorizeFan, roleHas } from '../policies.ts';
 
-/** Per party row (the cached row is shared until the party changes): its settings JSON parsed once, not per post. */
-const slowModeByRow = new WeakMap<Pick<PartyRow, 'frontend'>, number>();
-
 /** The party's slow-mode interval in seconds (`frontend.chatSlowModeSeconds`); 0 when off. */
 export function slowModeSecondsOf(row: Pick<PartyRow, 'frontend'>): number {
-  let seconds = slowModeByRow.get(row);
-  if (seconds === undefined) {
-    seconds = parseJson<FrontendSettings>(row.frontend, {}).chatSlowModeSeconds ?? 0;
-    slowModeByRow.set(row, seconds);
-  }
-  return seconds;
+  return storedSettingsOf(row).chatSlowModeSeconds ?? 0;
 }
 
 /** 429 `ChatSlowMode` when the fan posted within the party's slow-mode interval. */

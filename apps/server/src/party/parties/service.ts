@@ -23,9 +23,25 @@ import { refreshQueue } from '../live/queue.ts';
 /** Milliseconds since the epoch as the wire's ISO date-time. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
 
+/**
+ * The settings as stored, parsed once per party row: every chat post and policy check asks, and the
+ * cached row is shared (frozen and replaced by any change), so the JSON is not parsed per post.
+ */
+const settingsByRow = new WeakMap<Pick<PartyRow, 'frontend'>, Readonly<FrontendSettings>>();
+
+/** The party's stored frontend settings, without defaults; shared, never to be changed. */
+export function storedSettingsOf(row: Pick<PartyRow, 'frontend'>): Readonly<FrontendSettings> {
+  let settings = settingsByRow.get(row);
+  if (settings === undefined) {
+    settings = parseJson<FrontendSettings>(row.frontend, {});
+    settingsByRow.set(row, settings);
+  }
+  return settings;
+}
+
 /** The frontend settings with the spec's defaults filled in (waiting room 30 min, start by host). */
 export function frontendOf(row: Pick<PartyRow, 'frontend'>): FrontendSettings {
-  const stored = parseJson<FrontendSettings>(row.frontend, {});
+  const stored = storedSettingsOf(row);
   return {
     ...stored,
     partyIsWaitingRoomMinutes: stored.partyIsWaitingRoomMinutes ?? WAITING_ROOM_DEFAULT_MINUTES,
@@ -46,20 +62,9 @@ function storedFrontend(frontend: FrontendSettings | undefined, isNew: boolean):
   return next;
 }
 
-/**
- * Per party row: every chat post and policy check asks, and the cached row is shared until the
- * party changes, so its settings JSON (stickers, FAQ) is parsed once rather than per post.
- */
-const startAllowedByRow = new WeakMap<Pick<PartyRow, 'frontend'>, StartAllowed>();
-
 /** Who may start the party (`frontend.partyStartAllowed`, default host). */
 export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
-  let allowed = startAllowedByRow.get(row);
-  if (allowed === undefined) {
-    allowed = frontendOf(row).partyStartAllowed ?? START_ALLOWED_DEFAULT;
-    startAllowedByRow.set(row, allowed);
-  }
-  return allowed;
+  return storedSettingsOf(row).partyStartAllowed ?? START_ALLOWED_DEFAULT;
 }
 
 /**
