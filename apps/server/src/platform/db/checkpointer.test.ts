@@ -4,7 +4,7 @@ import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FALLBACK_AUTOCHECKPOINT_PAGES, startCheckpointer } from './checkpointer.ts';
+import { BUSY_WAL_FRAMES_PER_S, FALLBACK_AUTOCHECKPOINT_PAGES, isLightWriter, startCheckpointer } from './checkpointer.ts';
 import { openDatabase } from './database.ts';
 
 const dirs: string[] = [];
@@ -68,6 +68,53 @@ describe('SQLite checkpoints off the event loop', () => {
     reader.close();
     // No commit since: the thread still copies what the reader held back.
     expect(await until(() => fs.statSync(file).size >= held + 150_000, 5_000)).toBe(true);
+    await checkpointer.close();
+    writer.close();
+  });
+
+  it('issue 16: a writer adding fewer than BUSY_WAL_FRAMES_PER_S WAL frames a second is light', () => {
+    const light = (frames: number, ms: number) => isLightWriter(frames, ms, BUSY_WAL_FRAMES_PER_S);
+    // A lone commit after a quiet spell (seen within a tick of 100 ms): light.
+    expect(light(5, 100)).toBe(true);
+    // A burst after a quiet spell is busy from its first copy, however long the quiet was.
+    expect(light(2_000, 100)).toBe(false);
+    // Chat posts at 100/s leave about 1,000 frames a second: light.
+    expect(light(1_000, 1_000)).toBe(true);
+    // At or above the busy rate (400 frames in 100 ms is 4,000/s), busy.
+    expect(light(BUSY_WAL_FRAMES_PER_S, 1_000)).toBe(false);
+    expect(light(BUSY_WAL_FRAMES_PER_S / 10, 100)).toBe(false);
+    expect(light(BUSY_WAL_FRAMES_PER_S / 10 - 1, 100)).toBe(true);
+  });
+
+  it('issue 16: a light writer\'s small commits are still copied into the database file, with no further commit', async () => {
+    const file = tempFile();
+    const writer = new SQLite(file);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table notes (body text)');
+    const checkpointer = startCheckpointer(file, 20, 200);
+    const insert = writer.prepare('insert into notes (body) values (?)');
+    // The database file grows only when a checkpoint copies pages into it: count how often it grows.
+    const before = fs.statSync(file).size;
+    let last = before;
+    let growths = 0;
+    const watch = setInterval(() => {
+      const size = fs.statSync(file).size;
+      if (size > last) growths++;
+      last = size;
+    }, 5);
+    // A commit of one new page every 30 ms, far below the busy rate (the thread looks every 20 ms).
+    for (let i = 0; i < 10; i++) {
+      insert.run('x'.repeat(3_000));
+      await new Promise((r) => setTimeout(r, 30));
+    }
+    // All ten rows (about 30 KB) reach the database file with no further commit...
+    const copied = await until(() => fs.statSync(file).size >= before + 30_000, 5_000);
+    clearInterval(watch);
+    expect(copied).toBe(true);
+    // ...in a few copies 200 ms apart, not one per look (which would be about ten).
+    expect(growths).toBeGreaterThan(0);
+    expect(growths).toBeLessThanOrEqual(5);
     await checkpointer.close();
     writer.close();
   });
