@@ -3,9 +3,8 @@
  * `frontend.chatSlowModeSeconds` is above 0, each listener may post one message per that many
  * seconds, whoever they are; hosts, admins and the fake-traffic generator are exempt.
  */
-import { CHAT_SLOW_MODE_ERROR, PARTY_ROUTES, type FrontendSettings, type Role } from '@fanfare/protocol';
+import { CHAT_SLOW_MODE_ERROR, PARTY_ROUTES, type Role } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { parseJson } from '../../platform/db/columns.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { requireParty, type PartyRow } from '../parties/queries.ts';
@@ -52,7 +51,7 @@ export async function enforceSlowMode(
 export async function registerSlowModeRoutes(app: App, ctx: ServerContext): Promise<void> {
   partyRoute(ctx)(app, PARTY_ROUTES.setSlowMode, async (req, _reply, fan) => {
     const { party } = await authorizeFan(ctx, req.params.id, fan, 'chat.slowMode');
-    const frontend = { ...parseJson<FrontendSettings>(party.frontend, {}), chatSlowModeSeconds: req.body.seconds };
+    const frontend = { ...storedSettingsOf(party), chatSlowModeSeconds: req.body.seconds };
     await ctx.db.updateTable('parties').set({ frontend: JSON.stringify(frontend), updated_at: ctx.now() }).where('id', '=', party.id).execute();
     return { seconds: req.body.seconds };
   });

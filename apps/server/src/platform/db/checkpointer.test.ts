@@ -17,6 +17,16 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) fs.rmSync(dir, { recursive: true, force: true });
 });
 
+/** A WAL database file and its writer, which never checkpoints itself: only the thread can. */
+function walWriter(): { file: string; writer: SQLite.Database } {
+  const file = tempFile();
+  const writer = new SQLite(file);
+  writer.pragma('journal_mode = WAL');
+  writer.pragma('wal_autocheckpoint = 0');
+  writer.exec('create table notes (body text)');
+  return { file, writer };
+}
+
 async function until(check: () => boolean, timeoutMs: number): Promise<boolean> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
@@ -28,11 +38,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
 
 describe('SQLite checkpoints off the event loop', () => {
   it('issue 16: the checkpoint thread copies committed WAL pages into the database file while the writer never checkpoints itself', async () => {
-    const file = tempFile();
-    const writer = new SQLite(file);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('wal_autocheckpoint = 0'); // the writer never checkpoints: only the thread can
-    writer.exec('create table notes (body text)');
+    const { file, writer } = walWriter();
     const checkpointer = startCheckpointer(file, 20);
     const before = fs.statSync(file).size;
     const insert = writer.prepare('insert into notes (body) values (?)');
@@ -46,11 +52,7 @@ describe('SQLite checkpoints off the event loop', () => {
   });
 
   it('issue 16: the thread copies later commits too, and finishes a copy a reader held back once the reader is gone, with no new commit', async () => {
-    const file = tempFile();
-    const writer = new SQLite(file);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('wal_autocheckpoint = 0');
-    writer.exec('create table notes (body text)');
+    const { file, writer } = walWriter();
     const insert = writer.prepare('insert into notes (body) values (?)');
     const checkpointer = startCheckpointer(file, 20);
     for (let i = 0; i < 200; i++) insert.run('x'.repeat(1_000));
@@ -87,11 +89,7 @@ describe('SQLite checkpoints off the event loop', () => {
   });
 
   it('issue 16: a light writer\'s small commits are still copied into the database file, with no further commit', async () => {
-    const file = tempFile();
-    const writer = new SQLite(file);
-    writer.pragma('journal_mode = WAL');
-    writer.pragma('wal_autocheckpoint = 0');
-    writer.exec('create table notes (body text)');
+    const { file, writer } = walWriter();
     const checkpointer = startCheckpointer(file, 20, 200);
     const insert = writer.prepare('insert into notes (body) values (?)');
     // The database file grows only when a checkpoint copies pages into it: count how often it grows.

@@ -108,7 +108,7 @@ class FakeRunner {
     private readonly perSecond: number,
     private readonly stopsAt: number,
     private readonly fans: Fan[],
-    private readonly stickers: string[],
+    private readonly stickers: readonly string[],
     private readonly onEnd: () => void,
   ) {}
 

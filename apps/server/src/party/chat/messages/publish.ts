@@ -24,7 +24,7 @@ export interface QueuedMessage {
  * so a failed insert or a rolled-back write uses up no `seq_id` (no gap for fans to wait on).
  */
 export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, options: StoreOptions = {}): Promise<QueuedMessage> {
-  const stored = { ...row, seq_id: 0, timestamp_ms: ctx.now() };
+  const stored = unnumberedRow(ctx, row);
   await insertMessage(w.db, stored);
   return queueStored(w, ctx, stored, options);
 }
@@ -35,9 +35,14 @@ export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMe
  * refused, with nothing stored or queued.
  */
 export async function queueMessageWithinAllowance(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, allowance: SenderAllowance): Promise<QueuedMessage | null> {
-  const stored = { ...row, seq_id: 0, timestamp_ms: ctx.now() };
+  const stored = unnumberedRow(ctx, row);
   if (!(await insertMessageWithinAllowance(w.db, stored, allowance))) return null;
   return queueStored(w, ctx, stored, {});
+}
+
+/** The row as inserted: stamped now, its seq_id (0) recorded once its event is published. */
+function unnumberedRow(ctx: ServerContext, row: NewMessageRow): MessageRow {
+  return { ...row, seq_id: 0, timestamp_ms: ctx.now() };
 }
 
 /** Queues the event of a stored row; the row records its seq_id once the event is published. */

@@ -4,14 +4,12 @@ import {
   CHAT_RATE_LIMIT_WINDOW_MS,
   CHAT_RATE_LIMITED_ERROR,
   type ChatMessage,
-  type FrontendSettings,
   type PostChatMediaBody,
   type PostChatMessageBody,
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import { cached, cacheKind, onWrite } from '../../../platform/db/cache.ts';
 import { sharedAnswer } from '../../../platform/route.ts';
-import { parseJson } from '../../../platform/db/columns.ts';
 import { lockForTransaction, type Db } from '../../../platform/db/database.ts';
 import { forbidden, HttpError, notFound, unprocessable } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/tokens.ts';
@@ -19,7 +17,7 @@ import type { Fan } from '../../auth/sessions.ts';
 import { roleInParty } from '../../grants/service.ts';
 import { requireParty, requirePartyCached, type PartyRow } from '../../parties/queries.ts';
 import { denial, roleHas } from '../../policies.ts';
-import { startAllowedOf } from '../../parties/service.ts';
+import { startAllowedOf, storedSettingsOf } from '../../parties/service.ts';
 import { checkChatMedia } from '../media/store.ts';
 import { enforceSlowMode, slowModeSecondsOf } from '../slowMode.ts';
 import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
@@ -44,9 +42,9 @@ export interface PostOptions {
   exemptFromRateLimit?: boolean;
 }
 
-/** The party's selected sticker ids (frontend.visual.stickers); empty means stickers are off. */
-export function partyStickers(party: PartyRow): string[] {
-  return parseJson<FrontendSettings>(party.frontend, {}).visual?.stickers ?? [];
+/** The party's selected sticker ids (frontend.visual.stickers, shared per party row); empty means stickers are off. */
+export function partyStickers(party: PartyRow): readonly string[] {
+  return storedSettingsOf(party).visual?.stickers ?? [];
 }
 
 /** Refuses a sticker that is not in the party's list (stickers are allowed only if it is non-empty). */
