@@ -3,8 +3,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-/** bench/results, where every benchmark writes its figures. */
-export const RESULTS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'results');
+/** bench/results, where every benchmark writes its figures (BENCH_RESULTS_DIR elsewhere: a bench run by another, bench/rest/baseline.ts). */
+export const RESULTS_DIR = process.env.BENCH_RESULTS_DIR || path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', 'results');
 
 /** This run's folder for server logs: in the temp folder, never under bench/results (which --no-save leaves alone). */
 export function serverLogDir(): string {
