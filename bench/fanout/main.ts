@@ -17,6 +17,7 @@ import { RemoteProfiler } from '../lib/inspector.ts';
 import { machineInfo, machineLine, type MachineInfo } from '../lib/machine.ts';
 import { freePort, sleep } from '../lib/processes.ts';
 import { markdownTable, RESULTS_DIR, serverLogDir, textTable, today, writeResults } from '../lib/results.ts';
+import { median as medianOf, spread } from '../lib/stats.ts';
 import { runSession, type SessionMeasurement } from './session.ts';
 import { startTarget, TARGET_LABELS, TARGET_NAMES, type TargetName } from './targets.ts';
 
@@ -171,16 +172,8 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
 
 // ---- summaries -------------------------------------------------------------------------------
 
-const median = (xs: number[]): number => {
-  const v = xs.filter((x) => Number.isFinite(x)).sort((a, b) => a - b);
-  if (v.length === 0) return NaN;
-  const m = Math.floor(v.length / 2);
-  return v.length % 2 ? v[m]! : Math.round(((v[m - 1]! + v[m]!) / 2) * 100) / 100;
-};
-const spread = (xs: number[]): string => {
-  const v = xs.filter((x) => Number.isFinite(x));
-  return v.length ? `${Math.min(...v)}–${Math.max(...v)}` : '-';
-};
+/** The median over the rounds, to 2 decimals (the mean of two middle rounds has more). */
+const median = (xs: number[]): number => Math.round(medianOf(xs) * 100) / 100;
 /** "median (min–max)" over the rounds, or the single value. */
 const ms = (xs: number[]): string => (xs.length > 1 ? `${median(xs)} (${spread(xs)})` : String(xs[0] ?? '-'));
 

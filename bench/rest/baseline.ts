@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { machineInfo, machineLine } from '../lib/machine.ts';
 import { ROOT } from '../lib/processes.ts';
 import { markdownTable, textTable, today, writeResults } from '../lib/results.ts';
+import { median, spread } from '../lib/stats.ts';
 
 /** The commit that added `bench:rest`: the server code the issue's REST table was measured on. */
 const ISSUE_CODE = '020d0bf';
@@ -93,23 +94,17 @@ async function benchSide(tree: string, label: string): Promise<BenchRow[]> {
   }
 }
 
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-}
-const spread = (xs: number[]) => `${Math.min(...xs).toLocaleString('en')}–${Math.max(...xs).toLocaleString('en')}`;
 const round1 = (x: number) => Math.round(x * 10) / 10;
 const round3 = (x: number) => Math.round(x * 1000) / 1000;
 
 async function main(): Promise<void> {
   const machine = machineInfo();
-  const commit = spawnSync('git', ['rev-parse', '--short', args.commit!], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
-  const head = spawnSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: ROOT, encoding: 'utf8' }).stdout.trim();
+  const git = (...a: string[]) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' });
+  const commit = git('rev-parse', '--short', args.commit!).stdout.trim();
+  const head = git('rev-parse', '--short', 'HEAD').stdout.trim();
   if (!commit) throw new Error(`unknown commit ${args.commit}`);
   log(`REST baseline: ${commit} (the issue's code) against ${head} (this checkout), ${ROUNDS} round(s), ${machineLine(machine)}`);
   const tree = mkdtempSync(path.join(os.tmpdir(), 'fanfare-baseline-tree-'));
-  const git = (...a: string[]) => spawnSync('git', a, { cwd: ROOT, encoding: 'utf8' });
   try {
     if (git('worktree', 'add', '--detach', '-f', tree, commit).status !== 0) throw new Error(`git worktree add ${commit} failed`);
     log(`installing ${commit}'s packages in ${tree}`);
@@ -142,7 +137,7 @@ function report(commit: string, head: string, machine: ReturnType<typeof machine
     const met = TEN_X.has(call) ? x >= 10 : median(b) >= 2000;
     return { call, old_2xx_s: a, new_2xx_s: b, x, old_cpu_ms: ca, new_cpu_ms: cb, cpu_x: round1(median(ca) / median(cb)), target, met };
   });
-  const rate = (xs: number[]) => `${Math.round(median(xs)).toLocaleString('en')} (${spread(xs)})`;
+  const rate = (xs: number[]) => `${Math.round(median(xs)).toLocaleString('en')} (${spread(xs, (x) => x.toLocaleString('en'))})`;
   const cells = figures.map((f) => [f.call, rate(f.old_2xx_s), rate(f.new_2xx_s), f.x, round3(median(f.old_cpu_ms)), round3(median(f.new_cpu_ms)), f.cpu_x, f.target, f.met ? 'yes' : '**no**']);
   const ceilingLine = `bare \`node:http\` ceiling in the same runs: ${commit}'s runs ${ceilings(old).map((c) => c.toLocaleString('en')).join(' / ')}, ${head}'s ${ceilings(now).map((c) => c.toLocaleString('en')).join(' / ')} req/s`;
   console.log(`\n${textTable(header, cells)}\n\n${ceilingLine}\n`);
