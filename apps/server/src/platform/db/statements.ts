@@ -14,14 +14,21 @@ import type pg from 'pg';
 /** A small LRU map: `get` refreshes, `set` evicts the least recently used past `max`. */
 export class Lru<K, V> {
   private readonly map = new Map<K, V>();
+  /**
+   * The most recently used key, which a hit need not move: a hot key read on every request (one
+   * party's row) would otherwise be deleted and set again each time, and the map's table rebuilt
+   * over and over for the tombstones.
+   */
+  private newest: K | undefined;
 
   constructor(readonly max: number) {}
 
   get(key: K): V | undefined {
     const v = this.map.get(key);
-    if (v !== undefined) {
+    if (v !== undefined && key !== this.newest) {
       this.map.delete(key);
       this.map.set(key, v);
+      this.newest = key;
     }
     return v;
   }
@@ -29,15 +36,18 @@ export class Lru<K, V> {
   set(key: K, value: V): void {
     this.map.delete(key);
     this.map.set(key, value);
+    this.newest = key;
     if (this.map.size > this.max) this.map.delete(this.map.keys().next().value as K);
   }
 
   delete(key: K): void {
     this.map.delete(key);
+    if (key === this.newest) this.newest = undefined;
   }
 
   clear(): void {
     this.map.clear();
+    this.newest = undefined;
   }
 
   get size(): number {
