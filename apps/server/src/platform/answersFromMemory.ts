@@ -29,8 +29,12 @@ interface ServerFactoryOptions {
 export type MemoryReader = (params: never) => object | undefined;
 
 interface MemoryRoute {
-  /** What Fastify sent with the route's last plain 200 but its length and request id; null until then. */
-  headers: OutgoingHttpHeaders | null;
+  /**
+   * What Fastify sent with the route's last plain 200 but its length and request id, as names and
+   * values in one list (`writeHead` takes it so; copying an object with more keys added costs
+   * about 2 µs in Node 20, a tenth of the whole answer); null until then.
+   */
+  headers: (string | number | string[])[] | null;
   pattern: RegExp;
   names: readonly string[];
   params: z.ZodType | undefined;
@@ -80,9 +84,11 @@ export class AnswersFromMemory {
   add(def: RouteDef, read: MemoryReader, serialize: (data: unknown) => string): (headers: OutgoingHttpHeaders) => void {
     // Nothing here asks who calls: only answers open to anyone may skip the guard.
     if (def.method !== 'GET' || def.auth !== 'none' || def.query) throw new Error(`${def.method} ${def.path}: only GET routes open to anyone, without a query, are answered from memory`);
+    const { pattern, names } = pathPattern(def.path);
     const route: MemoryRoute = {
       headers: null,
-      ...pathPattern(def.path),
+      pattern,
+      names,
       params: def.params as z.ZodType | undefined,
       read: read as MemoryRoute['read'],
       serialize,
@@ -91,8 +97,7 @@ export class AnswersFromMemory {
     };
     this.routes.push(route);
     return (headers) => {
-      const { 'content-length': _length, 'x-request-id': _id, ...rest } = headers;
-      route.headers = rest;
+      route.headers = Object.entries(headers).flatMap(([name, value]) => (value === undefined || name === 'content-length' || name === 'x-request-id' ? [] : [name, value]));
     };
   }
 
@@ -134,7 +139,7 @@ export class AnswersFromMemory {
       route.lastBytes = Buffer.from(json);
     }
     const body = route.lastBytes;
-    res.writeHead(200, { ...route.headers, 'content-length': body.length, 'x-request-id': requestIdOf(req) });
+    res.writeHead(200, [...route.headers, 'content-length', body.length, 'x-request-id', requestIdOf(req)] as string[]);
     res.end(body);
     this.answered++;
     return true;

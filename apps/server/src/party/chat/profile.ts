@@ -14,5 +14,5 @@ export function currentQuizScore(db: Db, partyId: string, fanId: string): Promis
 /** The chat part of a fan's party profile: their poll and quiz answers and their quiz score. */
 export async function chatProfileExtras(db: Db, partyId: string, fanId: string): Promise<Pick<PartyUser, 'poll_answers' | 'quiz_answers' | 'quiz_score'>> {
   const [answers, score] = await Promise.all([answersOf(db, partyId, fanId), currentQuizScore(db, partyId, fanId)]);
-  return { ...answers, quiz_score: score };
+  return Object.assign({}, answers, { quiz_score: score });
 }

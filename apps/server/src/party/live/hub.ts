@@ -116,7 +116,7 @@ export class LocalPartyHub implements PartyHub {
     options: Partial<HubOptions> = {},
     private readonly blocks: SeqBlocks = memorySeqBlocks(),
   ) {
-    this.options = { ...DEFAULT_HUB_OPTIONS, ...options };
+    this.options = Object.assign({}, DEFAULT_HUB_OPTIONS, options);
   }
 
   async nextSeq(partyId: string): Promise<number> {
@@ -168,7 +168,8 @@ export class LocalPartyHub implements PartyHub {
   }
 
   async emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent> {
-    const full = { ...event, seq_id: await this.nextSeq(partyId), server_time_ms: this.now() } as SequencedEvent;
+    // Every event passes here. Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
+    const full = Object.assign({}, event, { seq_id: await this.nextSeq(partyId), server_time_ms: this.now() }) as SequencedEvent;
     await this.publish(partyId, full, audience);
     return full;
   }

@@ -174,7 +174,7 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
   // A trigger keeps the track's count with the vote row (migration 011): read it back, do not count.
   const vote = { partyId, trackId, fanId: fan.id };
   const changed = on
-    ? Number((await addVoteQuery(ctx.db, { ...vote, now: ctx.now() })).numAffectedRows ?? 0) > 0
+    ? Number((await addVoteQuery(ctx.db, Object.assign({}, vote, { now: ctx.now() }))).numAffectedRows ?? 0) > 0
     : Number((await removeVoteQuery(ctx.db, vote)).numAffectedRows ?? 0) > 0;
   const votes = await storedVoteCount(ctx.db, partyId, trackId);
   if (changed) {

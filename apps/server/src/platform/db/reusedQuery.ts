@@ -51,7 +51,8 @@ export function reusedQuery<V extends object, R>(build: (db: Db, values: V) => C
     if (!sameNames(compiled.names, values)) return db.executeQuery(build(db, values));
     const { query, slots } = compiled;
     const parameters = slots.map((name, i) => (name === null ? query.parameters[i] : (values as Record<string, unknown>)[name]));
-    return db.executeQuery({ ...query, parameters });
+    // Every hot statement passes here. Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
+    return db.executeQuery(Object.assign({}, query, { parameters }));
   };
 }
 

@@ -42,7 +42,8 @@ export async function queueMessageWithinAllowance(w: PartyWrite, ctx: ServerCont
 
 /** The row as inserted: stamped now, its seq_id (0) recorded once its event is published. */
 function unnumberedRow(ctx: ServerContext, row: NewMessageRow): MessageRow {
-  return { ...row, seq_id: 0, timestamp_ms: ctx.now() };
+  // Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
+  return Object.assign({}, row, { seq_id: 0, timestamp_ms: ctx.now() });
 }
 
 /** Queues the event of a stored row; the row records its seq_id once the event is published. */
@@ -53,7 +54,7 @@ function queueStored(w: PartyWrite, ctx: ServerContext, stored: MessageRow, opti
   return {
     get message() {
       const event = queued.event;
-      return { ...toChatMessage(stored, options.questions), seq_id: event.seq_id };
+      return Object.assign(toChatMessage(stored, options.questions), { seq_id: event.seq_id });
     },
   };
 }
@@ -66,11 +67,11 @@ export async function storeAndPublish(ctx: ServerContext, row: NewMessageRow, op
 
 /** Queues a message that is not stored (a deletion message) inside a write. */
 export function queueUnstored(w: PartyWrite, ctx: ServerContext, partyId: string, message: Omit<ChatMessage, 'seq_id' | 'timestamp_ms'>): QueuedMessage {
-  const full = { ...message, timestamp_ms: ctx.now() };
+  const full = Object.assign({}, message, { timestamp_ms: ctx.now() });
   const queued = w.emit(partyId, full);
   return {
     get message() {
-      return { ...full, seq_id: queued.event.seq_id };
+      return Object.assign({}, full, { seq_id: queued.event.seq_id });
     },
   };
 }

@@ -87,7 +87,8 @@ const insertWithinAllowanceQuery = reusedQuery((db, v: MessageRow & SenderAllowa
  * where writes are serial (SQLite): PostgreSQL counts under a lock in a transaction instead.
  */
 export async function insertMessageWithinAllowance(db: Db, row: MessageRow, allowance: SenderAllowance): Promise<boolean> {
-  const res = await insertWithinAllowanceQuery(db, { ...row, ...allowance });
+  // Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
+  const res = await insertWithinAllowanceQuery(db, Object.assign({}, row, allowance));
   return Number(res.numAffectedRows ?? 0) > 0;
 }
 

@@ -103,7 +103,7 @@ async function storeWithinRateLimit(ctx: ServerContext, party: PartyRow, author:
   const queued = await runPartyWrite(ctx, async (w) => {
     await lockForTransaction(w.db, ctx.dialect, `chat-rate:${row.party_id}:${author.fanId}`);
     // Slow mode counts the same rows: under the same lock, inside the same transaction.
-    await enforceSlowMode({ ...ctx, db: w.db }, row.party_id, author, false, party);
+    await enforceSlowMode(Object.assign({}, ctx, { db: w.db }), row.party_id, author, false, party);
     await enforceRateLimit(w.db, ctx.now(), row.party_id, author.fanId);
     return queueMessage(w, ctx, row);
   });
@@ -132,13 +132,13 @@ export async function postChatMessage(
   const author = await authorize(ctx, party, fan);
   checkSticker(party, body.sticker);
   const replyTo = await checkReplyTarget(ctx, partyId, body.reply_to_message_id);
-  return storeWithinRateLimit(ctx, party, author, options, {
-    ...emptyMessageRow(newId(), partyId, 'message'),
-    ...senderColumns(author),
+  // Filled in place, not spread: Node 20 builds `{ ...a, ...b, more }` slowly (about 1 µs a key, decision 0023).
+  const row = Object.assign(emptyMessageRow(newId(), partyId, 'message'), senderColumns(author), {
     reply_to_message_id: replyTo,
     text: body.text ?? null,
     sticker: body.sticker ?? null,
   });
+  return storeWithinRateLimit(ctx, party, author, options, row);
 }
 
 /** Posts a fan's photo or video message; the URLs must be the fan's own uploads to this party. */
@@ -147,18 +147,17 @@ export async function postChatMedia(ctx: ServerContext, partyId: string, fan: Fa
   const author = await authorize(ctx, party, fan);
   if (body.photo) await checkChatMedia(ctx, partyId, fan.id, body.photo, 'image', ['body', 'photo']);
   if (body.video) await checkChatMedia(ctx, partyId, fan.id, body.video, 'video', ['body', 'video']);
-  return storeWithinRateLimit(ctx, party, author, {}, {
-    ...emptyMessageRow(newId(), partyId, 'message'),
-    ...senderColumns(author),
+  const row = Object.assign(emptyMessageRow(newId(), partyId, 'message'), senderColumns(author), {
     text: body.text ?? null,
     photo: body.photo ?? null,
     video: body.video ?? null,
   });
+  return storeWithinRateLimit(ctx, party, author, {}, row);
 }
 
 /** Posts a message by the system (scheduled messages): no sender. */
 export async function postSystemText(ctx: ServerContext, partyId: string, text: string, sticker: string | null): Promise<ChatMessage> {
-  return storeAndPublish(ctx, { ...emptyMessageRow(newId(), partyId, 'message'), text, sticker });
+  return storeAndPublish(ctx, Object.assign(emptyMessageRow(newId(), partyId, 'message'), { text, sticker }));
 }
 
 /**
