@@ -32,6 +32,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '6' },
     calls: { type: 'string', default: 'signup,chat_post,chat_recent,vote,get_party' },
     'no-save': { type: 'boolean', default: false },
+    // The results' file name (before the date): a second run of a day need not replace the first.
+    name: { type: 'string', default: 'rest-baseline' },
   },
 });
 const ROUNDS = Number(args.rounds);
@@ -154,7 +156,7 @@ function report(commit: string, head: string, machine: ReturnType<typeof machine
     ceilingLine,
     '',
   ].join('\n');
-  const files = writeResults('rest-baseline', { date: today(), machine, commit, head, rounds: ROUNDS, fans: Number(args.fans), duration_s: Number(args.duration), figures, old, now }, md);
+  const files = writeResults(args.name!, { date: today(), machine, commit, head, rounds: ROUNDS, fans: Number(args.fans), duration_s: Number(args.duration), figures, old, now }, md);
   log(`wrote ${files.json} and ${files.md}`);
 }
 
