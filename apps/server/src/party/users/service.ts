@@ -122,10 +122,8 @@ export async function partyProfile(ctx: ServerContext, partyId: string, fan: Fan
   // The cached standing the chat and the votes read too (the page loads this first).
   const membership = await membershipOf(ctx.db, partyId, fan);
   if (!membership.signup) throw forbidden('Not signed up for this party');
-  return toPartyUser(membership.signup, fan, roleOf(membership), {
-    ...(await chatProfileExtras(ctx.db, partyId, fan.id)),
-    track_votes: await fanTrackVotes(ctx.db, partyId, fan.id),
-  });
+  const extras = await chatProfileExtras(ctx.db, partyId, fan.id);
+  return toPartyUser(membership.signup, fan, roleOf(membership), Object.assign(extras, { track_votes: await fanTrackVotes(ctx.db, partyId, fan.id) }));
 }
 
 /** Shapes a signup row as the wire's PartyUser. Votes and answers come from their own domains. */
