@@ -134,7 +134,7 @@ describe('answers from memory: what is left to the framework (decision 0023)', (
   async function listener(quiet: { on: boolean }) {
     const memory = new AnswersFromMemory(() => quiet.on);
     const learn = memory.add(PARTY_ROUTES.getParty, ((params: { id: string }) => (params.id === 'held' ? { id: 'held' } : undefined)) as never, JSON.stringify);
-    learn({ 'content-type': 'application/json; charset=utf-8', vary: 'Origin', 'content-length': 13, 'x-request-id': 'learned' });
+    learn({ 'content-type': 'application/json; charset=utf-8', vary: 'Origin', 'content-length': 13, 'x-request-id': 'learned', 'set-cookie': ['one=request'] });
     const server = memory.serverFactory((_req, res) => {
       res.writeHead(299).end('framework');
     }, { keepAliveTimeout: 72_000 });
@@ -172,6 +172,7 @@ describe('answers from memory: what is left to the framework (decision 0023)', (
     expect(held.body).toBe('{"id":"held"}');
     expect(held.headers).toMatchObject({ 'content-type': 'application/json; charset=utf-8', vary: 'Origin', 'content-length': '13' });
     expect(held.headers['x-request-id']).not.toBe('learned');
+    expect(held.headers['set-cookie']).toBeUndefined();
     expect((await get(`${l.base}/api/parties/other`)).status).toBe(299);
     expect((await get(`${l.base}/api/parties/held`, { 'content-length': '0' })).status).toBe(299);
     expect((await get(`${l.base}/api/parties/held/`)).status).toBe(299);

@@ -48,6 +48,9 @@ interface MemoryRoute {
 /** Off only to measure what it saves (`FANFARE_MEMORY_ANSWERS=off`, as `FANFARE_READ_CACHE=off` for the caches). */
 const ENABLED = process.env.FANFARE_MEMORY_ANSWERS !== 'off';
 
+/** Headers of one answer that another must not repeat: made per request, or none of its business. */
+const PER_REQUEST_HEADERS = new Set(['content-length', 'x-request-id', 'set-cookie']);
+
 /** Fastify's longest path parameter (`maxParamLength`): longer ones it refuses, so they go to it. */
 const MAX_PARAM_LENGTH = 100;
 
@@ -83,7 +86,9 @@ export class AnswersFromMemory {
    */
   add(def: RouteDef, read: MemoryReader, serialize: (data: unknown) => string): (headers: OutgoingHttpHeaders) => void {
     // Nothing here asks who calls: only answers open to anyone may skip the guard.
-    if (def.method !== 'GET' || def.auth !== 'none' || def.query) throw new Error(`${def.method} ${def.path}: only GET routes open to anyone, without a query, are answered from memory`);
+    if (def.method !== 'GET' || def.auth !== 'none' || def.query || (def.status ?? 200) !== 200) {
+      throw new Error(`${def.method} ${def.path}: only GET routes open to anyone, without a query, answering 200, are answered from memory`);
+    }
     const { pattern, names } = pathPattern(def.path);
     const route: MemoryRoute = {
       headers: null,
@@ -97,7 +102,8 @@ export class AnswersFromMemory {
     };
     this.routes.push(route);
     return (headers) => {
-      route.headers = Object.entries(headers).flatMap(([name, value]) => (value === undefined || name === 'content-length' || name === 'x-request-id' ? [] : [name, value]));
+      // Never a cookie: it belongs to the one request that was given it.
+      route.headers = Object.entries(headers).flatMap(([name, value]) => (value === undefined || PER_REQUEST_HEADERS.has(name) ? [] : [name, value]));
     };
   }
 
