@@ -75,8 +75,7 @@ const partyAnswers = new WeakMap<PartyRow, { state: PlayState; base: Omit<Party,
 
 /** The party as `GET /api/parties/{id}` answers it, with its timeline at server time now. */
 export async function getParty(ctx: ServerContext, partyId: string): Promise<Party> {
-  const row = await requirePartyCached(ctx.db, partyId);
-  return partyAnswer(ctx, row, await playStateOf(ctx, row.id));
+  return toParty(ctx, await requirePartyCached(ctx.db, partyId));
 }
 
 /**
@@ -161,9 +160,9 @@ function partyBase(row: PartyRow, state: PlayState): Omit<Party, 'status'> {
 // Non-null exactly while started (spec 4: "Started: status is non-null").
 const statusOf = (row: PartyRow, state: PlayState, now: number) => (row.started_at == null ? null : statusAt(state.playback, state.track, now));
 
+/** A party row as the wire shows it (the same answer, shared per row and play state, as `GET party`'s). */
 export async function toParty(ctx: ServerContext, row: PartyRow): Promise<Party> {
-  const state = await playStateOf(ctx, row.id);
-  return { ...partyBase(row, state), status: statusOf(row, state, ctx.now()) };
+  return partyAnswer(ctx, row, await playStateOf(ctx, row.id));
 }
 
 
