@@ -104,16 +104,12 @@ interface RunResult extends Partial<SessionMeasurement> {
 
 /**
  * perf stacks of the fan-out itself, in every server: Fanfare's cycle (`continueCycle`,
- * `sendFrame`, `writeFrame`), the fair ws server's batch loop (`refs/wsServer.ts`, `writeEncoded`),
- * Node's socket write under either, and the kernel's send path under that. The 100 HTTP answers a
- * second also pass the last two: a rounding error against 100,000 frames.
+ * `sendFrame`, `writeFrame`) and heartbeat (`beat`), the fair ws server's file (`refs/wsServer.ts`:
+ * its batch loop and its heartbeat, so both sides count the same work), Node's socket write under
+ * either, and the kernel's send path under that. The 100 HTTP answers a second also pass the last
+ * two: a rounding error against 100,000 frames.
  */
 const FAN_OUT_FRAMES = /continueCycle|sendFrame|writeFrame|writeEncoded|refs\/wsServer\.ts|Socket\._write|writeOrBuffer|sock_write_iter|JS:[*~^+]?beat \S*party\/live\/socket\.ts/;
-/**
- * The mark above, by name. The ws reference's file holds its batch loop and its heartbeat, so
- * Fanfare's heartbeat (`beat` in party/live/socket.ts) is in the mark too: both sides count the
- * same work.
- */
 const FAN_OUT_MARK = 'the fan-out (per-socket writes, the loops making them, the heartbeats)';
 
 /**
@@ -124,9 +120,8 @@ const FAN_OUT_MARK = 'the fan-out (per-socket writes, the loops making them, the
  */
 function fanOutAloneUsPerDelivery(r: RunResult): number | null {
   const mark = r.perf?.marked.find((m) => m.mark === FAN_OUT_MARK);
-  if (!mark || !r.perf!.samples || !r.nodes || !r.deliveries_per_s) return null;
-  const usPerDelivery = (r.nodes[0]!.cpu_pct / 100) * 1e6 / r.deliveries_per_s;
-  return Math.round((usPerDelivery * mark.samples * 1000) / r.perf!.samples) / 1000;
+  if (!mark || !r.perf!.samples || r.cpu_us_per_delivery === undefined) return null;
+  return Math.round((r.cpu_us_per_delivery * mark.samples * 1000) / r.perf!.samples) / 1000;
 }
 
 async function waitForQuiet(): Promise<void> {

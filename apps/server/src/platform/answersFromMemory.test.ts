@@ -159,6 +159,19 @@ describe('answers from memory: what is left to the framework (decision 0023)', (
     await new Promise((resolve) => server.close(resolve));
   });
 
+  it('learns no headers while access lines are written (nothing is answered here then)', async () => {
+    const quiet = { on: false };
+    const memory = new AnswersFromMemory(() => quiet.on);
+    const learn = memory.add(PARTY_ROUTES.getParty, (() => ({ id: 'held' })) as never, JSON.stringify);
+    learn({ 'content-type': 'application/json; charset=utf-8' });
+    const server = memory.serverFactory((_req, res) => void res.writeHead(299).end(), {});
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    quiet.on = true;
+    expect((await get(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/parties/held`)).status).toBe(299);
+    expect(memory.answered).toBe(0);
+    await new Promise((resolve) => server.close(resolve));
+  });
+
   it('keeps the server settings Fastify gives its own server (keep-alive timeout)', async () => {
     const l = await listener({ on: true });
     expect(l.server.keepAliveTimeout).toBe(72_000);
