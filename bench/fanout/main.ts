@@ -205,6 +205,9 @@ interface Summary {
   msgs_per_s: number[];
   lost: number[];
   cpu_pct: number[];
+  /** The event loop thread asleep, and waiting for a CPU, in % of the window (NodeMeasurement.main_thread). */
+  asleep_pct: number[];
+  cpu_wait_pct: number[];
   us_per_delivery: number[];
   us_per_frame: number[];
   /** CPU of the posts alone (the ingest run, no sockets) per post, and per delivery beyond it. */
@@ -238,6 +241,8 @@ function summarize(results: RunResult[]): Summary[] {
       msgs_per_s: ok.map((r) => r.messages_per_s!),
       lost: ok.map((r) => r.lost!),
       cpu_pct: ok.map((r) => r.nodes![0]!.cpu_pct),
+      asleep_pct: ok.flatMap((r) => (r.nodes![0]!.main_thread ? [r.nodes![0]!.main_thread.asleep_pct] : [])),
+      cpu_wait_pct: ok.flatMap((r) => (r.nodes![0]!.main_thread ? [r.nodes![0]!.main_thread.cpu_wait_pct] : [])),
       us_per_delivery: ok.map((r) => r.cpu_us_per_delivery!),
       us_per_frame: ok.map((r) => r.cpu_us_per_frame!),
       us_per_post: ok.flatMap((r) => (r.ingest ? [r.ingest.cpu_us_per_post] : [])),
@@ -255,7 +260,7 @@ function summarize(results: RunResult[]): Summary[] {
   return out;
 }
 
-const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'posts alone: CPU µs/post', 'CPU µs/delivery beyond the posts', 'fan-out alone: CPU µs/delivery (perf)', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
+const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'main thread asleep %', 'main thread waiting for a CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'posts alone: CPU µs/post', 'CPU µs/delivery beyond the posts', 'fan-out alone: CPU µs/delivery (perf)', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
 
 function summaryRow(s: Summary): (string | number)[] {
   return [
@@ -269,6 +274,8 @@ function summaryRow(s: Summary): (string | number)[] {
     ms(s.p99_ts),
     s.lost.reduce((a, b) => a + b, 0),
     ms(s.cpu_pct),
+    s.asleep_pct.length ? ms(s.asleep_pct) : '-',
+    s.cpu_wait_pct.length ? ms(s.cpu_wait_pct) : '-',
     ms(s.us_per_delivery),
     ms(s.us_per_frame),
     s.us_per_post.length ? ms(s.us_per_post) : '-',
@@ -281,7 +288,7 @@ function summaryRow(s: Summary): (string | number)[] {
   ];
 }
 
-const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'µs/deliv', 'µs/frame', 'ingest CPU %', 'µs/post', 'µs/deliv beyond posts', 'µs/deliv fan-out alone (perf)', 'KB/idle', 'RSS peak MB', 'client CPU %', 'load before', 'other %'];
+const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'asleep %', 'CPU wait %', 'µs/deliv', 'µs/frame', 'ingest CPU %', 'µs/post', 'µs/deliv beyond posts', 'µs/deliv fan-out alone (perf)', 'KB/idle', 'RSS peak MB', 'client CPU %', 'load before', 'other %'];
 
 function runRow(r: RunResult): (string | number)[] {
   if (r.error || !r.nodes) return [r.round, r.label, 'error: ' + (r.error ?? '?'), ...RUN_HEADER.slice(3).map(() => '')];
@@ -303,6 +310,8 @@ function runRow(r: RunResult): (string | number)[] {
     r.closed_during_run!,
     failedPosts,
     `${n.cpu_pct} (peak ${n.cpu_peak_pct})`,
+    n.main_thread?.asleep_pct ?? '-',
+    n.main_thread?.cpu_wait_pct ?? '-',
     r.cpu_us_per_delivery!,
     r.cpu_us_per_frame!,
     r.ingest ? r.ingest.cpu_pct.join(' + ') : '-',
@@ -344,7 +353,7 @@ function verdicts(sums: Summary[]): Verdict[] {
     const cpuCheck = (check: string, mine: number[], theirs: number[], more = '') => {
       if (mine.length && theirs.length) out.push({ check, target: `≤ ${median(theirs)} µs`, measured: `${median(mine)} µs (${spread(mine)})${more}`, pass: median(mine) <= median(theirs) });
     };
-    cpuCheck('CPU per delivery vs fair ws (medians)', f.us_per_delivery, ws.us_per_delivery);
+    cpuCheck('CPU per delivery vs fair ws (medians)', f.us_per_delivery, ws.us_per_delivery, cpuBoundNote(f, ws));
     cpuCheck(
       'CPU per delivery beyond the posts vs fair ws (medians; the posts measured alone, with no socket open)',
       f.marginal_us_per_delivery,
@@ -361,6 +370,24 @@ function verdicts(sums: Summary[]): Verdict[] {
   return out;
 }
 
+/**
+ * Below this share of the window asleep, a server's event loop never ran out of work: it was
+ * CPU-bound, and its CPU is what the scheduler gave it (decision 0025).
+ */
+const CPU_BOUND_ASLEEP_PCT = 2;
+
+/**
+ * Next to the all-in check: which servers were CPU-bound. Such a server's CPU per delivery is the
+ * share it was given (a lower bound on what its work needs), so the check then compares shares.
+ */
+function cpuBoundNote(f: Summary, ws: Summary): string {
+  if (!f.asleep_pct.length || !ws.asleep_pct.length) return '';
+  const bound = [f, ws].filter((s) => median(s.asleep_pct) < CPU_BOUND_ASLEEP_PCT);
+  if (bound.length === 0) return `; both event loops slept (${median(f.asleep_pct)} % and ${median(ws.asleep_pct)} % of the window): costs at equal work`;
+  const who = bound.length === 2 ? 'both' : `only ${bound[0]!.label}`;
+  return `; ${who} CPU-bound (event loop asleep ${median(f.asleep_pct)} % and ${median(ws.asleep_pct)} % of the window, waiting for a CPU ${median(f.cpu_wait_pct)} % and ${median(ws.cpu_wait_pct)} %): a CPU-bound server uses the CPU it is given, so this compares shares, not costs (decision 0025: \`npm run bench:fanout:equal-work\` compares costs)`;
+}
+
 function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], when: string): string {
   const v = verdicts(sums);
   const lines = [
@@ -375,7 +402,7 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
     markdownTable(SUMMARY_HEADER, sums.map(summaryRow)),
     '',
     '- **p50/p99/max due**: receive time at the fan socket minus the time the load generator was due to post the message (its schedule, carried in the text): includes the HTTP post, any wait of a busy server and the batch window. **p99 ts**: the same from the server\'s `timestamp_ms` (what earlier versions reported).',
-    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
+    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **Main thread asleep / waiting for a CPU**: the event loop\'s thread over the window (`/proc/<pid>/schedstat`), in % of the wall time. Asleep near 0 means the server was CPU-bound: its write sweeps ran back to back, and any CPU it saved went into more, smaller frames. Its CPU per delivery is then the share of the machine it was given, not what its work needs (decision 0025). **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
     '- **lost**: summed over the rounds: for every socket, the window\'s messages (posts answered 2xx ∪ anything a socket saw) it never received by the end of the drain.',
     '',
   ];

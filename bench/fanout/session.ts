@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLoad, type ChatLoadResult, type Poster } from '../lib/chatLoad.ts';
 import { Histogram } from '../lib/histogram.ts';
-import { cpuSeconds, MachineCpu, ProcSampler, rssMb } from '../lib/proc.ts';
+import { cpuSeconds, mainThreadSchedNs, MachineCpu, ProcSampler, rssMb } from '../lib/proc.ts';
 import { sleep } from '../lib/processes.ts';
 import type { FromWorker, ToWorker, WireKind, WorkerReport } from './protocol.ts';
 
@@ -69,6 +69,12 @@ export interface NodeMeasurement {
   kb_per_idle_socket: number;
   cpu_pct: number;
   cpu_peak_pct: number;
+  /**
+   * The event loop's thread over the window, in % of the wall time: asleep (nothing to do until
+   * I/O or a timer), and runnable but waiting for a CPU. Asleep near 0 means the server never ran
+   * out of work: its CPU is then the share it was given, not what the deliveries need (decision 0025).
+   */
+  main_thread: { asleep_pct: number; cpu_wait_pct: number } | null;
   rss_peak_mb: number;
   /** Chat items / frames carrying them that this node's sockets received during the window. */
   window_deliveries: number;
@@ -220,12 +226,14 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
   machineCpu.start();
   const samplers = input.pids.map((pid) => new ProcSampler(pid));
   const cpuAt0 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
+  const schedAt0 = input.pids.map((pid) => ({ at: performance.now(), ns: mainThreadSchedNs(pid) }));
   const clients = workers.map((w) => new ProcSampler(w.pid!));
   for (const s of samplers) s.start();
   for (const c of clients) c.start();
   await input.onWindowStart?.();
   await sleep(t1 - Date.now());
   const cpuAt1 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
+  const mainThreads = input.pids.map((pid, node) => mainThreadShares(schedAt0[node]!, { at: performance.now(), ns: mainThreadSchedNs(pid) }));
   const spanS = (Date.now() - t0) / 1000;
   const serverStats = samplers.map((s) => s.stop());
   const clientStats = clients.map((c) => c.stop());
@@ -290,6 +298,7 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
       kb_per_idle_socket: sockets ? round2(((rssIdle[node]! - rssBefore[node]!) * 1024) / sockets) : NaN,
       cpu_pct: round1((cpuUs / 1e6 / spanS) * 100),
       cpu_peak_pct: serverStats[node]!.cpu_peak_pct,
+      main_thread: mainThreads[node]!,
       rss_peak_mb: serverStats[node]!.rss_peak_mb,
       window_deliveries: items,
       window_frames: windowFrames,
@@ -343,6 +352,15 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
     series,
     ...(ingest ? { ingest: ingestFigures(ingest, cfg.ingestS!, totalCpuUs, spanS, totalItems) } : {}),
   };
+}
+
+/** The main thread's shares of the wall time between two schedstat readings (null when either is missing). */
+function mainThreadShares(a: { at: number; ns: ReturnType<typeof mainThreadSchedNs> }, b: { at: number; ns: ReturnType<typeof mainThreadSchedNs> }): NodeMeasurement['main_thread'] {
+  if (!a.ns || !b.ns || b.at <= a.at) return null;
+  const wallNs = (b.at - a.at) * 1e6;
+  const onCpu = (b.ns.onCpu - a.ns.onCpu) / wallNs;
+  const waiting = (b.ns.waiting - a.ns.waiting) / wallNs;
+  return { asleep_pct: round1(Math.max(0, 1 - onCpu - waiting) * 100), cpu_wait_pct: round1(waiting * 100) };
 }
 
 /** The posts alone against the window: CPU per post, and per delivery beyond the posts' CPU rate. */

@@ -29,6 +29,20 @@ export function cpuSeconds(pid: number): number | null {
   }
 }
 
+/**
+ * The main thread's time on a CPU and time runnable but waiting for one, so far, in ns (from
+ * /proc/<pid>/schedstat, which describes the process's first thread: Node's event loop); null if
+ * the process is gone. The rest of the wall time the thread was asleep: waiting for I/O or a timer.
+ */
+export function mainThreadSchedNs(pid: number): { onCpu: number; waiting: number } | null {
+  try {
+    const [onCpu, waiting] = readFileSync(`/proc/${pid}/schedstat`, 'utf8').trim().split(/\s+/).map(Number);
+    return Number.isFinite(onCpu) && Number.isFinite(waiting) ? { onCpu: onCpu!, waiting: waiting! } : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident set size in MB, from /proc/<pid>/status (VmRSS); null if the process is gone. */
 export function rssMb(pid: number): number | null {
   try {
