@@ -181,6 +181,10 @@ export class PlayerController {
    * click. Concurrent calls share one run. True when something was corrected.
    */
   heal(reason: HealReason): Promise<boolean> {
+    // A heal under way may be waiting on its stream, which the stream library retries with a
+    // backoff of up to seconds: the network or the fan coming back kicks it now (as a new heal
+    // would), instead of leaving the fan silent until the next retry.
+    if (this.healing && reason !== 'drift') this.deps.adapter.recover?.();
     this.healing ??= this.runHeal(reason).finally(() => {
       this.healing = null;
       this.deps.onCatchingUp?.(false);

@@ -164,8 +164,9 @@ export class HlsPlayer implements PlayerAdapter {
   }
 
   recover(): void {
-    // Restart fragment loading now instead of after hls.js's retry backoff (up to 8 s).
-    if (this.hls && !this.failed) {
+    // Restart fragment loading now instead of after hls.js's retry backoff (up to 8 s). Not while
+    // a new stream still loads its playlist: it starts at its own position once parsed.
+    if (this.hls && !this.failed && this.hls.levels.length > 0) {
       this.hls.stopLoad();
       this.hls.startLoad(this.audio.currentTime);
     }

@@ -306,6 +306,34 @@ describe('issue 15 heal: the player realigns by itself after a drop, a stall or 
     expect(t.player.positionMs()).toBe(2_000);
   });
 
+  it('the network back while a heal waits on its stream: the stream is retried at once, not after its own backoff', async () => {
+    const clock = { now: 0 };
+    const t = make(() => statusAt(0, 0), clock);
+    await t.c.play();
+    await MockPlayer.prototype.pause.call(t.player); // the stream stopped, not the fan
+    // The restarted stream waits for data until it is retried with the network up.
+    let online = false;
+    let retried: () => void = () => undefined;
+    const dataArrives = new Promise<void>((resolve) => (retried = resolve));
+    const recover = vi.fn(() => {
+      if (online) retried();
+    });
+    Object.assign(t.player, { recover });
+    const play = t.player.play.bind(t.player);
+    vi.spyOn(t.player, 'play').mockImplementationOnce(async (tr, pos) => {
+      await dataArrives;
+      await play(tr, pos);
+    });
+    const waiting = t.c.heal('stalled'); // still offline: its own retry finds no network
+    await vi.waitFor(() => expect(t.player.play).toHaveBeenCalled());
+    expect(recover).toHaveBeenCalledTimes(1);
+    online = true;
+    const back = t.c.heal('reconnected');
+    expect(recover).toHaveBeenCalledTimes(2);
+    expect(await back).toBe(true);
+    expect(await waiting).toBe(true);
+  });
+
   it("never overrides the fan's own pause", async () => {
     const clock = { now: 0 };
     const t = make(() => statusAt(0, 0), clock);
