@@ -226,14 +226,14 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
   machineCpu.start();
   const samplers = input.pids.map((pid) => new ProcSampler(pid));
   const cpuAt0 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
-  const schedAt0 = input.pids.map((pid) => ({ at: performance.now(), ns: mainThreadSchedNs(pid) }));
+  const schedAt0 = input.pids.map(readSched);
   const clients = workers.map((w) => new ProcSampler(w.pid!));
   for (const s of samplers) s.start();
   for (const c of clients) c.start();
   await input.onWindowStart?.();
   await sleep(t1 - Date.now());
   const cpuAt1 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
-  const mainThreads = input.pids.map((pid, node) => mainThreadShares(schedAt0[node]!, { at: performance.now(), ns: mainThreadSchedNs(pid) }));
+  const mainThreads = input.pids.map((pid, node) => mainThreadShares(schedAt0[node]!, readSched(pid)));
   const spanS = (Date.now() - t0) / 1000;
   const serverStats = samplers.map((s) => s.stop());
   const clientStats = clients.map((c) => c.stop());
@@ -354,8 +354,12 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
   };
 }
 
+/** A schedstat reading of a server's main thread, and when it was taken. */
+type SchedReading = { at: number; ns: ReturnType<typeof mainThreadSchedNs> };
+const readSched = (pid: number): SchedReading => ({ at: performance.now(), ns: mainThreadSchedNs(pid) });
+
 /** The main thread's shares of the wall time between two schedstat readings (null when either is missing). */
-function mainThreadShares(a: { at: number; ns: ReturnType<typeof mainThreadSchedNs> }, b: { at: number; ns: ReturnType<typeof mainThreadSchedNs> }): NodeMeasurement['main_thread'] {
+function mainThreadShares(a: SchedReading, b: SchedReading): NodeMeasurement['main_thread'] {
   if (!a.ns || !b.ns || b.at <= a.at) return null;
   const wallNs = (b.at - a.at) * 1e6;
   const onCpu = (b.ns.onCpu - a.ns.onCpu) / wallNs;

@@ -181,10 +181,9 @@ export class PlayerController {
    * click. Concurrent calls share one run. True when something was corrected.
    */
   heal(reason: HealReason): Promise<boolean> {
-    // A heal under way may be waiting on its stream, which the stream library retries with a
-    // backoff of up to seconds: the network or the fan coming back kicks it now (as a new heal
-    // would), instead of leaving the fan silent until the next retry.
-    if (this.healing && reason !== 'drift') this.deps.adapter.recover?.();
+    // The network is back or the fan returned: retry a waiting stream now rather than at the end
+    // of the stream library's own backoff (seconds), also when a heal under way waits on it.
+    if (reason !== 'drift') this.deps.adapter.recover?.();
     this.healing ??= this.runHeal(reason).finally(() => {
       this.healing = null;
       this.deps.onCatchingUp?.(false);
@@ -198,9 +197,6 @@ export class PlayerController {
     if (this.manualPause || !status || status.is_paused || this.playback?.needsGesture) return false;
     if (!(await this.init())) return false;
     const { adapter } = this.deps;
-    // The network is back or the fan returned: retry a waiting stream now rather than at the end
-    // of the stream library's own backoff.
-    if (reason !== 'drift') adapter.recover?.();
     if (this.playback?.isLoading) await this.waitWhileLoading(STALL_WAIT_MS);
     const heldTrack = adapter.currentTrackId?.() ?? status.track.id;
     const isSilent = !this.playback || this.playback.isPaused || this.playback.isLoading;
