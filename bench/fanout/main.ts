@@ -113,13 +113,22 @@ const FAN_OUT_FRAMES = /continueCycle|sendFrame|writeFrame|writeEncoded|refs\/ws
 const FAN_OUT_MARK = 'the fan-out (per-socket writes, the loops making them, the heartbeats)';
 
 /**
+ * The receiving side of TCP run inside the sender's write on loopback: the kernel hands each
+ * segment to the load client's socket at once (softirq on the sending CPU) and wakes the client if
+ * it sleeps. Over a network this runs on the fans' devices, so decision 0026 also reads the fan-out
+ * without it: what the server's side of the wire costs.
+ */
+const LOOPBACK_RECEIVE_FRAMES = /net_rx_action|process_backlog|__netif_receive_skb/;
+const SERVER_SIDE_MARK = 'the fan-out without the loopback receive path (the fans\' side of TCP, run in the server\'s writes)';
+
+/**
  * What a delivery costs in the fan-out alone, from perf: the run's CPU per delivery times the share
  * of its samples under the fan-out mark. It leaves out the posts (HTTP, auth, storage), which the
  * references skip by design, without the ingest run's estimate of them (posts made with no socket
  * open run on warmer caches than posts between write sweeps).
  */
-function fanOutAloneUsPerDelivery(r: RunResult): number | null {
-  const mark = r.perf?.marked.find((m) => m.mark === FAN_OUT_MARK);
+function fanOutAloneUsPerDelivery(r: RunResult, markName = FAN_OUT_MARK): number | null {
+  const mark = r.perf?.marked.find((m) => m.mark === markName);
   if (!mark || !r.perf!.samples || r.cpu_us_per_delivery === undefined) return null;
   return Math.round((r.cpu_us_per_delivery * mark.samples * 1000) / r.perf!.samples) / 1000;
 }
@@ -177,7 +186,7 @@ async function runOne(name: TargetName, round: number, extra: boolean, logDir: s
         },
       },
     );
-    return { target: name, label: TARGET_LABELS[name], round, extra, window_s: windowS, prepare_s: target.prepareS, ...m, ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}), ...(perfFile ? { perf: summarizePerf(perfFile, { [FAN_OUT_MARK]: FAN_OUT_FRAMES }) } : {}) };
+    return { target: name, label: TARGET_LABELS[name], round, extra, window_s: windowS, prepare_s: target.prepareS, ...m, ...(profileFile ? { profile: summarizeProfile(profileFile) } : {}), ...(perfFile ? { perf: summarizePerf(perfFile, { [FAN_OUT_MARK]: FAN_OUT_FRAMES, [SERVER_SIDE_MARK]: { match: FAN_OUT_FRAMES, except: LOOPBACK_RECEIVE_FRAMES } }) } : {}) };
   } finally {
     inspector?.close();
     await target.stop();
@@ -215,6 +224,10 @@ interface Summary {
   marginal_us_per_delivery: number[];
   /** With --perf: CPU per delivery in the fan-out alone (fanOutAloneUsPerDelivery). */
   fanout_us_per_delivery: number[];
+  /** With --perf: the same without the loopback receive path (SERVER_SIDE_MARK, decision 0026). */
+  server_side_us_per_delivery: number[];
+  /** Per run, the load clients' wake-ups per second, summed over the workers. */
+  client_wakeups_per_s: number[];
   kb_idle: number[];
   rss_peak: number[];
   load_before: number[];
@@ -251,6 +264,11 @@ function summarize(results: RunResult[]): Summary[] {
         const us = fanOutAloneUsPerDelivery(r);
         return us === null ? [] : [us];
       }),
+      server_side_us_per_delivery: ok.flatMap((r) => {
+        const us = fanOutAloneUsPerDelivery(r, SERVER_SIDE_MARK);
+        return us === null ? [] : [us];
+      }),
+      client_wakeups_per_s: ok.flatMap((r) => (r.clients?.wakeups_per_s ? [r.clients.wakeups_per_s.reduce((a, b) => a + b, 0)] : [])),
       kb_idle: ok.map((r) => r.kb_per_idle_socket!),
       rss_peak: ok.map((r) => r.nodes![0]!.rss_peak_mb),
       load_before: ok.map((r) => r.machine!.loadavg_1m_before),
@@ -260,7 +278,7 @@ function summarize(results: RunResult[]): Summary[] {
   return out;
 }
 
-const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'main thread asleep %', 'main thread waiting for a CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'posts alone: CPU µs/post', 'CPU µs/delivery beyond the posts', 'fan-out alone: CPU µs/delivery (perf)', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
+const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'main thread asleep %', 'main thread waiting for a CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'posts alone: CPU µs/post', 'CPU µs/delivery beyond the posts', 'fan-out alone: CPU µs/delivery (perf)', "fan-out alone, server's side of the wire: CPU µs/delivery (perf)", 'client wake-ups/s', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
 
 function summaryRow(s: Summary): (string | number)[] {
   return [
@@ -281,6 +299,8 @@ function summaryRow(s: Summary): (string | number)[] {
     s.us_per_post.length ? ms(s.us_per_post) : '-',
     s.marginal_us_per_delivery.length ? ms(s.marginal_us_per_delivery) : '-',
     s.fanout_us_per_delivery.length ? ms(s.fanout_us_per_delivery) : '-',
+    s.server_side_us_per_delivery.length ? ms(s.server_side_us_per_delivery) : '-',
+    s.client_wakeups_per_s.length ? ms(s.client_wakeups_per_s) : '-',
     ms(s.kb_idle),
     ms(s.rss_peak),
     s.load_before.join(' / '),
@@ -288,7 +308,7 @@ function summaryRow(s: Summary): (string | number)[] {
   ];
 }
 
-const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'asleep %', 'CPU wait %', 'µs/deliv', 'µs/frame', 'ingest CPU %', 'µs/post', 'µs/deliv beyond posts', 'µs/deliv fan-out alone (perf)', 'KB/idle', 'RSS peak MB', 'client CPU %', 'load before', 'other %'];
+const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'asleep %', 'CPU wait %', 'µs/deliv', 'µs/frame', 'ingest CPU %', 'µs/post', 'µs/deliv beyond posts', 'µs/deliv fan-out alone (perf)', 'µs/deliv server side (perf)', 'KB/idle', 'RSS peak MB', 'client CPU %', 'client wake-ups/s', 'load before', 'other %'];
 
 function runRow(r: RunResult): (string | number)[] {
   if (r.error || !r.nodes) return [r.round, r.label, 'error: ' + (r.error ?? '?'), ...RUN_HEADER.slice(3).map(() => '')];
@@ -318,9 +338,11 @@ function runRow(r: RunResult): (string | number)[] {
     r.ingest?.cpu_us_per_post ?? '-',
     r.ingest?.marginal_cpu_us_per_delivery ?? '-',
     fanOutAloneUsPerDelivery(r) ?? '-',
+    fanOutAloneUsPerDelivery(r, SERVER_SIDE_MARK) ?? '-',
     r.kb_per_idle_socket!,
     n.rss_peak_mb,
     r.clients!.cpu_avg_pct.join(' + '),
+    r.clients!.wakeups_per_s?.join(' + ') ?? '-',
     r.machine!.loadavg_1m_before,
     r.machine!.others_pct,
   ];
@@ -364,10 +386,22 @@ function verdicts(sums: Summary[]): Verdict[] {
       'CPU per delivery in the fan-out alone vs fair ws (medians; perf: the socket writes, the loops making them and the heartbeats, without the posts)',
       f.fanout_us_per_delivery,
       ws.fanout_us_per_delivery,
+      wakeupNote(f, ws),
+    );
+    cpuCheck(
+      "CPU per delivery in the fan-out alone, the server's side of the wire vs fair ws (medians; perf: as above, without the fans' side of TCP that loopback runs in the server's writes, decision 0026)",
+      f.server_side_us_per_delivery,
+      ws.server_side_us_per_delivery,
     );
     out.push({ check: 'KB per idle connection vs fair ws (medians)', target: `fair ws: ${median(ws.kb_idle)}`, measured: `${median(f.kb_idle)}`, pass: median(f.kb_idle) <= median(ws.kb_idle) });
   }
   return out;
+}
+
+/** Next to the fan-out-alone check: how often the load clients had to be woken, which loopback charges to the server. */
+function wakeupNote(f: Summary, ws: Summary): string {
+  if (!f.client_wakeups_per_s.length || !ws.client_wakeups_per_s.length) return '';
+  return `; the load clients were woken ${median(f.client_wakeups_per_s).toLocaleString('en')} times a second against ${median(ws.client_wakeups_per_s).toLocaleString('en')}`;
 }
 
 /**
@@ -404,6 +438,7 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
     '- **p50/p99/max due**: receive time at the fan socket minus the time the load generator was due to post the message (its schedule, carried in the text): includes the HTTP post, any wait of a busy server and the batch window. **p99 ts**: the same from the server\'s `timestamp_ms` (what earlier versions reported).',
     '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **Main thread asleep / waiting for a CPU**: the event loop\'s thread over the window (`/proc/<pid>/schedstat`), in % of the wall time. Asleep near 0 means the server was CPU-bound: its write sweeps ran back to back, and any CPU it saved went into more, smaller frames. Its CPU per delivery is then the share of the machine it was given, not what its work needs (decision 0025). **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
     '- **lost**: summed over the rounds: for every socket, the window\'s messages (posts answered 2xx ∪ anything a socket saw) it never received by the end of the drain.',
+    "- **fan-out alone (perf)**, with `--perf`: CPU per delivery times the share of perf samples under the socket writes, the loops making them and the heartbeats. **Server's side of the wire**: the same without the kernel's receive path. On loopback the kernel hands each segment to the load client's socket inside the server's write and wakes the client if it sleeps; over a network that runs on the fans' devices. **Client wake-ups/s**: how often the load clients' event loops went to sleep and were woken, summed over the workers (decision 0026).",
     '',
   ];
   if (v.length) lines.push('## Targets (Fanfare)', '', markdownTable(['check', 'target', 'measured', 'met'], v.map((x) => [x.check, x.target, x.measured, x.pass ? 'yes' : '**no**'])), '');

@@ -11,7 +11,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { runChatLoad, type ChatLoadResult, type Poster } from '../lib/chatLoad.ts';
 import { Histogram } from '../lib/histogram.ts';
-import { cpuSeconds, mainThreadSchedNs, MachineCpu, ProcSampler, rssMb } from '../lib/proc.ts';
+import { cpuSeconds, mainThreadSchedNs, mainThreadSleeps, MachineCpu, ProcSampler, rssMb } from '../lib/proc.ts';
 import { sleep } from '../lib/processes.ts';
 import type { FromWorker, ToWorker, WireKind, WorkerReport } from './protocol.ts';
 
@@ -116,7 +116,12 @@ export interface SessionMeasurement {
   cpu_us_per_frame: number;
   kb_per_idle_socket: number;
   machine: { busy_pct: number; irq_pct: number; others_pct: number; loadavg_1m_before: number; loadavg_1m_after: number };
-  clients: { cpu_avg_pct: number[]; loop_delay_p99_ms: number[]; frames: number; decode_cache_hit_pct: number };
+  /**
+   * `wakeups_per_s`: how often each load client's event loop went to sleep and had to be woken in
+   * the window. On loopback the kernel runs the receiver's side of TCP, wake-up included, in the
+   * sender's write, so these are paid out of the server's CPU (decision 0026).
+   */
+  clients: { cpu_avg_pct: number[]; wakeups_per_s: number[]; loop_delay_p99_ms: number[]; frames: number; decode_cache_hit_pct: number };
   /** Deliveries of any chat message per receive second, from the start of the traffic (warm-up included). */
   series: number[];
   /**
@@ -228,6 +233,7 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
   const cpuAt0 = input.pids.map((pid) => cpuSeconds(pid) ?? 0);
   const schedAt0 = input.pids.map(readSched);
   const clients = workers.map((w) => new ProcSampler(w.pid!));
+  const clientSleepsAt0 = workers.map((w) => mainThreadSleeps(w.pid!));
   for (const s of samplers) s.start();
   for (const c of clients) c.start();
   await input.onWindowStart?.();
@@ -237,6 +243,7 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
   const spanS = (Date.now() - t0) / 1000;
   const serverStats = samplers.map((s) => s.stop());
   const clientStats = clients.map((c) => c.stop());
+  const clientWakeups = workers.map((w, i) => Math.round(((mainThreadSleeps(w.pid!) ?? NaN) - (clientSleepsAt0[i] ?? NaN)) / spanS));
   const busy = machineCpu.stop();
   await input.onWindowEnd?.();
   const posts = await load;
@@ -345,6 +352,7 @@ async function measure(cfg: SessionConfig, input: SessionInput, workers: ChildPr
     },
     clients: {
       cpu_avg_pct: clientStats.map((c) => c.cpu_avg_pct),
+      wakeups_per_s: clientWakeups,
       loop_delay_p99_ms: reports.map((r) => r.loop_delay_ms.p99),
       frames,
       decode_cache_hit_pct: frames ? round1((hits / frames) * 100) : 0,

@@ -22,7 +22,7 @@ export interface PerfSummary {
   by_area: { area: string; pct: number }[];
   /** The JavaScript functions most samples sit under (their own time and the builtins and kernel they call). */
   top_functions: { fn: string; pct: number }[];
-  /** Samples whose stack has a frame matching each asked pattern (`marks`), e.g. the socket writes. */
+  /** Samples whose stack has a frame matching each asked mark (`marks`), e.g. the socket writes. */
   marked: { mark: string; samples: number; pct: number }[];
 }
 
@@ -65,8 +65,19 @@ const FRAME = /^\s*[0-9a-f]+\s+(.*)\s+\(([^)]*)\)\s*$/;
 /** A JavaScript symbol from --perf-basic-prof: "JS:*name file:line:col" (tiers: * optimised, ~ baseline). */
 const JS_SYMBOL = /^JS:[*~^+]?(\S*)\s+(\S+?)(?::\d+:\d+)?(?:\+0x[0-9a-f]+)?$/;
 
+/**
+ * A mark: stacks with a frame matching `match` (a bare RegExp), and with `except`, those of them
+ * with no frame matching `except`.
+ */
+export type PerfMark = RegExp | { match: RegExp; except: RegExp };
+
+function stackMatches(frames: { sym: string }[], mark: PerfMark): boolean {
+  const { match, except } = mark instanceof RegExp ? { match: mark, except: null } : mark;
+  return frames.some((f) => match.test(f.sym)) && !(except && frames.some((f) => except.test(f.sym)));
+}
+
 /** Reads `perf script` of `file` and attributes every sample. */
-export function summarizePerf(file: string, marks: Record<string, RegExp> = {}, top = 25): PerfSummary {
+export function summarizePerf(file: string, marks: Record<string, PerfMark> = {}, top = 25): PerfSummary {
   const out = spawnSync('perf', ['script', '-i', file, '-F', 'comm,tid,ip,sym,dso'], { encoding: 'utf8', maxBuffer: 2 ** 31 - 1 });
   const threads = new Map<string, number>();
   const areas = new Map<string, number>();
@@ -81,7 +92,7 @@ export function summarizePerf(file: string, marks: Record<string, RegExp> = {}, 
     if (!thread) return;
     samples++;
     add(threads, thread);
-    for (const [mark, pattern] of Object.entries(marks)) if (frames.some((f) => pattern.test(f.sym))) add(marked, mark);
+    for (const [name, mark] of Object.entries(marks)) if (stackMatches(frames, mark)) add(marked, name);
     const inKernel = frames[0]?.dso === 'kernel.kallsyms';
     const js = frames.find((f) => f.sym.startsWith('JS:'));
     if (js) {

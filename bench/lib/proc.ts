@@ -43,6 +43,20 @@ export function mainThreadSchedNs(pid: number): { onCpu: number; waiting: number
   }
 }
 
+/**
+ * Times the process's first thread (Node's event loop) went to sleep so far, from the
+ * `voluntary_ctxt_switches` of /proc/<pid>/status; null if the process is gone. Each one needs a
+ * wake-up, and on loopback the sender of the data that wakes it pays for it (decision 0026).
+ */
+export function mainThreadSleeps(pid: number): number | null {
+  try {
+    const m = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident set size in MB, from /proc/<pid>/status (VmRSS); null if the process is gone. */
 export function rssMb(pid: number): number | null {
   try {
