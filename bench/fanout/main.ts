@@ -260,14 +260,8 @@ function summarize(results: RunResult[]): Summary[] {
       us_per_frame: ok.map((r) => r.cpu_us_per_frame!),
       us_per_post: ok.flatMap((r) => (r.ingest ? [r.ingest.cpu_us_per_post] : [])),
       marginal_us_per_delivery: ok.flatMap((r) => (r.ingest ? [r.ingest.marginal_cpu_us_per_delivery] : [])),
-      fanout_us_per_delivery: ok.flatMap((r) => {
-        const us = fanOutAloneUsPerDelivery(r);
-        return us === null ? [] : [us];
-      }),
-      server_side_us_per_delivery: ok.flatMap((r) => {
-        const us = fanOutAloneUsPerDelivery(r, SERVER_SIDE_MARK);
-        return us === null ? [] : [us];
-      }),
+      fanout_us_per_delivery: ok.flatMap((r) => fanOutAloneUsPerDelivery(r) ?? []),
+      server_side_us_per_delivery: ok.flatMap((r) => fanOutAloneUsPerDelivery(r, SERVER_SIDE_MARK) ?? []),
       client_wakeups_per_s: ok.flatMap((r) => (r.clients?.wakeups_per_s ? [r.clients.wakeups_per_s.reduce((a, b) => a + b, 0)] : [])),
       kb_idle: ok.map((r) => r.kb_per_idle_socket!),
       rss_peak: ok.map((r) => r.nodes![0]!.rss_peak_mb),

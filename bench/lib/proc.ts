@@ -43,28 +43,29 @@ export function mainThreadSchedNs(pid: number): { onCpu: number; waiting: number
   }
 }
 
-/**
- * Times the process's first thread (Node's event loop) went to sleep so far, from the
- * `voluntary_ctxt_switches` of /proc/<pid>/status; null if the process is gone. Each one needs a
- * wake-up, and on loopback the sender of the data that wakes it pays for it (decision 0026).
- */
-export function mainThreadSleeps(pid: number): number | null {
+/** A numeric field of /proc/<pid>/status (the first number after `name:`); null if the process is gone. */
+function statusNumber(pid: number, name: string): number | null {
   try {
-    const m = /^voluntary_ctxt_switches:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    const m = new RegExp(`^${name}:\\s+(\\d+)`, 'm').exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return m ? Number(m[1]) : null;
   } catch {
     return null;
   }
 }
 
+/**
+ * Times the process's first thread (Node's event loop) went to sleep so far, from the
+ * `voluntary_ctxt_switches` of /proc/<pid>/status; null if the process is gone. Each one needs a
+ * wake-up, and on loopback the sender of the data that wakes it pays for it (decision 0026).
+ */
+export function mainThreadSleeps(pid: number): number | null {
+  return statusNumber(pid, 'voluntary_ctxt_switches');
+}
+
 /** Resident set size in MB, from /proc/<pid>/status (VmRSS); null if the process is gone. */
 export function rssMb(pid: number): number | null {
-  try {
-    const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-    return m ? Number(m[1]) / 1024 : null;
-  } catch {
-    return null;
-  }
+  const kb = statusNumber(pid, 'VmRSS');
+  return kb === null ? null : kb / 1024;
 }
 
 export interface ProcStats {
