@@ -12,11 +12,12 @@ import { call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare
 import { freePort, spawnTs, stopProcess, waitForHttp } from '../lib/processes.ts';
 import type { WireKind } from './protocol.ts';
 
-export const TARGET_NAMES = ['fanfare', 'ws', 'socketio', 'socketio-naive'] as const;
+export const TARGET_NAMES = ['fanfare', 'fanfare-stream-writes', 'ws', 'socketio', 'socketio-naive'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   fanfare: 'Fanfare',
+  'fanfare-stream-writes': 'Fanfare, every frame through socket.write (SOCKET_HANDLE_WRITES=false, as before decision 0027)',
   ws: 'ref: fair ws (same pacing, 1 frame/batch)',
   socketio: 'ref: Socket.IO, 50 ms batch to room',
   'socketio-naive': 'extra: Socket.IO, emit per message (naive)',
@@ -60,12 +61,14 @@ export interface RunningTarget {
 
 /** Starts one target. */
 export async function startTarget(name: TargetName, opts: TargetOptions): Promise<RunningTarget> {
-  return name === 'fanfare' ? startFanfare(opts) : startReference(name, opts);
+  if (name === 'fanfare') return startFanfare(opts);
+  if (name === 'fanfare-stream-writes') return startFanfare(opts, { SOCKET_HANDLE_WRITES: 'false' }, name);
+  return startReference(name, opts);
 }
 
-async function startFanfare(opts: TargetOptions): Promise<RunningTarget> {
-  const env = { DEMO_SEED: 'false', SOCKET_BATCH_MS: String(opts.batchMs) };
-  const logFile = path.join(opts.logDir, 'fanfare-server.log');
+async function startFanfare(opts: TargetOptions, extraEnv: NodeJS.ProcessEnv = {}, name: 'fanfare' | 'fanfare-stream-writes' = 'fanfare'): Promise<RunningTarget> {
+  const env = { DEMO_SEED: 'false', SOCKET_BATCH_MS: String(opts.batchMs), ...extraEnv };
+  const logFile = path.join(opts.logDir, `${name}-server.log`);
   const started = Date.now();
   // Sign-ups run on a first process; the measured one restarts on the same data, so the garbage
   // of 10,000 sign-ups is not in its memory before the sockets open (the references have none).
@@ -84,7 +87,7 @@ async function startFanfare(opts: TargetOptions): Promise<RunningTarget> {
   try {
     const wsBase = base.replace(/^http/, 'ws');
     return {
-      name: 'fanfare',
+      name,
       pid: server.pid,
       wire: 'fanfare',
       urls: tokens.slice(0, opts.fans).map((t) => `${wsBase}/api/parties/${PARTY_ID}?access_token=${encodeURIComponent(t)}`),
@@ -115,7 +118,7 @@ export function fanPosters(bases: string[], tokens: string[], rate: number): Pos
   }));
 }
 
-async function startReference(name: Exclude<TargetName, 'fanfare'>, opts: TargetOptions): Promise<RunningTarget> {
+async function startReference(name: Exclude<TargetName, 'fanfare' | 'fanfare-stream-writes'>, opts: TargetOptions): Promise<RunningTarget> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const entry = name === 'ws' ? 'bench/fanout/refs/wsServer.ts' : 'bench/fanout/refs/socketioServer.ts';

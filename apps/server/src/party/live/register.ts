@@ -19,6 +19,7 @@ export async function registerLive(app: App, ctx: ServerContext, jobs: JobSchedu
     batchMs: live.socketBatchMs,
     sweepChunk: live.socketSweepChunk,
     sweepBudgetMs: live.socketSweepBudgetMs,
+    handleWrites: live.socketHandleWrites,
     heartbeatMs: live.socketHeartbeatMs,
     sendBufferSoftBytes: live.socketSendBufferSoftBytes,
     sendBufferHardBytes: live.socketSendBufferHardBytes,

@@ -343,14 +343,15 @@ describe('party socket cycles end their turn when the write budget is spent (dec
     const writtenIn = new Set<number>();
     const restore: (() => void)[] = [];
     for (const client of w.t.server.party!.websocketServer.clients) {
-      const socket = (client as unknown as { _socket: Socket })._socket;
-      const write = socket.write;
-      socket.write = ((...args: unknown[]) => {
+      // The TCP handle under the socket: frames reach it straight or through the socket's stream (decision 0027).
+      const handle = (client as unknown as { _socket: { _handle: { writeBuffer: (req: unknown, data: Buffer) => number } } })._socket._handle;
+      const writeBuffer = handle.writeBuffer;
+      handle.writeBuffer = (req, data) => {
         // Only the event's frame: presence and pings go out on timers of their own.
-        if (Buffer.isBuffer(args[0]) && args[0].includes(`"track_id":"${trackId}"`)) writtenIn.add(turnNo);
-        return (write as (...a: unknown[]) => boolean).apply(socket, args);
-      }) as Socket['write'];
-      restore.push(() => (socket.write = write));
+        if (data.includes(`"track_id":"${trackId}"`)) writtenIn.add(turnNo);
+        return writeBuffer.call(handle, req, data);
+      };
+      restore.push(() => (handle.writeBuffer = writeBuffer));
     }
     const seq = (await w.t.server.ctx.hub.emit(P, { type: 'votes_changed', track_id: trackId, votes: 1 })).seq_id;
     await waitFor(`every socket has ${trackId}`, () => sockets.every((s) => s.seenThrough() >= seq));

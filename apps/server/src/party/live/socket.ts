@@ -10,7 +10,7 @@ import {
 } from '@fanfare/protocol';
 import type { WebSocket } from 'ws';
 import { HeartbeatSlices, heartbeatSliceCount } from './heartbeat.ts';
-import { wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
+import { unsentBytes, wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
 import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import { fanForToken } from '../auth/sessions.ts';
@@ -34,6 +34,8 @@ export interface SocketOptions {
   sweepChunk: number;
   /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0018). */
   sweepBudgetMs: number;
+  /** Frames go straight to the sockets' TCP handles where Node allows it (decision 0027). */
+  handleWrites: boolean;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;
   /** A socket whose unsent bytes stay above this for `slowGraceMs` is shed. */
@@ -567,7 +569,7 @@ export class PartySocketServer {
   sendFrame(s: FanSocket, frame: WireFrame, now = mono()): void {
     const ws = s.ws;
     if (s.state === 'closed' || ws.readyState !== OPEN) return;
-    const buffered = ws.bufferedAmount;
+    const buffered = unsentBytes(ws);
     if (buffered > this.options.sendBufferSoftBytes) {
       s.overSoftSince ??= now;
       if (buffered > this.options.sendBufferHardBytes || now - s.overSoftSince >= this.options.slowGraceMs) {
@@ -576,7 +578,7 @@ export class PartySocketServer {
     } else {
       s.overSoftSince = null;
     }
-    writeFrame(ws, frame);
+    writeFrame(ws, frame, this.options.handleWrites);
   }
 
   private sendError(s: FanSocket, code: SocketErrorCode, message: string): void {
@@ -651,7 +653,7 @@ export class PartySocketServer {
           s.ws.terminate();
           continue;
         }
-        if (s.ws.readyState === OPEN) writeFrame(s.ws, PING_FRAME);
+        if (s.ws.readyState === OPEN) writeFrame(s.ws, PING_FRAME, this.options.handleWrites);
       }
     }
   }

@@ -1,8 +1,10 @@
 import { execFileSync } from 'node:child_process';
+import type { AddressInfo, Socket } from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, it } from 'vitest';
-import { wireFrame } from './wireFrame.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { unsentBytes, wireFrame, writeFrame, writesToHandle } from './wireFrame.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -26,4 +28,68 @@ describe('wireFrame', () => {
     });
     expect(out).toBe('81026869');
   });
+});
+
+/** A `ws` server on 127.0.0.1 and one client of it; `server` is the server's side of the socket. */
+async function connectedPair(): Promise<{ wss: WebSocketServer; server: WebSocket; client: WebSocket }> {
+  const wss = new WebSocketServer({ host: '127.0.0.1', port: 0, perMessageDeflate: false });
+  await new Promise((r) => wss.once('listening', r));
+  const accepted = new Promise<WebSocket>((r) => wss.once('connection', r));
+  const client = new WebSocket(`ws://127.0.0.1:${(wss.address() as AddressInfo).port}/`, { perMessageDeflate: false });
+  await new Promise((r, j) => client.once('open', r).once('error', j));
+  return { wss, server: await accepted, client };
+}
+
+const tcp = (ws: WebSocket) => (ws as unknown as { _socket: Socket })._socket;
+
+describe('writeFrame', () => {
+  let pair: Awaited<ReturnType<typeof connectedPair>> | null = null;
+  afterEach(async () => {
+    pair?.client.terminate();
+    await new Promise((r) => pair?.wss.close(r) ?? r(null));
+    pair = null;
+  });
+
+  it('issue 16 (decision 0027): on this Node a frame goes straight to the TCP handle, byte for byte', async () => {
+    expect(writesToHandle).toBe(true);
+    pair = await connectedPair();
+    const { server, client } = pair;
+    const got = new Promise<string>((r) => client.once('message', (d) => r(String(d))));
+    const socket = tcp(server);
+    const streamWrite = socket.write.bind(socket);
+    let viaStream = 0;
+    socket.write = ((...args: Parameters<Socket['write']>) => (viaStream++, streamWrite(...args))) as Socket['write'];
+    writeFrame(server, wireFrame(Buffer.from('[{"type":"hello"}]')));
+    expect(await got).toBe('[{"type":"hello"}]');
+    // The socket's stream never saw the bytes: they went to the handle underneath.
+    expect(viaStream).toBe(0);
+  });
+
+  it('issue 16 (decision 0027): frames to a fan that stops reading queue in order with the socket library\'s own frames, and count as unsent', async () => {
+    pair = await connectedPair();
+    const { server, client } = pair;
+    tcp(client).pause(); // the kernel's buffers fill, and writes stay queued in libuv and the stream
+    const received: string[] = [];
+    client.on('message', (d) => received.push(String(d)));
+    const big = 'x'.repeat(64 * 1024);
+    const expected: string[] = [];
+    let maxUnsent = 0;
+    for (let i = 0; i < 120; i++) {
+      const text = `${i}:${big}`;
+      expected.push(text);
+      // Every fifth message takes ws's own path (a control answer, a close), between handle writes.
+      if (i % 5 === 4) server.send(text);
+      else writeFrame(server, wireFrame(Buffer.from(text)));
+      maxUnsent = Math.max(maxUnsent, unsentBytes(server));
+    }
+    // ~7.7 MB written to a fan that reads nothing: most of it is still on the server's side.
+    expect(maxUnsent).toBeGreaterThan(1024 * 1024);
+    expect(unsentBytes(server)).toBeGreaterThan(server.bufferedAmount);
+    tcp(client).resume();
+    const deadline = Date.now() + 20_000;
+    while (received.length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(received.length).toBe(expected.length);
+    expect(received.every((m, i) => m === expected[i])).toBe(true);
+    expect(unsentBytes(server)).toBe(0);
+  }, 30_000);
 });
