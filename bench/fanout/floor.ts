@@ -115,14 +115,20 @@ function forkRole(args: string[]): ChildProcess {
   return fork(new URL(import.meta.url).pathname, args, { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
 }
 
+/** The child's next message; rejects when it exits first or stays silent for `timeoutMs`. */
 function next<T>(child: ChildProcess, timeoutMs: number): Promise<T> {
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no message from child ${child.pid} in ${timeoutMs} ms`)), timeoutMs);
-    child.once('message', (m) => {
+    const settle = (fn: () => void) => {
       clearTimeout(timer);
-      resolve(m as T);
-    });
-    child.once('exit', (code) => reject(new Error(`child ${child.pid} exited (${code})`)));
+      child.off('message', onMessage);
+      child.off('exit', onExit);
+      fn();
+    };
+    const onMessage = (m: unknown) => settle(() => resolve(m as T));
+    const onExit = (code: number | null) => settle(() => reject(new Error(`child ${child.pid} exited (${code})`)));
+    const timer = setTimeout(() => settle(() => reject(new Error(`no message from child ${child.pid} in ${timeoutMs} ms`))), timeoutMs);
+    child.on('message', onMessage);
+    child.on('exit', onExit);
   });
 }
 
@@ -263,6 +269,8 @@ async function main(): Promise<void> {
 
 // One file, three roles: the bench, a sender (one per run), the receivers (the load clients).
 const role = process.argv[2];
+// A sender or receiver whose bench has gone (a crash, Ctrl-C) goes too, never left holding sockets.
+if (role === 'send' || role === 'receive') process.on('disconnect', () => process.exit(0));
 if (role === 'send') await runSender(process.argv[3] as Mode, Number(process.argv[4]), Number(process.argv[5]), Number(process.argv[6]), Number(process.argv[7]), Number(process.argv[8]));
 else if (role === 'receive') runReceiver(Number(process.argv[3]), Number(process.argv[4]));
 else await main();
