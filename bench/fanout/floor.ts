@@ -23,7 +23,7 @@ import { machineInfo, machineLine } from '../lib/machine.ts';
 import { MachineCpu } from '../lib/proc.ts';
 import { sleep } from '../lib/processes.ts';
 import { markdownTable, textTable, writeResults } from '../lib/results.ts';
-import { median, spread } from '../lib/stats.ts';
+import { median, medianWithSpread } from '../lib/stats.ts';
 import { writesToHandle, writeToTcpHandle } from '../../apps/server/src/party/live/wireFrame.ts';
 import { encodeTextFrame } from './wireFrame.ts';
 
@@ -239,8 +239,7 @@ async function main(): Promise<void> {
       sys_us_per_write: round2(median(mine.map((r) => r.sys_us / r.writes))),
     };
   });
-  const withSpread = (m: { median: number; all: number[] }) => `${m.median} (${spread(m.all)})`;
-  const summaryRows = summary.map((s) => [s.mode, s.runs, withSpread(s.us_per_write), withSpread(s.us_per_delivery), s.user_us_per_write, s.sys_us_per_write]);
+  const summaryRows = summary.map((s) => [s.mode, s.runs, medianWithSpread(s.us_per_write.all), medianWithSpread(s.us_per_delivery.all), s.user_us_per_write, s.sys_us_per_write]);
   process.stdout.write(`\n${textTable(summaryHeader, summaryRows)}\n\n${textTable(runHeader, runRows)}\n`);
   if (!cfg.save) return;
   const md = [

@@ -13,3 +13,8 @@ export function spread(xs: number[], format: (x: number) => string = String): st
   const v = xs.filter((x) => Number.isFinite(x));
   return v.length ? `${format(Math.min(...v))}–${format(Math.max(...v))}` : '-';
 }
+
+/** "median (min–max)" of the values, each written by `format`. */
+export function medianWithSpread(xs: number[], format: (x: number) => string = String): string {
+  return `${format(median(xs))} (${spread(xs, format)})`;
+}
