@@ -4,7 +4,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
-import { unsentBytes, wireFrame, writeFrame, writesToHandle } from './wireFrame.ts';
+import { handlesWithQueuedWrites, unsentBytes, wireFrame, writeFrame, writesToHandle } from './wireFrame.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -90,6 +90,44 @@ describe('writeFrame', () => {
     while (received.length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
     expect(received.length).toBe(expected.length);
     expect(received.every((m, i) => m === expected[i])).toBe(true);
+    expect(unsentBytes(server)).toBe(0);
+    // Every queued write called back: no handle is left to be asked for its queue.
+    expect(handlesWithQueuedWrites()).toBe(0);
+  }, 30_000);
+
+  it('issue 16 (decision 0027): a socket with nothing queued is not asked for its queue (a call into C++ on every write)', async () => {
+    pair = await connectedPair();
+    const { server, client } = pair;
+    const handle = (tcp(server) as unknown as { _handle: object })._handle;
+    let asked = 0;
+    const queueSize = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(Object.getPrototypeOf(handle)), 'writeQueueSize') ?? Object.getOwnPropertyDescriptor(Object.getPrototypeOf(handle), 'writeQueueSize');
+    Object.defineProperty(handle, 'writeQueueSize', {
+      get() {
+        asked++;
+        return queueSize?.get ? queueSize.get.call(handle) : 0;
+      },
+    });
+    const got = new Promise<string>((r) => client.once('message', (d) => r(String(d))));
+    writeFrame(server, wireFrame(Buffer.from('[{"type":"hello"}]')));
+    expect(unsentBytes(server)).toBe(0);
+    expect(await got).toBe('[{"type":"hello"}]');
+    expect(asked).toBe(0);
+  });
+
+  it('issue 16 (decision 0027): a handle write the kernel did not take at once is counted as unsent until libuv has written it', async () => {
+    pair = await connectedPair();
+    const { server, client } = pair;
+    tcp(client).pause();
+    const chunk = wireFrame(Buffer.alloc(256 * 1024, 0x61));
+    // Handle writes only (no ws.send in between): what stays unsent is in libuv's queue alone.
+    for (let i = 0; i < 40 && handlesWithQueuedWrites() === 0; i++) writeFrame(server, chunk);
+    expect(handlesWithQueuedWrites()).toBe(1);
+    expect(server.bufferedAmount).toBe(0);
+    expect(unsentBytes(server)).toBeGreaterThan(0);
+    tcp(client).resume();
+    const deadline = Date.now() + 20_000;
+    while (handlesWithQueuedWrites() > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    expect(handlesWithQueuedWrites()).toBe(0);
     expect(unsentBytes(server)).toBe(0);
   }, 30_000);
 });
