@@ -141,10 +141,10 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     // the gap by itself after DRIFT_CONFIRM_STEPS (2 s), so every text the indicator shows is
     // recorded in the page: on a busy machine a poll from here can fall after the gap is closed.
     await fan.evaluate(() => {
-      const shown: string[] = [];
-      (window as unknown as { syncTexts: string[] }).syncTexts = shown;
+      const texts: string[] = [];
+      (window as unknown as { syncTexts: string[] }).syncTexts = texts;
       const button = document.querySelector('[data-testid="sync-indicator"]')!;
-      new MutationObserver(() => shown.push(button.textContent ?? '')).observe(button, { subtree: true, childList: true, characterData: true });
+      new MutationObserver(() => texts.push(button.textContent ?? '')).observe(button, { subtree: true, childList: true, characterData: true });
       const audio = document.querySelector('audio')!;
       audio.currentTime = Math.max(0, audio.currentTime - 1.5);
     });

@@ -93,7 +93,7 @@ function handleWriter(): ((handle: TcpHandle, data: Buffer) => boolean) | null {
 /**
  * Handles with a write of ours that libuv still holds (the kernel did not take it at once). Only
  * theirs is asked for its queue: `writeQueueSize` is a call into C++, and asking every socket on
- * every write cost 2 % of the fan-out's CPU, for a queue that is nearly always empty.
+ * every write was 1.6 % of a 10,000-fan run's perf samples, for a queue that is nearly always empty.
  */
 const queuedHandles = new Set<TcpHandle>();
 
