@@ -20,6 +20,7 @@ import { parseArgs } from 'node:util';
 import { PARTY_ROUTES, PING_TEXT, PONG_TEXT, ServerFrame } from '@fanfare/protocol';
 import { WebSocket } from 'ws';
 import { BENCH_CMS_TOKEN, call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
+import { integerReader } from '../lib/args.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
 import { markdownTable, serverLogDir, textTable, writeResults } from '../lib/results.ts';
 import { runSession } from '../fanout/session.ts';
@@ -37,11 +38,7 @@ const { values } = parseArgs({
     'no-save': { type: 'boolean', default: false },
   },
 });
-const intArg = (name: keyof typeof values, min: number, max: number): number => {
-  const n = Number(values[name]);
-  if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer in [${min}, ${max}]`);
-  return n;
-};
+const intArg = integerReader(values);
 const cfg = {
   fans: intArg('fans', 1, 50_000),
   rate: intArg('rate', 1, 2000),

@@ -5,7 +5,8 @@
  * bench's size to every socket per 200 ms window (decision 0025's equal work).
  *
  * Two ways to write, interleaved over the rounds:
- * - `socket.write`: what the fair `ws` reference and Fanfare's `writeFrame` both do;
+ * - `socket.write`: what the fair `ws` reference does, and Fanfare's `writeFrame` did before
+ *   decision 0027 (SOCKET_HANDLE_WRITES=false);
  * - `handle`: the TCP handle's own `writeBuffer`, skipping the stream machinery of `net.Socket`,
  *   the cheapest write Node offers: Fanfare's `writeToTcpHandle`, what `writeFrame` does since
  *   decision 0027.
@@ -19,6 +20,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
 import { parseArgs } from 'node:util';
+import { integerReader } from '../lib/args.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
 import { MachineCpu } from '../lib/proc.ts';
 import { sleep } from '../lib/processes.ts';
@@ -189,19 +191,15 @@ async function main(): Promise<void> {
       'no-save': { type: 'boolean', default: false },
     },
   });
-  const int = (v: string | undefined, name: string, min: number, max: number) => {
-    const n = Number(v);
-    if (!Number.isInteger(n) || n < min || n > max) throw new Error(`--${name} must be an integer in [${min}, ${max}]`);
-    return n;
-  };
+  const int = integerReader(values);
   const cfg: Config = {
-    fans: int(values.fans, 'fans', 2, 50_000),
-    frameBytes: int(values['frame-bytes'], 'frame-bytes', 200, 60_000),
-    msgsPerFrame: int(values['msgs-per-frame'], 'msgs-per-frame', 1, 1000),
-    batchMs: int(values['batch-ms'], 'batch-ms', 10, 1000),
-    warmupS: int(values.warmup, 'warmup', 0, 60),
-    windowS: int(values.window, 'window', 1, 120),
-    rounds: int(values.rounds, 'rounds', 1, 10),
+    fans: int('fans', 2, 50_000),
+    frameBytes: int('frame-bytes', 200, 60_000),
+    msgsPerFrame: int('msgs-per-frame', 1, 1000),
+    batchMs: int('batch-ms', 10, 1000),
+    warmupS: int('warmup', 0, 60),
+    windowS: int('window', 1, 120),
+    rounds: int('rounds', 1, 10),
     save: !values['no-save'],
   };
   const machine = machineInfo();
@@ -253,7 +251,7 @@ async function main(): Promise<void> {
     '',
     markdownTable(summaryHeader, summaryRows),
     '',
-    '- **socket.write**: the write of the fair `ws` reference and of Fanfare (`writeFrame`). **handle**: the TCP handle\'s `writeBuffer`, without `net.Socket`\'s stream state: the cheapest write Node offers.',
+    '- **socket.write**: the write of the fair `ws` reference, and of Fanfare before decision 0027. **handle**: the TCP handle\'s `writeBuffer`, without `net.Socket`\'s stream state: the cheapest write Node offers, and Fanfare\'s `writeFrame` since decision 0027.',
     '- **CPU**: the sender\'s user + system time over the window (every thread), divided by its writes. On loopback it includes the receivers\' side of TCP, which the kernel runs inside the sender\'s write (decision 0026).',
     '- **bytes lost**: bytes written over the whole run minus bytes the receivers read; 0 means every write arrived.',
     '',

@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { LATE_MS } from '../lib/chatLoad.ts';
+import { integerReader } from '../lib/args.ts';
 import { summarizeProfile, type ProfileSummary } from '../lib/cpuprofile.ts';
 import { perfAvailable, startPerf, summarizePerf, type PerfSummary } from '../lib/perfProfile.ts';
 import { RemoteProfiler } from '../lib/inspector.ts';
@@ -51,11 +52,7 @@ const { values: args } = parseArgs({
   },
 });
 
-function intArg(name: keyof typeof args, min: number, max: number): number {
-  const v = Number(args[name]);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`--${name} must be an integer in [${min}, ${max}]`);
-  return v;
-}
+const intArg = integerReader(args);
 const targetList = (s: unknown) =>
   String(s)
     .split(',')

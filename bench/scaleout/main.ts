@@ -14,6 +14,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { RemoteProfiler } from '../lib/inspector.ts';
+import { integerReader } from '../lib/args.ts';
 import { machineInfo, machineLine, type MachineInfo } from '../lib/machine.ts';
 import { cpuSeconds } from '../lib/proc.ts';
 import { signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
@@ -41,11 +42,7 @@ const { values: args } = parseArgs({
   },
 });
 
-function intArg(name: keyof typeof args, min: number, max: number): number {
-  const v = Number(args[name]);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`--${name} must be an integer in [${min}, ${max}]`);
-  return v;
-}
+const intArg = integerReader(args);
 const cfg = {
   fans: intArg('fans', 1, 50_000),
   nodes: intArg('nodes', 2, 8),
