@@ -5,6 +5,8 @@
  * process of the bench with its own environment.
  */
 import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { CHAT_RATE_LIMIT_MESSAGES, CHAT_RATE_LIMIT_WINDOW_MS } from '@fanfare/protocol';
 import type { Poster } from '../lib/chatLoad.ts';
@@ -12,13 +14,14 @@ import { call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare
 import { freePort, spawnTs, stopProcess, waitForHttp } from '../lib/processes.ts';
 import type { WireKind } from './protocol.ts';
 
-export const TARGET_NAMES = ['fanfare', 'fanfare-stream-writes', 'ws', 'socketio', 'socketio-naive'] as const;
+export const TARGET_NAMES = ['fanfare', 'fanfare-stream-writes', 'ws', 'ws-stored', 'socketio', 'socketio-naive'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   fanfare: 'Fanfare',
   'fanfare-stream-writes': 'Fanfare, every frame through socket.write (SOCKET_HANDLE_WRITES=false, as before decision 0027)',
   ws: 'ref: fair ws (same pacing, 1 frame/batch)',
+  'ws-stored': 'extra: fair ws that stores each post in SQLite before answering (decision 0028)',
   socketio: 'ref: Socket.IO, 50 ms batch to room',
   'socketio-naive': 'extra: Socket.IO, emit per message (naive)',
 };
@@ -121,19 +124,31 @@ export function fanPosters(bases: string[], tokens: string[], rate: number): Pos
 async function startReference(name: Exclude<TargetName, 'fanfare' | 'fanfare-stream-writes'>, opts: TargetOptions): Promise<RunningTarget> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const entry = name === 'ws' ? 'bench/fanout/refs/wsServer.ts' : 'bench/fanout/refs/socketioServer.ts';
+  const isWs = name === 'ws' || name === 'ws-stored';
+  const entry = isWs ? 'bench/fanout/refs/wsServer.ts' : 'bench/fanout/refs/socketioServer.ts';
   const batchMs = name === 'socketio-naive' ? 0 : opts.batchMs;
-  const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production' };
+  // ws-stored keeps its posts in a SQLite file of its own, removed with the process.
+  const dataDir = name === 'ws-stored' ? mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-ref-')) : null;
+  const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production', ...(dataDir ? { STORE_POSTS: path.join(dataDir, 'posts.sqlite') } : {}) };
   const child: ChildProcess = spawnTs(entry, [], { env, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`, ...(opts.nodeArgs ?? [])], logFile: path.join(opts.logDir, `${name}-server.log`) });
-  await waitForHttp(`${base}/health`, 30_000, child);
-  const url = name === 'ws' ? `ws://127.0.0.1:${port}/` : `ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`;
+  const stop = async () => {
+    await stopProcess(child);
+    if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+  };
+  try {
+    await waitForHttp(`${base}/health`, 30_000, child);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  const url = isWs ? `ws://127.0.0.1:${port}/` : `ws://127.0.0.1:${port}/socket.io/?EIO=4&transport=websocket`;
   return {
     name,
     pid: child.pid!,
-    wire: name === 'ws' ? 'raw' : 'socketio',
+    wire: isWs ? 'raw' : 'socketio',
     urls: Array.from({ length: opts.fans }, () => url),
     posters: Array.from({ length: posterCount(opts.rate) }, (_, i) => ({ url: `${base}/api/parties/${PARTY_ID}/chat/messages`, headers: { authorization: `Bearer poster-${i}` } })),
     prepareS: 0,
-    stop: () => stopProcess(child),
+    stop,
   };
 }

@@ -3,11 +3,13 @@
  * (`POST /api/parties/{id}/chat/messages`, JSON `{text}`, answered 201 with the message) turning
  * each post into a protocol ChatMessageEvent with `timestamp_ms` set when it is made, and
  * `/health`. The bench's load generator posts to every server the same way over HTTP, so each
- * server pays for parsing its posts; the references skip auth, validation and storage.
+ * server pays for parsing its posts; the references skip auth, validation and storage, except
+ * `ws-stored`, which stores each post before answering it (`postStore.ts`).
  */
 import { randomBytes } from 'node:crypto';
 import type http from 'node:http';
 import type { ChatMessageEvent } from '@fanfare/protocol';
+import type { PostStore } from './postStore.ts';
 
 const POOL = 20;
 /** Request bodies larger than this are refused (a chat post is a few hundred bytes). */
@@ -47,8 +49,11 @@ function messageEvent(text: string): ChatMessageEvent {
   };
 }
 
-/** Answers the chat post (each made event goes to `emit`), `/health`, and 404 for anything else. */
-export function referenceHandler(emit: (event: ChatMessageEvent, json: string) => void): http.RequestListener {
+/**
+ * Answers the chat post (each made event goes to `emit`), `/health`, and 404 for anything else.
+ * With `store`, a post is stored first, for the sender its bearer token names (429 over the limit).
+ */
+export function referenceHandler(emit: (event: ChatMessageEvent, json: string) => void, store?: PostStore): http.RequestListener {
   return (req, res) => {
     const url = req.url ?? '/';
     const send = (status: number, body: string) => {
@@ -68,6 +73,7 @@ export function referenceHandler(emit: (event: ChatMessageEvent, json: string) =
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text?: unknown };
           if (typeof body.text !== 'string' || body.text.length === 0 || body.text.length > 1000) return send(400, '{"detail":"text must be 1..1000 characters"}');
           const event = messageEvent(body.text);
+          if (store && !store(event, req.headers.authorization ?? '')) return send(429, '{"detail":"too many messages"}');
           const json = JSON.stringify(event);
           emit(event, json);
           send(201, json);

@@ -4,12 +4,14 @@
  * flush, independent of the write sweep), each batch is serialized and framed ONCE, and the same
  * frame bytes are written to every socket. Like Fanfare it pings every socket once per heartbeat
  * interval (HEARTBEAT_MS, 20 s), spread over the interval in slices, and drops sockets silent for
- * three intervals. No auth, no database, no send-buffer shedding.
+ * three intervals. No auth, no send-buffer shedding, and no database unless STORE_POSTS names a
+ * SQLite file: then each post is stored before it is answered (the `ws-stored` target, decision 0028).
  */
 import http from 'node:http';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { encodeTextFrame, writeEncoded } from '../wireFrame.ts';
 import { BatchPacer, batchMsFromEnv, portFromEnv, referenceHandler } from './generator.ts';
+import { openPostStore } from './postStore.ts';
 
 const HEARTBEAT_MS = Number(process.env.HEARTBEAT_MS ?? 20_000);
 const HEARTBEAT_SLICES = 20;
@@ -28,7 +30,8 @@ const pacer = new BatchPacer<string>(batchMsFromEnv(), (batch) => {
   for (const c of conns) writeEncoded(c.ws, wire, payload);
 });
 
-const server = http.createServer(referenceHandler((_event, json) => pacer.push(json)));
+const store = process.env.STORE_POSTS ? openPostStore(process.env.STORE_POSTS) : undefined;
+const server = http.createServer(referenceHandler((_event, json) => pacer.push(json), store));
 const wss = new WebSocketServer({ server, perMessageDeflate: false, maxPayload: 16 * 1024, clientTracking: false });
 const hello = Buffer.from(JSON.stringify([{ type: 'hello' }]));
 wss.on('connection', (ws) => {
