@@ -51,7 +51,8 @@ function messageEvent(text: string): ChatMessageEvent {
 
 /**
  * Answers the chat post (each made event goes to `emit`), `/health`, and 404 for anything else.
- * With `store`, a post is stored first, for the sender its bearer token names (429 over the limit).
+ * With `store`, a post is stored first, in the party of its path, for the sender its bearer token
+ * names (429 over the limit).
  */
 export function referenceHandler(emit: (event: ChatMessageEvent, json: string) => void, store?: PostStore): http.RequestListener {
   return (req, res) => {
@@ -60,7 +61,8 @@ export function referenceHandler(emit: (event: ChatMessageEvent, json: string) =
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(body);
     };
-    if (req.method === 'POST' && /^\/api\/parties\/[^/?]+\/chat\/messages$/.test(url)) {
+    const post = req.method === 'POST' ? /^\/api\/parties\/([^/?]+)\/chat\/messages$/.exec(url) : null;
+    if (post) {
       const chunks: Buffer[] = [];
       let size = 0;
       req.on('data', (c: Buffer) => {
@@ -73,7 +75,7 @@ export function referenceHandler(emit: (event: ChatMessageEvent, json: string) =
           const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text?: unknown };
           if (typeof body.text !== 'string' || body.text.length === 0 || body.text.length > 1000) return send(400, '{"detail":"text must be 1..1000 characters"}');
           const event = messageEvent(body.text);
-          if (store && !store(event, req.headers.authorization ?? '')) return send(429, '{"detail":"too many messages"}');
+          if (store && !store(event, post[1]!, req.headers.authorization ?? '')) return send(429, '{"detail":"too many messages"}');
           const json = JSON.stringify(event);
           emit(event, json);
           send(201, json);

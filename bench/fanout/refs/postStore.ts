@@ -12,8 +12,8 @@
 import { CHAT_RATE_LIMIT_MESSAGES, CHAT_RATE_LIMIT_WINDOW_MS, type ChatMessageEvent } from '@fanfare/protocol';
 import SQLite from 'better-sqlite3';
 
-/** Stores a post's event for its sender; false when the sender is over the chat rate limit. */
-export type PostStore = (event: ChatMessageEvent, senderId: string) => boolean;
+/** Stores a post's event in its party for its sender; false when the sender is over the chat rate limit. */
+export type PostStore = (event: ChatMessageEvent, partyId: string, senderId: string) => boolean;
 
 const SCHEMA = `
 create table if not exists chat_messages (
@@ -32,9 +32,6 @@ select @id, @party, @seq, 'message', @at, @sender, 'listener', 0, @name, @text
 where (select count(*) from chat_messages
        where party_id = @party and sender_id = @sender and timestamp_ms > @since) < @limit`;
 
-/** The one party a reference serves (the bench's). */
-const PARTY = 'bench';
-
 /** Opens (or creates) the store in `file`. */
 export function openPostStore(file: string): PostStore {
   const db = new SQLite(file);
@@ -43,10 +40,10 @@ export function openPostStore(file: string): PostStore {
   db.pragma('cache_size = -65536');
   db.exec(SCHEMA);
   const insert = db.prepare(INSERT_WITHIN_ALLOWANCE);
-  return (event, senderId) =>
+  return (event, partyId, senderId) =>
     insert.run({
       id: event.id,
-      party: PARTY,
+      party: partyId,
       seq: event.seq_id,
       at: event.timestamp_ms,
       sender: senderId,
