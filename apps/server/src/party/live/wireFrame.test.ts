@@ -84,7 +84,10 @@ describe('writeFrame', () => {
     }
     // ~7.7 MB written to a fan that reads nothing: most of it is still on the server's side.
     expect(maxUnsent).toBeGreaterThan(1024 * 1024);
-    expect(unsentBytes(server)).toBeGreaterThan(server.bufferedAmount);
+    // Unsent counts all ws holds, plus what libuv holds for the handle. Whether the handle still
+    // holds any here depends on how much the kernel's buffers took (CI once saw none): the test
+    // below counts a handle's queue alone.
+    expect(unsentBytes(server)).toBeGreaterThanOrEqual(server.bufferedAmount);
     tcp(client).resume();
     const deadline = Date.now() + 20_000;
     while (received.length < expected.length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
@@ -121,7 +124,7 @@ describe('writeFrame', () => {
     tcp(client).pause();
     const chunk = wireFrame(Buffer.alloc(256 * 1024, 0x61));
     // Handle writes only (no ws.send in between): what stays unsent is in libuv's queue alone.
-    for (let i = 0; i < 40 && handlesWithQueuedWrites() === 0; i++) writeFrame(server, chunk);
+    for (let i = 0; i < 160 && handlesWithQueuedWrites() === 0; i++) writeFrame(server, chunk);
     expect(handlesWithQueuedWrites()).toBe(1);
     expect(server.bufferedAmount).toBe(0);
     expect(unsentBytes(server)).toBeGreaterThan(0);
