@@ -10,6 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { CHAT_RATE_LIMIT_MESSAGES, CHAT_RATE_LIMIT_WINDOW_MS } from '@fanfare/protocol';
 import type { Poster } from '../lib/chatLoad.ts';
+import { migrateToLatest, openDatabase } from '../../apps/server/src/platform/db/database.ts';
 import { call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { freePort, spawnTs, stopProcess, waitForHttp } from '../lib/processes.ts';
 import type { WireKind } from './protocol.ts';
@@ -129,7 +130,13 @@ async function startReference(name: Exclude<TargetName, 'fanfare' | 'fanfare-str
   const batchMs = name === 'socketio-naive' ? 0 : opts.batchMs;
   // ws-stored keeps its posts in a SQLite file of its own, removed with the process.
   const dataDir = name === 'ws-stored' ? mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-ref-')) : null;
-  const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production', ...(dataDir ? { STORE_POSTS: path.join(dataDir, 'posts.sqlite') } : {}) };
+  const storeFile = dataDir
+    ? await fanfareSchemaFile(dataDir).catch((e: unknown) => {
+        rmSync(dataDir, { recursive: true, force: true });
+        throw e;
+      })
+    : null;
+  const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production', ...(storeFile ? { STORE_POSTS: storeFile } : {}) };
   const child: ChildProcess = spawnTs(entry, [], { env, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`, ...(opts.nodeArgs ?? [])], logFile: path.join(opts.logDir, `${name}-server.log`) });
   const stop = async () => {
     await stopProcess(child);
@@ -151,4 +158,19 @@ async function startReference(name: Exclude<TargetName, 'fanfare' | 'fanfare-str
     prepareS: 0,
     stop,
   };
+}
+
+/**
+ * A SQLite file with Fanfare's schema, made here by its own migrations: ws-stored stores into the
+ * same table and indexes without a copy of them, and its process loads no Kysely.
+ */
+async function fanfareSchemaFile(dataDir: string): Promise<string> {
+  const file = path.join(dataDir, 'posts.sqlite');
+  const handle = openDatabase(`sqlite:${file}`);
+  try {
+    await migrateToLatest(handle.db);
+  } finally {
+    await handle.close();
+  }
+  return file;
 }

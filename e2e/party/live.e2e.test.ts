@@ -159,7 +159,7 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
         }
         return 0;
       });
-    await waitFor(() => behindBufferedS().then((s) => s >= PULL_BEHIND_S + 0.3), 'the stream to hold 1.8 s behind the play head', 20_000);
+    await waitFor(() => behindBufferedS().then((s) => s >= PULL_BEHIND_S + 0.3), `the stream to hold ${PULL_BEHIND_S + 0.3} s behind the play head`, 20_000);
     const saidBehind = () => fan.evaluate(() => (window as unknown as { syncTexts: string[] }).syncTexts.some((t) => /\d+ ms hinterher/.test(t)));
     // Bounded retries: a stall on a busy machine can still heal a pull before it is shown.
     for (let attempt = 1; attempt <= 3; attempt++) {
