@@ -265,7 +265,7 @@ export const de = {
     ahead: '{{ms}} ms voraus',
     measuring: 'Messe …',
     resync: 'Neu synchronisieren',
-    label: 'Dein Abstand zur Party: {{reading}}. Tippen zum Neu-Synchronisieren.',
+    hint: 'Dein Abstand zur Party. Tippen zum Neu-Synchronisieren.',
   },
   reactions: {
     label: 'Reagieren',

@@ -267,7 +267,7 @@ export const en: Dictionary = {
     ahead: '{{ms}} ms ahead',
     measuring: 'Measuring …',
     resync: 'Resync',
-    label: 'Your offset from the party: {{reading}}. Tap to resync.',
+    hint: 'Your offset from the party. Tap to resync.',
   },
   reactions: {
     label: 'React',

@@ -9,7 +9,8 @@ type HlsInstance = Hls;
 
 /**
  * The internal streaming service `umg_hls` (spec 1): real audio through hls.js, which is loaded
- * only when this player starts (it is most of a bundle). Safari plays HLS natively.
+ * only when this player starts (it is most of a bundle). Without Media Source Extensions (older
+ * iOS) the browser plays HLS itself.
  */
 export class HlsPlayer implements PlayerAdapter {
   readonly kind = 'umg_hls' as const;
@@ -31,14 +32,27 @@ export class HlsPlayer implements PlayerAdapter {
     audio.addEventListener('pause', () => this.emitter.update({ isPaused: true }));
     audio.addEventListener('waiting', () => this.emitter.update({ isLoading: true }));
     audio.addEventListener('volumechange', () => this.emitter.update({ volume: audio.volume }));
+    // The element failed (its source or the network): silent and no longer loading, which is what
+    // the session's stall tick heals. Left "loading", a paused player matched no heal and stayed silent.
+    audio.addEventListener('error', () => this.emitter.update({ isPaused: true, isLoading: false }));
   }
 
+  /**
+   * hls.js wherever Media Source Extensions exist, as hls.js advises; the browser's own HLS only
+   * without them (older iOS). Chromium 156 answers canPlayType(HLS) with "maybe", and its own
+   * player ends a 10 s network drop in a fatal MEDIA_ERR_SRC_NOT_SUPPORTED, where hls.js retries
+   * the fragment and `recover()` restarts it the moment the network is back.
+   */
   async init(): Promise<void> {
-    this.native = this.audio.canPlayType('application/vnd.apple.mpegurl') !== '';
-    if (this.native) return;
-    const mod = await this.loadHls();
-    if (!mod.default.isSupported()) throw new MediaSupportError('This browser cannot play HLS audio');
-    this.hlsModule = mod;
+    if (hasMediaSource()) {
+      const mod = await this.loadHls();
+      if (mod.default.isSupported()) {
+        this.hlsModule = mod;
+        return;
+      }
+    }
+    this.native = this.audio.canPlayType(HLS_MIME_TYPE) !== '';
+    if (!this.native) throw new MediaSupportError('This browser cannot play HLS audio');
   }
 
   async play(track: Track, positionMs: number): Promise<void> {
@@ -66,7 +80,7 @@ export class HlsPlayer implements PlayerAdapter {
   private async load(url: string, positionMs: number): Promise<void> {
     if (this.native || !this.hlsModule) {
       this.audio.src = url;
-      await once(this.audio, 'loadedmetadata');
+      await loadedOrFailed(this.audio, NATIVE_LOAD_TIMEOUT_MS);
       this.audio.currentTime = positionMs / 1000;
       return;
     }
@@ -228,6 +242,34 @@ export async function waitForSteadyClock(audio: Pick<HTMLMediaElement, 'currentT
   }
 }
 
-function once(target: EventTarget, event: string): Promise<void> {
-  return new Promise((resolve) => target.addEventListener(event, () => resolve(), { once: true }));
+/** The MIME type of an HLS playlist, as the browser's own player names it. */
+const HLS_MIME_TYPE = 'application/vnd.apple.mpegurl';
+
+/** How long the browser's own HLS player may take to read a playlist before a heal tries again. */
+export const NATIVE_LOAD_TIMEOUT_MS = 10_000;
+
+function hasMediaSource(): boolean {
+  const g = globalThis as { MediaSource?: unknown; ManagedMediaSource?: unknown };
+  return typeof g.MediaSource === 'function' || typeof g.ManagedMediaSource === 'function';
+}
+
+/**
+ * Resolves once the element has read the stream's metadata; a failed or silent load rejects (a
+ * heal loads it again), so a load with the network gone cannot hold every later heal.
+ */
+function loadedOrFailed(audio: HTMLMediaElement, timeoutMs: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const settle = (err: Error | null) => {
+      clearTimeout(timer);
+      audio.removeEventListener('loadedmetadata', onLoaded);
+      audio.removeEventListener('error', onError);
+      if (err) reject(err);
+      else resolve();
+    };
+    const onLoaded = () => settle(null);
+    const onError = () => settle(new StreamInterruptedError(`HLS stream unreachable: media error ${audio.error?.code ?? 'unknown'}`));
+    const timer = setTimeout(() => settle(new StreamInterruptedError(`HLS stream not loaded within ${timeoutMs} ms`)), timeoutMs);
+    audio.addEventListener('loadedmetadata', onLoaded);
+    audio.addEventListener('error', onError);
+  });
 }
