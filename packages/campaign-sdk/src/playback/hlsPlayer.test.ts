@@ -118,6 +118,15 @@ describe('HLS preview player', () => {
     expect(hls.loadHls).not.toHaveBeenCalled();
   });
 
+  it('a stream that fails while loading shows as paused, not loading for ever (the fan can play again)', async () => {
+    const { player, store, media } = setup(true);
+    await player.play({ type: 'track', id: 't1' });
+    media.fire('waiting');
+    expect(store.state.isLoading).toBe(true);
+    media.fire('error');
+    expect(store.state).toMatchObject({ isLoading: false, isPaused: true });
+  });
+
   it('teardown: a new preview destroys the previous hls.js instance; destroy releases the media', async () => {
     const { player, media, hls } = setup();
     await player.play({ type: 'track', id: 'a' });

@@ -68,6 +68,9 @@ export class HlsPreviewPlayer implements Player {
     on('ended', () => this.store.update({ isPaused: true }));
     on('timeupdate', () => this.store.updateProgress(m.currentTime * 1000));
     on('volumechange', () => this.store.update({ volume: m.volume }));
+    // A failed stream (network gone, source refused) is paused, not loading for ever: the fan
+    // sees the play button again and can retry.
+    on('error', () => this.store.update({ isLoading: false, isPaused: true }));
     this.media = m;
     return m;
   }
@@ -89,7 +92,10 @@ export class HlsPreviewPlayer implements Player {
     this.hls?.destroy();
     this.hls = null;
     if (media.canPlayType('application/vnd.apple.mpegurl')) {
-      media.src = url; // Safari plays HLS natively
+      // The browser's own HLS (Safari, Android's and desktop Chromium): a 30 s preview needs no
+      // hls.js retries, and a phone is spared its chunk. The party player decides the other way
+      // (decision 0029): it must live through network drops.
+      media.src = url;
     } else {
       const { default: Hls } = await (this.o.loadHls ?? (() => import('hls.js') as Promise<HlsModule>))();
       if (!Hls.isSupported()) {
