@@ -22,20 +22,36 @@ export async function startDelayProxy(opts: { targetPort: number; minMs: number;
   const drawn = { up: [] as number[], down: [] as number[] };
   const sockets = new Set<net.Socket>();
 
-  /** Forwards `from` to `to`, each chunk released at max(previous release, now + delay). */
+  /**
+   * Forwards `from` to `to`, each chunk released at max(previous release, now + delay). One queue
+   * and one timer per direction: a timer per chunk can fire out of order (Node dates a timer from
+   * its loop's cached clock, not performance.now()), which reordered HTTP bytes and broke responses.
+   */
   const pipeDelayed = (from: net.Socket, to: net.Socket, record: number[]) => {
-    let lastRelease = 0;
-    from.on('data', (chunk) => {
+    const queue: { chunk: Buffer; release: number }[] = [];
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    let ended = false;
+    const drain = () => {
+      timer = null;
+      while (queue.length > 0 && queue[0]!.release <= performance.now()) {
+        const { chunk } = queue.shift()!;
+        if (!to.destroyed) to.write(chunk);
+      }
+      if (queue.length > 0) timer = setTimeout(drain, Math.max(1, queue[0]!.release - performance.now()));
+      // The end travels behind the data.
+      else if (ended && !to.destroyed) to.end();
+    };
+    from.on('data', (chunk: Buffer) => {
       const delay = opts.minMs + random() * (opts.maxMs - opts.minMs);
       if (record.length < MAX_RECORDED) record.push(delay);
-      const release = Math.max(lastRelease, performance.now() + delay);
-      lastRelease = release;
-      setTimeout(() => {
-        if (!to.destroyed) to.write(chunk);
-      }, release - performance.now());
+      const release = Math.max(queue.at(-1)?.release ?? 0, performance.now() + delay);
+      queue.push({ chunk, release });
+      timer ??= setTimeout(drain, Math.max(1, release - performance.now()));
     });
-    // The end travels behind the data, with the same delay.
-    from.on('end', () => setTimeout(() => to.end(), Math.max(0, lastRelease - performance.now()) + 1));
+    from.on('end', () => {
+      ended = true;
+      timer ??= setTimeout(drain, 0);
+    });
   };
 
   const server = net.createServer((client) => {

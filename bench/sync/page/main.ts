@@ -35,6 +35,8 @@ export interface FanRecord {
   steps: Record<string, number>;
   /** Seeks of the player (fine alignment and heals). */
   seeks: number;
+  /** Who plays the stream: hls.js feeds the element a MediaSource (a blob: URL), the browser's own HLS the playlist. */
+  engine: 'hls.js' | 'browser' | null;
 }
 
 declare global {
@@ -49,7 +51,7 @@ const params = (window as unknown as { __syncParams: { party: string; token: str
 const partyId = params.party;
 const token = params.token;
 const gridMs = params.grid;
-const state: FanRecord = { samples: [], errors: [], ready: false, trackChanges: 0, clockSamples: 0, states: [], steps: {}, seeks: 0 };
+const state: FanRecord = { samples: [], errors: [], ready: false, trackChanges: 0, clockSamples: 0, states: [], steps: {}, seeks: 0, engine: null };
 window.__fan = state;
 
 // The true machine clock: this fan's Date and performance.timeOrigin may be shifted on purpose
@@ -63,6 +65,11 @@ let status: PlayerStatus | null = null;
 let socket: PartySocket;
 
 const adapter = new HlsPlayer(audio, async () => ({ default: Hls }));
+// A track's hls_url names the server. The fan behind the delay proxy fetches its stream through
+// the proxy (its page's origin) too, so its whole link is delayed; hls.js fetches the stream, and
+// a fetch to another origin would need CORS, which an <audio src> did not.
+const play = adapter.play.bind(adapter);
+adapter.play = (track, positionMs) => play(track.hls_url ? { ...track, hls_url: new URL(new URL(track.hls_url).pathname, location.origin).toString() } : track, positionMs);
 const seek = params.continuousSync ? adapter.seek.bind(adapter) : legacySeek;
 adapter.seek = (positionMs: number) => {
   state.seeks++;
@@ -119,6 +126,7 @@ async function start(): Promise<void> {
   // its first answer at the earliest (bounded), and the continuous sync takes the later ones in.
   for (let i = 0; i < 300 && state.clockSamples === 0; i++) await new Promise((r) => setTimeout(r, 10));
   await controller.play();
+  state.engine = audio.src.startsWith('blob:') ? 'hls.js' : 'browser';
   state.ready = true;
   // The continuous sync, as usePlayer starts it, counting what each step did. The reference fan
   // goes without it (start alignment only, with the legacy seek), as the player was before issue 16.
