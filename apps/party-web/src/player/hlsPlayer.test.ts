@@ -46,24 +46,35 @@ class FakeAudio extends EventTarget {
   }
 }
 
-/** hls.js as HlsPlayer uses it: the playlist parses as soon as it is attached. */
+/** hls.js as HlsPlayer uses it: the playlist parses as soon as it is attached, unless `parses` is off. */
 class FakeHls {
   static Events = { MANIFEST_PARSED: 'hlsManifestParsed', ERROR: 'hlsError' };
   static ErrorTypes = { NETWORK_ERROR: 'networkError', MEDIA_ERROR: 'mediaError' };
   static isSupported = () => true;
   static sources: string[] = [];
+  static instances: FakeHls[] = [];
+  static parses = true;
   levels = [{}];
+  destroyed = false;
   private handlers = new Map<string, (e: string, data: unknown) => void>();
+  constructor() {
+    FakeHls.instances.push(this);
+  }
   on(event: string, handler: (e: string, data: unknown) => void): void {
     this.handlers.set(event, handler);
+  }
+  emit(event: string, data: unknown = {}): void {
+    this.handlers.get(event)?.(event, data);
   }
   loadSource(url: string): void {
     FakeHls.sources.push(url);
   }
   attachMedia(): void {
-    this.handlers.get(FakeHls.Events.MANIFEST_PARSED)?.(FakeHls.Events.MANIFEST_PARSED, {});
+    if (FakeHls.parses) this.emit(FakeHls.Events.MANIFEST_PARSED);
   }
-  destroy(): void {}
+  destroy(): void {
+    this.destroyed = true;
+  }
 }
 const hlsModule = { default: FakeHls as unknown as typeof Hls };
 
@@ -77,6 +88,8 @@ function playerOn(audio: FakeAudio) {
 
 beforeEach(() => {
   FakeHls.sources = [];
+  FakeHls.instances = [];
+  FakeHls.parses = true;
   vi.stubGlobal('document', { baseURI: 'http://127.0.0.1/' });
   vi.stubGlobal('HTMLMediaElement', { NETWORK_NO_SOURCE: 3 });
 });
@@ -151,5 +164,33 @@ describe('issue 15 heal: a stream the browser failed is healed, never waited on 
     audio.fail();
     expect(states.at(-1)).toMatchObject({ isPaused: true, isLoading: false });
     expect(controller.isSilentWhileLive).toBe(true);
+  });
+});
+
+describe('issue 15 heal: an hls.js stream is never waited on for good', () => {
+  beforeEach(() => vi.stubGlobal('MediaSource', class {}));
+
+  it('a load still waiting for its playlist ends (interrupted) when a newer load replaces it', async () => {
+    FakeHls.parses = false;
+    const { player } = playerOn(new FakeAudio(''));
+    await player.init();
+    const first = player.play(track, 5_000);
+    const second = player.play({ ...track, id: 't2', hls_url: '/media/t2/index.m3u8' }, 0);
+    await expect(first).rejects.toBeInstanceOf(StreamInterruptedError);
+    expect(FakeHls.instances[0]!.destroyed).toBe(true);
+    FakeHls.instances[1]!.emit(FakeHls.Events.MANIFEST_PARSED);
+    await second;
+  });
+
+  it('hls.js giving up mid-track detaches the stream (a start waiting on it ends), and the next play loads it afresh', async () => {
+    const audio = new FakeAudio('');
+    const { player, states } = playerOn(audio);
+    await player.init();
+    await player.play(track, 5_000);
+    FakeHls.instances[0]!.emit(FakeHls.Events.ERROR, { fatal: true, type: FakeHls.ErrorTypes.NETWORK_ERROR, details: 'fragLoadError' });
+    expect(FakeHls.instances[0]!.destroyed).toBe(true);
+    expect(states.at(-1)).toMatchObject({ isPaused: true, isLoading: false });
+    await player.play(track, 9_000);
+    expect(FakeHls.instances).toHaveLength(2);
   });
 });

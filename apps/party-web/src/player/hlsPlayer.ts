@@ -22,6 +22,8 @@ export class HlsPlayer implements PlayerAdapter {
   private currentTrack: string | null = null;
   /** The stream failed for good (hls.js gave up, e.g. a long network drop): the next play reloads it. */
   private failed = false;
+  /** Ends a load still waiting for its playlist (a newer load or destroy replaced it). */
+  private cancelLoad: (() => void) | null = null;
 
   constructor(
     readonly audio: HTMLAudioElement,
@@ -84,20 +86,29 @@ export class HlsPlayer implements PlayerAdapter {
       this.audio.currentTime = positionMs / 1000;
       return;
     }
+    // A destroyed hls.js instance never answers: the load waiting on it must end, or the heal that
+    // started it would hold every later heal.
+    this.cancelLoad?.();
     this.hls?.destroy();
     const Hls = this.hlsModule.default;
     const hls = new Hls({ startPosition: positionMs / 1000, enableWorker: true });
     this.hls = hls;
     await new Promise<void>((resolve, reject) => {
       let isParsed = false;
+      this.cancelLoad = () => {
+        this.cancelLoad = null;
+        reject(new StreamInterruptedError('HLS load replaced by a newer one'));
+      };
       hls.on(Hls.Events.MANIFEST_PARSED, () => {
         isParsed = true;
+        this.cancelLoad = null;
         resolve();
       });
       hls.on(Hls.Events.ERROR, (_e, data) => {
         if (!data.fatal || this.hls !== hls) return;
         const isNetwork = data.type === Hls.ErrorTypes.NETWORK_ERROR;
         if (!isParsed) {
+          this.cancelLoad = null;
           reject(isNetwork ? new StreamInterruptedError(`HLS stream unreachable: ${data.details}`) : new MediaSupportError(`HLS error: ${data.details}`));
           return;
         }
@@ -106,9 +117,13 @@ export class HlsPlayer implements PlayerAdapter {
           hls.recoverMediaError();
           return;
         }
-        // The stream broke mid-track: silent until the next heal reloads it.
+        // The stream broke mid-track (hls.js's retries ran out): silent until the next heal
+        // reloads it. Detached, as hls.js advises: a start waiting for data on it ends (AbortError)
+        // instead of waiting for good, which would hold every later heal.
         console.warn(`HLS stream failed: ${data.details}`);
         this.failed = true;
+        this.hls = null;
+        hls.destroy();
         this.emitter.update({ isLoading: false, isPaused: true });
       });
       hls.loadSource(url);
@@ -195,6 +210,7 @@ export class HlsPlayer implements PlayerAdapter {
   }
 
   destroy(): void {
+    this.cancelLoad?.();
     this.hls?.destroy();
     this.hls = null;
     this.audio.pause();
