@@ -210,6 +210,16 @@ describe('issue 15 in Chromium: the party heals itself, shows presence, and fini
     expect(await fan.getByTestId('sync-indicator').isVisible()).toBe(true);
     expect(await fan.getByRole('button', { name: 'Feuer senden' }).isVisible()).toBe(true);
     await expectNoSeriousAxeViolations(fan);
+    // The track list can mark the current track played a moment before the status moves on (seen
+    // at a start and a track change): its row must not fade, or its badge drops to 3.1:1.
+    const currentRowOpacity = await fan.evaluate(() => {
+      const row = document.querySelector('.track.is-current')!;
+      row.classList.add('is-played');
+      const opacity = getComputedStyle(row).opacity;
+      row.classList.remove('is-played');
+      return opacity;
+    });
+    expect(currentRowOpacity).toBe('1');
   });
 
   it('issue 15 mobile: at 390 px the player keeps the chat input in view, pinned to the newest message', async () => {
