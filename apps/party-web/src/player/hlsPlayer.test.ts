@@ -51,10 +51,10 @@ class FakeHls {
   static Events = { MANIFEST_PARSED: 'hlsManifestParsed', ERROR: 'hlsError' };
   static ErrorTypes = { NETWORK_ERROR: 'networkError', MEDIA_ERROR: 'mediaError' };
   static isSupported = () => true;
-  static sources: string[] = [];
   static instances: FakeHls[] = [];
   static parses = true;
   levels = [{}];
+  source: string | null = null;
   destroyed = false;
   private handlers = new Map<string, (e: string, data: unknown) => void>();
   constructor() {
@@ -67,7 +67,7 @@ class FakeHls {
     this.handlers.get(event)?.(event, data);
   }
   loadSource(url: string): void {
-    FakeHls.sources.push(url);
+    this.source = url;
   }
   attachMedia(): void {
     if (FakeHls.parses) this.emit(FakeHls.Events.MANIFEST_PARSED);
@@ -87,7 +87,6 @@ function playerOn(audio: FakeAudio) {
 }
 
 beforeEach(() => {
-  FakeHls.sources = [];
   FakeHls.instances = [];
   FakeHls.parses = true;
   vi.stubGlobal('document', { baseURI: 'http://127.0.0.1/' });
@@ -106,7 +105,7 @@ describe('HLS engine rule: hls.js wherever Media Source Extensions exist, the br
     await player.init();
     await player.play(track, 5_000);
     expect(loadHls).toHaveBeenCalledOnce();
-    expect(FakeHls.sources).toEqual(['http://127.0.0.1/media/t1/index.m3u8']);
+    expect(FakeHls.instances.map((h) => h.source)).toEqual(['http://127.0.0.1/media/t1/index.m3u8']);
     expect(audio.src).toBe('');
     expect(audio.paused).toBe(false);
   });
