@@ -11,6 +11,10 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../../test/harness.ts';
 import { fanForToken } from '../auth/sessions.ts';
+import { changesOf } from '../../platform/db/cache.ts';
+import { newId } from '../../platform/tokens.ts';
+import { runPartyWrite } from '../live/unitOfWork.ts';
+import { queueMessage } from './messages/publish.ts';
 import { emptyMessageRow, insertMessageWithinAllowance } from './messages/queries.ts';
 import { postChatMessage } from './messages/service.ts';
 import { PARTY, PartySocket, expectStatus, startChatWorld, type ChatWorld, type TestFan } from './testkit.ts';
@@ -301,6 +305,50 @@ describe('chat posts on SQLite under load (issue 16)', () => {
       expect(Number(row.seq_id)).toBe(posted.seq_id);
       expect(posted.seq_id).toBeGreaterThan(0);
     }
+  });
+
+  /** The kinds of write each statement made to chat_messages while `run` ran ('insert', 'change'). */
+  async function messageWrites<T>(run: () => Promise<T>): Promise<{ result: T; kinds: string[] }> {
+    const kinds: string[] = [];
+    const stop = changesOf(w.t.server.ctx.db)!.listen((table, kind) => {
+      if (table === 'chat_messages') kinds.push(kind);
+    });
+    try {
+      return { result: await run(), kinds };
+    } finally {
+      stop();
+    }
+  }
+
+  it('a post on its own is one write: its row is inserted with the seq_id its event gets, and nothing updates it after', async () => {
+    const ctx = w.t.server.ctx;
+    const fan = (await fanForToken(ctx.db, w.lena.token, ctx.now()))!;
+    await ctx.hub.head(PARTY); // the party's numbering is loaded
+    const { result: posted, kinds } = await messageWrites(() => postChatMessage(ctx, PARTY, fan, { text: 'one write' }));
+    // A statement is told twice (run, then committed): one insert and no update.
+    expect(kinds.length).toBeGreaterThan(0);
+    expect(kinds.every((k) => k === 'insert')).toBe(true);
+    const row = await ctx.db.selectFrom('chat_messages').select('seq_id').where('id', '=', posted.id).executeTakeFirstOrThrow();
+    expect(Number(row.seq_id)).toBe(posted.seq_id);
+  });
+
+  it('a row whose expected seq_id went to another event first records the one its own event got', async () => {
+    const ctx = w.t.server.ctx;
+    await ctx.hub.head(PARTY); // the party's numbering is loaded
+    const expected = ctx.hub.expectedSeq(PARTY)!;
+    const { result: queued, kinds } = await messageWrites(() =>
+      runPartyWrite(ctx, async (write) => {
+        const q = await queueMessage(write, ctx, Object.assign(emptyMessageRow(newId(), PARTY, 'message'), { text: 'overtaken' }));
+        // Another event is numbered between this row's insert and its own event.
+        const other = await ctx.hub.emit(PARTY, { type: 'votes_changed', track_id: 'overtaking', votes: 1 });
+        expect(other.seq_id).toBe(expected);
+        return q;
+      }),
+    );
+    expect(queued.message.seq_id).toBe(expected + 1);
+    expect(kinds).toContain('change');
+    const row = await ctx.db.selectFrom('chat_messages').select('seq_id').where('id', '=', queued.message.id).executeTakeFirstOrThrow();
+    expect(Number(row.seq_id)).toBe(expected + 1);
   });
 });
 

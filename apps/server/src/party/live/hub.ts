@@ -53,6 +53,13 @@ export interface PartyHub {
   emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent>;
   /** Reserves the party's next seq_id, for a row that must store it before it is published. */
   nextSeq(partyId: string): Promise<number>;
+  /**
+   * The seq_id the party's next event gets if nothing else is numbered first, when this node knows
+   * it without waiting; null otherwise (with Redis, numbers come from Redis). A guess, not a
+   * reservation: a row may store it ahead of its event, to spare a second write, and must record
+   * the number its event really got whenever the two differ.
+   */
+  expectedSeq(partyId: string): number | null;
   /** Delivers an event already numbered with `nextSeq`. */
   publish(partyId: string, event: SequencedEvent, audience?: Audience): Promise<void>;
   /**
@@ -105,6 +112,8 @@ interface Numbering {
  */
 export class LocalPartyHub implements PartyHub {
   private readonly numbering = new Map<string, Promise<Numbering>>();
+  /** The same numberings once loaded, for `expectedSeq` (which must not wait). */
+  private readonly loaded = new Map<string, Numbering>();
   private readonly listeners = new Map<string, Set<PartyListener>>();
   // The log keeps the serialized form only (about a third of the parsed object's memory).
   private readonly logs = new Map<string, EventLog<StoredEvent>>();
@@ -139,6 +148,11 @@ export class LocalPartyHub implements PartyHub {
     return (await this.numberingOf(partyId)).next - 1;
   }
 
+  expectedSeq(partyId: string): number | null {
+    const n = this.loaded.get(partyId);
+    return n && n.next <= n.to ? n.next : null;
+  }
+
   async ready(partyId: string): Promise<number> {
     await this.numberingOf(partyId);
     return this.sequencerFor(partyId).delivered ?? 0;
@@ -158,7 +172,9 @@ export class LocalPartyHub implements PartyHub {
       n = this.blocks.reserve(partyId).then((b) => {
         this.logFor(partyId).trimmedThrough = b.from - 1;
         this.sequencerFor(partyId, b.from - 1);
-        return { next: b.from, to: b.to, refill: null };
+        const loaded: Numbering = { next: b.from, to: b.to, refill: null };
+        this.loaded.set(partyId, loaded);
+        return loaded;
       });
       // A failed reservation (database away) is retried by the next caller.
       n.catch(() => this.numbering.delete(partyId));

@@ -9,7 +9,7 @@ import { connectRedis } from '../../platform/pubsub/redis.ts';
 import { createPostgresDatabase, DB_TARGETS } from '../../test/harness.ts';
 import { LocalPartyHub, type PartyHub } from './hub.ts';
 import { RedisPartyHub } from './redisHub.ts';
-import { databaseSeqBlocks, SEQ_BLOCK_SIZE } from './seqBlocks.ts';
+import { databaseSeqBlocks, memorySeqBlocks, SEQ_BLOCK_SIZE } from './seqBlocks.ts';
 
 const P = 'seq-party';
 const logger = pino({ level: 'silent' });
@@ -68,6 +68,24 @@ describe.each(DB_TARGETS)('issue 10: a party\'s seq_id never goes backwards (%s)
     } finally {
       await drop();
     }
+  });
+});
+
+describe('issue 16: the seq_id a party\'s next event is expected to get (a guess, not a reservation)', () => {
+  it('is unknown until the party\'s numbering is loaded, then names the number the next event gets, and reserves nothing', async () => {
+    const hub = new LocalPartyHub(Date.now, {}, memorySeqBlocks(3));
+    expect(hub.expectedSeq(P)).toBeNull();
+    expect((await hub.emit(P, vote(0))).seq_id).toBe(1);
+    expect(hub.expectedSeq(P)).toBe(2);
+    // Asking twice reserves nothing: both answers name the same number, which the next event gets.
+    expect(hub.expectedSeq(P)).toBe(2);
+    expect((await hub.emit(P, vote(1))).seq_id).toBe(2);
+    expect((await hub.emit(P, vote(2))).seq_id).toBe(3);
+    // The block is used up: the next number needs a reservation, so it is not known without waiting.
+    expect(hub.expectedSeq(P)).toBeNull();
+    expect((await hub.emit(P, vote(3))).seq_id).toBe(4);
+    expect(hub.expectedSeq(P)).toBe(5);
+    await hub.close();
   });
 });
 

@@ -11,7 +11,7 @@ export const LIGHT_CHECKPOINT_EVERY_MS = 1_000;
  * A writer adding WAL frames at this rate or more is busy: its WAL is copied every tick, so it
  * stays small. Below it, copying once a second keeps the WAL under this many frames (16 MiB at
  * 4 KiB pages; the fallback lets it reach 20,000). A chat post writes about 6-10 frames (the row,
- * three index entries, its recorded seq_id), so 100 posts/s stays light.
+ * its index entries, and the rare recorded seq_id), so 100 posts/s stays light.
  */
 export const BUSY_WAL_FRAMES_PER_S = 4_000;
 

@@ -19,12 +19,14 @@ export interface QueuedMessage {
 }
 
 /**
- * Stores a chat message inside a write and queues its event. The row is inserted without its
- * `seq_id` (0); the event is numbered only after the commit, and the row then records the number,
- * so a failed insert or a rolled-back write uses up no `seq_id` (no gap for fans to wait on).
+ * Stores a chat message inside a write and queues its event. The event is numbered only after the
+ * commit, so a failed insert or a rolled-back write uses up no `seq_id` (no gap for fans to wait
+ * on). The row is inserted with the number its event will most likely get (`expectedSeq`, or 0
+ * when the hub cannot tell), and records the real one afterwards only when the two differ: on one
+ * node, posts spread out (100 a second) are each one statement instead of two (issue 16).
  */
 export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, options: StoreOptions = {}): Promise<QueuedMessage> {
-  const stored = unnumberedRow(ctx, row);
+  const stored = insertedRow(ctx, row);
   await insertMessage(w.db, stored);
   return queueStored(w, ctx, stored, options);
 }
@@ -35,22 +37,28 @@ export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMe
  * refused, with nothing stored or queued.
  */
 export async function queueMessageWithinAllowance(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, allowance: SenderAllowance): Promise<QueuedMessage | null> {
-  const stored = unnumberedRow(ctx, row);
+  const stored = insertedRow(ctx, row);
   if (!(await insertMessageWithinAllowance(w.db, stored, allowance))) return null;
   return queueStored(w, ctx, stored, {});
 }
 
-/** The row as inserted: stamped now, its seq_id (0) recorded once its event is published. */
-function unnumberedRow(ctx: ServerContext, row: NewMessageRow): MessageRow {
+/** The row as inserted: stamped now, with the seq_id its event is expected to get (0 when unknown). */
+function insertedRow(ctx: ServerContext, row: NewMessageRow): MessageRow {
   // Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
-  return Object.assign({}, row, { seq_id: 0, timestamp_ms: ctx.now() });
+  return Object.assign({}, row, { seq_id: ctx.hub.expectedSeq(row.party_id) ?? 0, timestamp_ms: ctx.now() });
 }
 
-/** Queues the event of a stored row; the row records its seq_id once the event is published. */
+/**
+ * Queues the event of a stored row; once the event is published, the row records the seq_id it
+ * got, unless it was inserted with that number already.
+ */
 function queueStored(w: PartyWrite, ctx: ServerContext, stored: MessageRow, options: StoreOptions): QueuedMessage {
   const { seq_id: _, ...unnumbered } = toChatMessage(stored, options.questions);
   const queued = w.emit(stored.party_id, unnumbered, options.audience);
-  w.afterPublish((db) => recorderFor(db, ctx).record(stored.id, queued.event.seq_id));
+  w.afterPublish(async (db) => {
+    const seq = queued.event.seq_id;
+    if (seq !== stored.seq_id) await recorderFor(db, ctx).record(stored.id, seq);
+  });
   return {
     get message() {
       const event = queued.event;
@@ -80,10 +88,11 @@ export function queueUnstored(w: PartyWrite, ctx: ServerContext, partyId: string
 const RECORD_BATCH = 400;
 
 /**
- * Writes the seq_ids that published messages got back to their rows, many rows per statement:
- * under load the messages published while one UPDATE runs share the next one. A failure is logged,
- * not thrown: the message is already delivered, and its row keeps seq_id 0, which only matters to
- * break a tie between messages of the same millisecond in the history.
+ * Writes the seq_ids that published messages got back to their rows when they were not inserted
+ * with them, many rows per statement: under load the messages published while one UPDATE runs
+ * share the next one. A failure is logged, not thrown: the message is already delivered, and its
+ * row keeps the number it was inserted with (0, or the one expected), which only matters to break
+ * a tie between messages of the same millisecond in the history.
  */
 class SeqRecorder {
   private pending = new Map<string, number>();
