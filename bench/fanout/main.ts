@@ -216,6 +216,8 @@ interface Summary {
   cpu_wait_pct: number[];
   us_per_delivery: number[];
   us_per_frame: number[];
+  /** Chat messages per frame: above what one batch window brings (`windowShare`), the sweeps overran the window. */
+  msgs_per_frame: number[];
   /** CPU of the posts alone (the ingest run, no sockets) per post, and per delivery beyond it. */
   us_per_post: number[];
   marginal_us_per_delivery: number[];
@@ -255,6 +257,7 @@ function summarize(results: RunResult[]): Summary[] {
       cpu_wait_pct: ok.flatMap((r) => (r.nodes![0]!.main_thread ? [r.nodes![0]!.main_thread.cpu_wait_pct] : [])),
       us_per_delivery: ok.map((r) => r.cpu_us_per_delivery!),
       us_per_frame: ok.map((r) => r.cpu_us_per_frame!),
+      msgs_per_frame: ok.map((r) => msgsPerFrame(r.nodes![0]!)),
       us_per_post: ok.flatMap((r) => (r.ingest ? [r.ingest.cpu_us_per_post] : [])),
       marginal_us_per_delivery: ok.flatMap((r) => (r.ingest ? [r.ingest.marginal_cpu_us_per_delivery] : [])),
       fanout_us_per_delivery: ok.flatMap((r) => fanOutAloneUsPerDelivery(r) ?? []),
@@ -269,7 +272,7 @@ function summarize(results: RunResult[]): Summary[] {
   return out;
 }
 
-const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'main thread asleep %', 'main thread waiting for a CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'posts alone: CPU µs/post', 'CPU µs/delivery beyond the posts', 'fan-out alone: CPU µs/delivery (perf)', "fan-out alone, server's side of the wire: CPU µs/delivery (perf)", 'client wake-ups/s', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
+const SUMMARY_HEADER = ['server', 'runs', 'msgs/s', 'deliveries/s', 'p50 due ms', 'p99 due ms', 'max due ms', 'p99 ts ms', 'lost', 'server CPU %', 'main thread asleep %', 'main thread waiting for a CPU %', 'CPU µs/delivery', 'CPU µs/frame', 'msgs/frame', 'posts alone: CPU µs/post', 'CPU µs/delivery beyond the posts', 'fan-out alone: CPU µs/delivery (perf)', "fan-out alone, server's side of the wire: CPU µs/delivery (perf)", 'client wake-ups/s', 'KB/idle conn', 'RSS peak MB', 'load before', 'other load %'];
 
 function summaryRow(s: Summary): (string | number)[] {
   return [
@@ -287,6 +290,7 @@ function summaryRow(s: Summary): (string | number)[] {
     s.cpu_wait_pct.length ? ms(s.cpu_wait_pct) : '-',
     ms(s.us_per_delivery),
     ms(s.us_per_frame),
+    ms(s.msgs_per_frame),
     s.us_per_post.length ? ms(s.us_per_post) : '-',
     s.marginal_us_per_delivery.length ? ms(s.marginal_us_per_delivery) : '-',
     s.fanout_us_per_delivery.length ? ms(s.fanout_us_per_delivery) : '-',
@@ -299,7 +303,7 @@ function summaryRow(s: Summary): (string | number)[] {
   ];
 }
 
-const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'asleep %', 'CPU wait %', 'µs/deliv', 'µs/frame', 'ingest CPU %', 'µs/post', 'µs/deliv beyond posts', 'µs/deliv fan-out alone (perf)', 'µs/deliv server side (perf)', 'KB/idle', 'RSS peak MB', 'client CPU %', 'client wake-ups/s', 'load before', 'other %'];
+const RUN_HEADER = ['round', 'server', 'fans', 'msgs/s', 'deliveries/s', 'p50 due', 'p99 due', 'p99.9 due', 'max due', 'p99 ts', 'lost', 'doubled', 'closed', 'posts failed', 'CPU %', 'asleep %', 'CPU wait %', 'µs/deliv', 'µs/frame', 'msgs/frame', 'ingest CPU %', 'µs/post', 'µs/deliv beyond posts', 'µs/deliv fan-out alone (perf)', 'µs/deliv server side (perf)', 'KB/idle', 'RSS peak MB', 'client CPU %', 'client wake-ups/s', 'load before', 'other %'];
 
 function runRow(r: RunResult): (string | number)[] {
   if (r.error || !r.nodes) return [r.round, r.label, 'error: ' + (r.error ?? '?'), ...RUN_HEADER.slice(3).map(() => '')];
@@ -325,6 +329,7 @@ function runRow(r: RunResult): (string | number)[] {
     n.main_thread?.cpu_wait_pct ?? '-',
     r.cpu_us_per_delivery!,
     r.cpu_us_per_frame!,
+    msgsPerFrame(n),
     r.ingest ? r.ingest.cpu_pct.join(' + ') : '-',
     r.ingest?.cpu_us_per_post ?? '-',
     r.ingest?.marginal_cpu_us_per_delivery ?? '-',
@@ -412,15 +417,40 @@ function wakeupNote(f: Summary, ws: Summary): string {
 const CPU_BOUND_ASLEEP_PCT = 2;
 
 /**
- * Next to the all-in check: which servers were CPU-bound. Such a server's CPU per delivery is the
- * share it was given (a lower bound on what its work needs), so the check then compares shares.
+ * How far a frame may carry more messages than one batch window brings before the sweeps count as
+ * overrunning the window (decision 0031). With the sweeps inside the window every frame carries one
+ * window's messages; more means the next sweep waited for the last, so the server clocked itself.
+ */
+const WINDOW_OVERRUN = 1.05;
+
+/** Chat messages per frame that a run's sockets received (NaN without frames). */
+function msgsPerFrame(n: { window_deliveries: number; window_frames: number }): number {
+  return n.window_frames ? Math.round((100 * n.window_deliveries) / n.window_frames) / 100 : NaN;
+}
+
+/** The messages one batch window brings at the posting rate: what each frame carries when the sweeps keep up. */
+const windowShare = (): number => (cfg.rate * cfg.batchMs) / 1000;
+
+/**
+ * A server whose sweeps did not keep to the window: its event loop never slept, or its frames
+ * carried more than a window's messages. Its CPU per delivery is then partly the share of the
+ * machine it was given: any CPU it saves goes into more, smaller frames (decisions 0025, 0031).
+ */
+function selfClocked(s: Summary): boolean {
+  return (s.asleep_pct.length > 0 && median(s.asleep_pct) < CPU_BOUND_ASLEEP_PCT) || median(s.msgs_per_frame) > windowShare() * WINDOW_OVERRUN;
+}
+
+/**
+ * Next to the all-in check: which servers kept to the window. Only when both did is the check a
+ * comparison of costs; otherwise it compares shares of the machine.
  */
 function cpuBoundNote(f: Summary, ws: Summary): string {
   if (!f.asleep_pct.length || !ws.asleep_pct.length) return '';
-  const bound = [f, ws].filter((s) => median(s.asleep_pct) < CPU_BOUND_ASLEEP_PCT);
-  if (bound.length === 0) return `; both event loops slept (${median(f.asleep_pct)} % and ${median(ws.asleep_pct)} % of the window): costs at equal work`;
-  const who = bound.length === 2 ? 'both' : `only ${bound[0]!.label}`;
-  return `; ${who} CPU-bound (event loop asleep ${median(f.asleep_pct)} % and ${median(ws.asleep_pct)} % of the window, waiting for a CPU ${median(f.cpu_wait_pct)} % and ${median(ws.cpu_wait_pct)} %): a CPU-bound server uses the CPU it is given, so this compares shares, not costs (decision 0025: \`npm run bench:fanout:equal-work\` compares costs)`;
+  const state = `event loop asleep ${median(f.asleep_pct)} % and ${median(ws.asleep_pct)} % of the window, waiting for a CPU ${median(f.cpu_wait_pct)} % and ${median(ws.cpu_wait_pct)} %; ${median(f.msgs_per_frame)} and ${median(ws.msgs_per_frame)} messages a frame, where one window brings ${windowShare()}`;
+  const clocked = [f, ws].filter(selfClocked);
+  if (clocked.length === 0) return `; both kept to the window (${state}): costs at equal work`;
+  const who = clocked.length === 2 ? 'neither' : `only ${clocked[0] === f ? ws.label : f.label}`;
+  return `; ${who} kept to the window (${state}): a server whose sweeps overrun the window uses the CPU it is given, so this compares shares, not costs (decisions 0025, 0031: a longer \`--batch-ms\` compares costs)`;
 }
 
 function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], when: string): string {
@@ -437,7 +467,7 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
     markdownTable(SUMMARY_HEADER, sums.map(summaryRow)),
     '',
     '- **p50/p99/max due**: receive time at the fan socket minus the time the load generator was due to post the message (its schedule, carried in the text): includes the HTTP post, any wait of a busy server and the batch window. **p99 ts**: the same from the server\'s `timestamp_ms` (what earlier versions reported).',
-    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **Main thread asleep / waiting for a CPU**: the event loop\'s thread over the window (`/proc/<pid>/schedstat`), in % of the wall time. Asleep near 0 means the server was CPU-bound: its write sweeps ran back to back, and any CPU it saved went into more, smaller frames. Its CPU per delivery is then the share of the machine it was given, not what its work needs (decision 0025). **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
+    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **Main thread asleep / waiting for a CPU**: the event loop\'s thread over the window (`/proc/<pid>/schedstat`), in % of the wall time. Asleep near 0 means the server was CPU-bound: its write sweeps ran back to back, and any CPU it saved went into more, smaller frames. Its CPU per delivery is then the share of the machine it was given, not what its work needs (decision 0025). **msgs/frame**: chat messages per frame; a server whose sweeps keep to the batch window sends the messages of one window in each frame (rate × window), and more means its sweeps overran the window, with the same consequence (decision 0031). **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
     '- **lost**: summed over the rounds: for every socket, the window\'s messages (posts answered 2xx ∪ anything a socket saw) it never received by the end of the drain.',
     "- **fan-out alone (perf)**, with `--perf`: CPU per delivery times the share of perf samples under the socket writes, the loops making them and the heartbeats. **Server's side of the wire**: the same without the kernel's receive path. On loopback the kernel hands each segment to the load client's socket inside the server's write and wakes the client if it sleeps; over a network that runs on the fans' devices. **Client wake-ups/s**: how often the load clients' event loops went to sleep and were woken, summed over the workers (decision 0026).",
     '',
