@@ -371,7 +371,7 @@ function verdicts(sums: Summary[]): Verdict[] {
     const limit = Math.round(median(ws.p99_due) * 1.2);
     out.push({ check: 'p99 from due time vs fair ws (medians)', target: `≤ 1.2 × ${median(ws.p99_due)} = ${limit} ms`, measured: `${median(f.p99_due)} ms (${spread(f.p99_due)})`, pass: median(f.p99_due) <= limit });
     // CPU per delivery, no worse than fair ws: all in, beyond the posts (ingest), the fan-out alone (perf).
-    cpuCheck('CPU per delivery vs fair ws (medians)', f.us_per_delivery, ws.us_per_delivery, cpuBoundNote(f, ws));
+    cpuCheck('CPU per delivery vs fair ws (medians)', f.us_per_delivery, ws.us_per_delivery, cpuBoundNote(f, ws) + postBudgetNote(f, ws, sums.find((s) => s.target === 'ws-stored')));
     cpuCheck(
       'CPU per delivery beyond the posts vs fair ws (medians; the posts measured alone, with no socket open)',
       f.marginal_us_per_delivery,
@@ -451,6 +451,19 @@ function cpuBoundNote(f: Summary, ws: Summary): string {
   if (clocked.length === 0) return `; both kept to the window (${state}): costs at equal work`;
   const who = clocked.length === 2 ? 'neither' : `only ${clocked[0] === f ? ws.label : f.label}`;
   return `; ${who} kept to the window (${state}): a server whose sweeps overrun the window uses the CPU it is given, so this compares shares, not costs (decisions 0025, 0031: a longer \`--batch-ms\` compares costs)`;
+}
+
+/**
+ * Next to the all-in check: the most a post could cost for Fanfare to match fair ws all in, with
+ * the fan-out it has (decision 0032). Every post reaches every fan, so each µs of a delivery
+ * beyond the posts leaves `fans` µs less for a post. Set beside what a post costs the reference
+ * that stores it and does nothing else the spec asks (decision 0028), when that row ran.
+ */
+function postBudgetNote(f: Summary, ws: Summary, stored: Summary | undefined): string {
+  if (!f.marginal_us_per_delivery.length || !ws.us_per_delivery.length) return '';
+  const budget = Math.round((median(ws.us_per_delivery) - median(f.marginal_us_per_delivery)) * cfg.fans);
+  const storedCost = stored?.us_per_post.length ? `, where storing a post and nothing else costs ws-stored ${median(stored.us_per_post)} µs` : '';
+  return `; to match it with this fan-out (${median(f.marginal_us_per_delivery)} µs a delivery beyond the posts), a post may cost at most ${budget} µs: it costs ${median(f.us_per_post)}${storedCost}`;
 }
 
 function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], when: string): string {
