@@ -371,7 +371,7 @@ function verdicts(sums: Summary[]): Verdict[] {
     const limit = Math.round(median(ws.p99_due) * 1.2);
     out.push({ check: 'p99 from due time vs fair ws (medians)', target: `≤ 1.2 × ${median(ws.p99_due)} = ${limit} ms`, measured: `${median(f.p99_due)} ms (${spread(f.p99_due)})`, pass: median(f.p99_due) <= limit });
     // CPU per delivery, no worse than fair ws: all in, beyond the posts (ingest), the fan-out alone (perf).
-    cpuCheck('CPU per delivery vs fair ws (medians)', f.us_per_delivery, ws.us_per_delivery, cpuBoundNote(f, ws) + postBudgetNote(f, ws, sums.find((s) => s.target === 'ws-stored')));
+    cpuCheck('CPU per delivery vs fair ws (medians)', f.us_per_delivery, ws.us_per_delivery, cpuBoundNote(f, ws) + postBudgetNote(f, ws, sums));
     cpuCheck(
       'CPU per delivery beyond the posts vs fair ws (medians; the posts measured alone, with no socket open)',
       f.marginal_us_per_delivery,
@@ -456,13 +456,18 @@ function cpuBoundNote(f: Summary, ws: Summary): string {
 /**
  * Next to the all-in check: the most a post could cost for Fanfare to match fair ws all in, with
  * the fan-out it has (decision 0032). Every post reaches every fan, so each µs of a delivery
- * beyond the posts leaves `fans` µs less for a post. Set beside what a post costs the reference
- * that stores it and does nothing else the spec asks (decision 0028), when that row ran.
+ * beyond the posts leaves `fans` µs less for a post. Set beside what a post costs the references
+ * that store it and do nothing else the spec asks, on `node:http` and on a bare Fastify route
+ * (decisions 0028, 0032), when those rows ran.
  */
-function postBudgetNote(f: Summary, ws: Summary, stored: Summary | undefined): string {
+function postBudgetNote(f: Summary, ws: Summary, sums: Summary[]): string {
   if (!f.marginal_us_per_delivery.length || !ws.us_per_delivery.length) return '';
   const budget = Math.round((median(ws.us_per_delivery) - median(f.marginal_us_per_delivery)) * cfg.fans);
-  const storedCost = stored?.us_per_post.length ? `, where storing a post and nothing else costs ws-stored ${median(stored.us_per_post)} µs` : '';
+  const storing = (['ws-stored', 'ws-stored-fastify'] as const)
+    .map((name) => sums.find((s) => s.target === name))
+    .filter((s): s is Summary => !!s?.us_per_post.length)
+    .map((s) => `${median(s.us_per_post)} µs for ${s.target}`);
+  const storedCost = storing.length ? `, where storing a post and nothing else costs ${storing.join(' and ')}` : '';
   return `; to match it with this fan-out (${median(f.marginal_us_per_delivery)} µs a delivery beyond the posts), a post may cost at most ${budget} µs: it costs ${median(f.us_per_post)}${storedCost}`;
 }
 

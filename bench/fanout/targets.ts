@@ -15,7 +15,7 @@ import { call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare
 import { freePort, spawnTs, stopProcess, waitForHttp } from '../lib/processes.ts';
 import type { WireKind } from './protocol.ts';
 
-export const TARGET_NAMES = ['fanfare', 'fanfare-stream-writes', 'ws', 'ws-stored', 'socketio', 'socketio-naive'] as const;
+export const TARGET_NAMES = ['fanfare', 'fanfare-stream-writes', 'ws', 'ws-stored', 'ws-stored-fastify', 'socketio', 'socketio-naive'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export const TARGET_LABELS: Record<TargetName, string> = {
@@ -23,6 +23,7 @@ export const TARGET_LABELS: Record<TargetName, string> = {
   'fanfare-stream-writes': 'Fanfare, every frame through socket.write (SOCKET_HANDLE_WRITES=false, as before decision 0027)',
   ws: 'ref: fair ws (same pacing, 1 frame/batch)',
   'ws-stored': 'extra: fair ws that stores each post in SQLite before answering (decision 0028)',
+  'ws-stored-fastify': 'extra: ws-stored taking its posts on a bare Fastify route (decision 0032)',
   socketio: 'ref: Socket.IO, 50 ms batch to room',
   'socketio-naive': 'extra: Socket.IO, emit per message (naive)',
 };
@@ -125,18 +126,19 @@ export function fanPosters(bases: string[], tokens: string[], rate: number): Pos
 async function startReference(name: Exclude<TargetName, 'fanfare' | 'fanfare-stream-writes'>, opts: TargetOptions): Promise<RunningTarget> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const isWs = name === 'ws' || name === 'ws-stored';
+  const isWs = name === 'ws' || name === 'ws-stored' || name === 'ws-stored-fastify';
+  const stores = name === 'ws-stored' || name === 'ws-stored-fastify';
   const entry = isWs ? 'bench/fanout/refs/wsServer.ts' : 'bench/fanout/refs/socketioServer.ts';
   const batchMs = name === 'socketio-naive' ? 0 : opts.batchMs;
-  // ws-stored keeps its posts in a SQLite file of its own, removed with the process.
-  const dataDir = name === 'ws-stored' ? mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-ref-')) : null;
+  // The storing references keep their posts in a SQLite file of their own, removed with the process.
+  const dataDir = stores ? mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-ref-')) : null;
   const storeFile = dataDir
     ? await fanfareSchemaFile(dataDir).catch((e: unknown) => {
         rmSync(dataDir, { recursive: true, force: true });
         throw e;
       })
     : null;
-  const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production', ...(storeFile ? { STORE_POSTS: storeFile } : {}) };
+  const env = { ...process.env, PORT: String(port), BATCH_MS: String(batchMs), NODE_ENV: 'production', ...(storeFile ? { STORE_POSTS: storeFile } : {}), ...(name === 'ws-stored-fastify' ? { HTTP_FRAMEWORK: 'fastify' } : {}) };
   const child: ChildProcess = spawnTs(entry, [], { env, nodeArgs: [`--inspect=127.0.0.1:${opts.inspectPort}`, ...(opts.nodeArgs ?? [])], logFile: path.join(opts.logDir, `${name}-server.log`) });
   const stop = async () => {
     await stopProcess(child);

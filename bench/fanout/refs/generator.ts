@@ -13,7 +13,7 @@ import type { PostStore } from './postStore.ts';
 
 const POOL = 20;
 /** Request bodies larger than this are refused (a chat post is a few hundred bytes). */
-const MAX_BODY_BYTES = 16 * 1024;
+export const MAX_BODY_BYTES = 16 * 1024;
 
 const newId = (): string => randomBytes(16).toString('base64url');
 
@@ -50,6 +50,20 @@ function messageEvent(text: string): ChatMessageEvent {
 }
 
 /**
+ * A parsed chat post in `partyId` from the bearer of `authorization`: the status and JSON body of
+ * its answer. The event is made, stored when there is a `store` (429 over the limit), and emitted.
+ */
+export function acceptPost(body: unknown, partyId: string, authorization: string, emit: (event: ChatMessageEvent, json: string) => void, store?: PostStore): [status: number, json: string] {
+  const text = (body as { text?: unknown } | null)?.text;
+  if (typeof text !== 'string' || text.length === 0 || text.length > 1000) return [400, '{"detail":"text must be 1..1000 characters"}'];
+  const event = messageEvent(text);
+  if (store && !store(event, partyId, authorization)) return [429, '{"detail":"too many messages"}'];
+  const json = JSON.stringify(event);
+  emit(event, json);
+  return [201, json];
+}
+
+/**
  * Answers the chat post (each made event goes to `emit`), `/health`, and 404 for anything else.
  * With `store`, a post is stored first, in the party of its path, for the sender its bearer token
  * names (429 over the limit).
@@ -72,13 +86,7 @@ export function referenceHandler(emit: (event: ChatMessageEvent, json: string) =
       req.on('end', () => {
         try {
           if (size > MAX_BODY_BYTES) return send(413, '{"detail":"body too large"}');
-          const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { text?: unknown };
-          if (typeof body.text !== 'string' || body.text.length === 0 || body.text.length > 1000) return send(400, '{"detail":"text must be 1..1000 characters"}');
-          const event = messageEvent(body.text);
-          if (store && !store(event, post[1]!, req.headers.authorization ?? '')) return send(429, '{"detail":"too many messages"}');
-          const json = JSON.stringify(event);
-          emit(event, json);
-          send(201, json);
+          send(...acceptPost(JSON.parse(Buffer.concat(chunks).toString('utf8')), post[1]!, req.headers.authorization ?? '', emit, store));
         } catch (e) {
           send(400, JSON.stringify({ detail: String(e) }));
         }

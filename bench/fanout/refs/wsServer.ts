@@ -6,11 +6,14 @@
  * interval (HEARTBEAT_MS, 20 s), spread over the interval in slices, and drops sockets silent for
  * three intervals. No auth, no send-buffer shedding, and no database unless STORE_POSTS names a
  * SQLite file: then each post is stored before it is answered (the `ws-stored` target, decision 0028).
+ * With HTTP_FRAMEWORK=fastify the posts are taken by a bare Fastify route instead of `node:http`
+ * (default options, no schema, no hooks): what the framework alone adds to a post (decision 0032).
  */
 import http from 'node:http';
+import Fastify from 'fastify';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { encodeTextFrame, writeEncoded } from '../wireFrame.ts';
-import { BatchPacer, batchMsFromEnv, portFromEnv, referenceHandler } from './generator.ts';
+import { acceptPost, BatchPacer, batchMsFromEnv, MAX_BODY_BYTES, portFromEnv, referenceHandler } from './generator.ts';
 import { openPostStore } from './postStore.ts';
 
 const HEARTBEAT_MS = Number(process.env.HEARTBEAT_MS ?? 20_000);
@@ -31,7 +34,20 @@ const pacer = new BatchPacer<string>(batchMsFromEnv(), (batch) => {
 });
 
 const store = process.env.STORE_POSTS ? openPostStore(process.env.STORE_POSTS) : undefined;
-const server = http.createServer(referenceHandler((_event, json) => pacer.push(json), store));
+const emit = (_event: unknown, json: string) => pacer.push(json);
+const server = process.env.HTTP_FRAMEWORK === 'fastify' ? await fastifyServer() : http.createServer(referenceHandler(emit, store));
+
+/** The same post and health calls on a bare Fastify app: its router, body parser and reply. */
+async function fastifyServer(): Promise<http.Server> {
+  const app = Fastify({ logger: false, bodyLimit: MAX_BODY_BYTES });
+  app.post<{ Params: { id: string } }>('/api/parties/:id/chat/messages', (req, reply) => {
+    const [status, json] = acceptPost(req.body, req.params.id, req.headers.authorization ?? '', emit, store);
+    return reply.code(status).type('application/json').send(json);
+  });
+  app.get('/health', () => ({ ok: true }));
+  await app.ready();
+  return app.server;
+}
 const wss = new WebSocketServer({ server, perMessageDeflate: false, maxPayload: 16 * 1024, clientTracking: false });
 const hello = Buffer.from(JSON.stringify([{ type: 'hello' }]));
 wss.on('connection', (ws) => {
