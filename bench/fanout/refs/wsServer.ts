@@ -48,6 +48,7 @@ async function fastifyServer(): Promise<http.Server> {
   await app.ready();
   return app.server;
 }
+
 const wss = new WebSocketServer({ server, perMessageDeflate: false, maxPayload: 16 * 1024, clientTracking: false });
 const hello = Buffer.from(JSON.stringify([{ type: 'hello' }]));
 wss.on('connection', (ws) => {
