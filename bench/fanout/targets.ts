@@ -126,8 +126,8 @@ export function fanPosters(bases: string[], tokens: string[], rate: number): Pos
 async function startReference(name: Exclude<TargetName, 'fanfare' | 'fanfare-stream-writes'>, opts: TargetOptions): Promise<RunningTarget> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const isWs = name === 'ws' || name === 'ws-stored' || name === 'ws-stored-fastify';
   const stores = name === 'ws-stored' || name === 'ws-stored-fastify';
+  const isWs = name === 'ws' || stores;
   const entry = isWs ? 'bench/fanout/refs/wsServer.ts' : 'bench/fanout/refs/socketioServer.ts';
   const batchMs = name === 'socketio-naive' ? 0 : opts.batchMs;
   // The storing references keep their posts in a SQLite file of their own, removed with the process.
