@@ -26,7 +26,7 @@ import { MachineCpu } from '../lib/proc.ts';
 import { sleep } from '../lib/processes.ts';
 import { markdownTable, textTable, writeResults } from '../lib/results.ts';
 import { median, medianWithSpread } from '../lib/stats.ts';
-import { writesToHandle, writeToTcpHandle } from '../../apps/server/src/party/live/wireFrame.ts';
+import { writesToHandle, writeToTcpHandle } from '../../apps/server/src/realtime/wireFrame.ts';
 import { encodeTextFrame } from './wireFrame.ts';
 
 const MODES = ['socket.write', 'handle'] as const;

@@ -12,7 +12,7 @@ import type { Browser, Page } from 'playwright-core';
 import { PartyClient } from '@fanfare/client';
 import type { ChatMessageEvent } from '@fanfare/protocol';
 import { ADMIN } from '../../apps/server/src/cms/testing.ts';
-import { setUpParty, TestSocket, type LiveFan } from '../../apps/server/src/party/live/testkit.ts';
+import { setUpParty, TestSocket, type LiveFan } from '../../apps/server/src/test/liveParty.ts';
 import { startTestServer, TEST_CMS_TOKEN, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { loginWithApple } from '../../apps/server/src/test/logins.ts';
 import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';

@@ -4,7 +4,8 @@ import type { Db, Dialect } from './platform/db/database.ts';
 import type { Storage } from './platform/storage.ts';
 import type { DemoCatalog } from './providers/catalog/catalog.ts';
 import type { Providers } from './providers/providers.ts';
-import type { PartyHub } from './party/live/hub.ts';
+import type { PartyStream } from './realtime/hub.ts';
+import type { UnitOfWork } from './realtime/unitOfWork.ts';
 
 /** Resolves a CMS token to the back-office identity behind it, or null. */
 export type CmsTokenResolver = (token: string) => Promise<{ id: string; name: string } | null>;
@@ -18,8 +19,10 @@ export interface ServerContext {
   storage: Storage;
   catalog: DemoCatalog;
   providers: Providers;
-  /** Real-time delivery of party events (sequenced, to every node and socket of a party). */
-  hub: PartyHub;
+  /** Real-time delivery of party events, read side: subscriptions, history, readiness. */
+  hub: PartyStream;
+  /** The one publish path: a write and the events it announces, published after the commit. */
+  unitOfWork: UnitOfWork;
   /** Who may present a CMS token (`X-Cms-Token`); the CMS domain adds its users' tokens. */
   cmsTokenResolvers: CmsTokenResolver[];
   /** Milliseconds since the epoch; replaceable in tests. */

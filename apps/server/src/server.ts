@@ -8,8 +8,9 @@ import { connectRedis } from './platform/pubsub/redis.ts';
 import { LocalDiskStorage } from './platform/storage.ts';
 import { loadDemoCatalog } from './providers/catalog/catalog.ts';
 import { createProviders } from './providers/providers.ts';
-import { createPartyHub } from './party/live/hubFactory.ts';
-import { databaseSeqBlocks } from './party/live/seqBlocks.ts';
+import { createPartyHub } from './realtime/hubFactory.ts';
+import { databaseSeqBlocks } from './realtime/seqBlocks.ts';
+import { UnitOfWork } from './realtime/unitOfWork.ts';
 import { checkReadiness } from './platform/readiness.ts';
 import { registerPartySurface } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
@@ -44,6 +45,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   await migrateToLatest(database.db);
   // The read caches of every node hear of the writes made on the others (issue 16).
   if (config.redisUrl) await database.changes.connect(connectRedis(config.redisUrl, config.redisKeyPrefix, logger), logger);
+  const hub = createPartyHub(config, () => ctx.now(), logger, databaseSeqBlocks(database.db));
   const ctx: ServerContext = {
     config,
     db: database.db,
@@ -52,7 +54,8 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     storage: new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
     catalog: loadDemoCatalog(),
     providers: createProviders(config),
-    hub: createPartyHub(config, () => ctx.now(), logger, databaseSeqBlocks(database.db)),
+    hub,
+    unitOfWork: new UnitOfWork(hub, logger),
     cmsTokenResolvers: [],
     now: () => Date.now(),
   };

@@ -2,7 +2,7 @@ import type { FrontendSettings, MusicOptions } from '@fanfare/protocol';
 import { DEFAULT_STICKERS, WAITING_ROOM_DEFAULT_MINUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
 import { seedDemoCampaign } from '../cms/demoCampaign.ts';
-import { catalogTracks, storeTracks } from '../party/live/tracks.ts';
+import { catalogTracks, storeTracks } from '../party/timeline/tracks.ts';
 import { DEMO_FANS } from '../providers/emulators/demoFans.ts';
 import { createGrant } from '../party/grants/service.ts';
 

@@ -1,7 +1,7 @@
 import { CHAT_RATE_LIMIT_MESSAGES } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, TEST_CMS_TOKEN } from '../test/harness.ts';
-import { startLiveWorld, type LiveWorld } from '../party/live/testkit.ts';
+import { startLiveWorld, type LiveWorld } from '../test/liveParty.ts';
 import { send, type Answer } from './load.ts';
 
 const P = 'race';

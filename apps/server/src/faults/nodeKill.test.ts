@@ -2,7 +2,7 @@ import { PartyClient } from '@fanfare/client';
 import type { ChatMessage } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../test/harness.ts';
-import { TestSocket, setUpParty } from '../party/live/testkit.ts';
+import { TestSocket, setUpParty } from '../test/liveParty.ts';
 import { Load, recordFigures, type Answer } from './load.ts';
 import { PrivateRedis, ServerNode, chatMessagesIn, freshPostgres, until } from './services.ts';
 

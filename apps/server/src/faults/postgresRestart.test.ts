@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartyClient } from '@fanfare/client';
 import type { TestServer } from '../test/harness.ts';
 import { TEST_CMS_TOKEN } from '../test/harness.ts';
-import { TestSocket, setUpParty, type LiveFan } from '../party/live/testkit.ts';
+import { TestSocket, setUpParty, type LiveFan } from '../test/liveParty.ts';
 import { Load, recordFigures, send, type Answer } from './load.ts';
 import { PrivatePostgres, PrivateRedis, ServerNode, chatMessagesIn, until } from './services.ts';
 

@@ -1,7 +1,7 @@
 import type { ChatMessage } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestServer } from '../test/harness.ts';
-import { TestSocket, setUpParty, type LiveFan } from '../party/live/testkit.ts';
+import { TestSocket, setUpParty, type LiveFan } from '../test/liveParty.ts';
 import { Load, recordFigures, send, type Answer } from './load.ts';
 import { PrivateRedis, ServerNode, chatMessagesIn, freshPostgres, until } from './services.ts';
 

@@ -12,7 +12,7 @@ import { registerLiveReadAccess } from './liveAccess.ts';
 import { registerPartyAbuseLimits } from './abuseLimits.ts';
 import { registerChat } from './chat/register.ts';
 import { registerRecapAndExportRoutes } from './exports/routes.ts';
-import { registerLive } from './live/register.ts';
+import { registerPartyLive } from './sockets.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
 import { registerUserRoutes } from './users/routes.ts';
@@ -71,7 +71,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   // One scheduler for every due-time action of the party domains (timeline, polls, schedule).
   const jobs = new JobScheduler(() => ctx.now(), ctx.logger, ctx.config.live.timelineTickMs, changesOf(ctx.db));
   const closers: Closer[] = [() => jobs.close()];
-  closers.push(...(await registerLive(app, ctx, jobs)));
+  closers.push(...(await registerPartyLive(app, ctx, jobs)));
   closers.push(...(await registerChat(app, ctx, jobs)));
   jobs.start();
   await registerPartyWebApp(app, ctx);

@@ -9,7 +9,7 @@ import { PARTY_ROUTES } from '@fanfare/protocol';
 import { PartyClient } from '@fanfare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../test/harness.ts';
-import { startLiveWorld, type LiveWorld } from '../party/live/testkit.ts';
+import { startLiveWorld, type LiveWorld } from '../test/liveParty.ts';
 import { AnswersFromMemory, answersFromMemoryOf } from './answersFromMemory.ts';
 
 interface Answer {

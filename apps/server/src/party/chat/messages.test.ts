@@ -13,7 +13,8 @@ import { DB_TARGETS } from '../../test/harness.ts';
 import { fanForToken } from '../auth/sessions.ts';
 import { changesOf } from '../../platform/db/cache.ts';
 import { newId } from '../../platform/tokens.ts';
-import { runPartyWrite } from '../live/unitOfWork.ts';
+import { runPartyWrite } from '../../realtime/unitOfWork.ts';
+import { publishEvent } from '../../test/liveParty.ts';
 import { queueMessage } from './messages/publish.ts';
 import { emptyMessageRow, insertMessageWithinAllowance } from './messages/queries.ts';
 import { postChatMessage } from './messages/service.ts';
@@ -340,7 +341,7 @@ describe('chat posts on SQLite under load (issue 16)', () => {
       runPartyWrite(ctx, async (write) => {
         const q = await queueMessage(write, ctx, Object.assign(emptyMessageRow(newId(), PARTY, 'message'), { text: 'overtaken' }));
         // Another event is numbered between this row's insert and its own event.
-        const other = await ctx.hub.emit(PARTY, { type: 'votes_changed', track_id: 'overtaking', votes: 1 });
+        const other = await publishEvent(ctx, PARTY, { type: 'votes_changed', track_id: 'overtaking', votes: 1 });
         expect(other.seq_id).toBe(expected);
         return q;
       }),

@@ -7,7 +7,7 @@ import { PartyClient } from '@fanfare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesOf } from '../../platform/db/cache.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../../test/harness.ts';
-import { ALBUM_ID, closeTestServer, setUpParty } from '../live/testkit.ts';
+import { ALBUM_ID, closeTestServer, setUpParty } from '../../test/liveParty.ts';
 import { PARTY, expectStatus, startChatWorld, waitUntil, type ChatWorld } from './testkit.ts';
 
 const params = { id: PARTY };

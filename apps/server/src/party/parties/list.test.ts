@@ -1,7 +1,7 @@
 import { ApiError, PartyClient } from '@fanfare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../../test/harness.ts';
-import { startLiveWorld, type LiveWorld } from '../live/testkit.ts';
+import { startLiveWorld, type LiveWorld } from '../../test/liveParty.ts';
 
 async function status(promise: Promise<unknown>): Promise<number> {
   try {

@@ -15,10 +15,11 @@ import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
 import { sharedAnswer, sharedAnswerWith } from '../../platform/route.ts';
 import { sanitizeHtml } from '../../platform/sanitize.ts';
 import { findParty, peekPartyCached, requireParty, requirePartyCached, type PartyRow } from './queries.ts';
-import { findPlayback, findTrackRow } from '../live/queries.ts';
-import { statusAt } from '../live/timeline.ts';
-import type { SequencedEventInput } from '../live/hub.ts';
-import { refreshQueue } from '../live/queue.ts';
+import { findPlayback, findTrackRow } from '../timeline/queries.ts';
+import { statusAt } from '../timeline/timeline.ts';
+import type { SequencedEventInput } from '../../realtime/hub.ts';
+import { refreshQueue } from '../timeline/queue.ts';
+import { runPartyWrite } from '../../realtime/unitOfWork.ts';
 
 /** Milliseconds since the epoch as the wire's ISO date-time. */
 export const iso = (ms: number): string => new Date(ms).toISOString();
@@ -209,27 +210,25 @@ export async function putParty(ctx: ServerContext, partyId: string, body: PutPar
       .execute();
     return getParty(ctx, partyId);
   }
-  // Keep updated_at strictly after created_at: the demo seed reads equality as "never edited".
-  await ctx.db
-    .updateTable('parties')
-    .set({ ...patch, updated_at: Math.max(now, Number(before.created_at) + 1) })
-    .where('id', '=', partyId)
-    .execute();
-  const after = await requireParty(ctx.db, partyId);
-  if (
-    Number(after.starts_at) !== Number(before.starts_at) ||
-    (after.ends_at == null ? null : Number(after.ends_at)) !== (before.ends_at == null ? null : Number(before.ends_at)) ||
-    after.voting_enabled !== before.voting_enabled
-  ) {
-    await publishPartyChanged(ctx, after);
-  }
+  const after = await runPartyWrite(ctx, async (w) => {
+    // Keep updated_at strictly after created_at: the demo seed reads equality as "never edited".
+    await w.db
+      .updateTable('parties')
+      .set({ ...patch, updated_at: Math.max(now, Number(before.created_at) + 1) })
+      .where('id', '=', partyId)
+      .execute();
+    const after = await requireParty(w.db, partyId);
+    if (
+      Number(after.starts_at) !== Number(before.starts_at) ||
+      (after.ends_at == null ? null : Number(after.ends_at)) !== (before.ends_at == null ? null : Number(before.ends_at)) ||
+      after.voting_enabled !== before.voting_enabled
+    ) {
+      w.emit(partyId, partyChangedEvent(after));
+    }
+    return after;
+  });
   if (after.voting_enabled !== before.voting_enabled) await refreshQueue(ctx, partyId);
   return toParty(ctx, after);
-}
-
-/** Publishes `party_changed` with the party's times and voting flag (spec 4). */
-export async function publishPartyChanged(ctx: ServerContext, row: PartyRow): Promise<void> {
-  await ctx.hub.emit(row.id, partyChangedEvent(row));
 }
 
 /** The `party_changed` event of a party row (for writes that queue it in their unit of work). */

@@ -2,7 +2,7 @@ import { ErrorBody, REACTION_MIN_INTERVAL_MS, REACTION_RATE_LIMITED_ERROR, type 
 import { ApiError } from '@fanfare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../../test/harness.ts';
-import { TestSocket, startLiveWorld, type LiveWorld } from '../live/testkit.ts';
+import { TestSocket, startLiveWorld, type LiveWorld } from '../../test/liveParty.ts';
 import { ReactionAggregator } from './reactions.ts';
 
 const P = 'presence';

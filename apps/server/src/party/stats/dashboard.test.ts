@@ -5,7 +5,7 @@
 import { CloseCode, PARTY_EXPORT_COLUMNS, STATS_CHAT_TAIL, type PartyStatsEvent } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_CMS_TOKEN, DB_TARGETS } from '../../test/harness.ts';
-import { startLiveWorld, TestSocket, waitFor, type LiveWorld } from '../live/testkit.ts';
+import { startLiveWorld, TestSocket, waitFor, type LiveWorld } from '../../test/liveParty.ts';
 
 const PARTY = 'dash';
 

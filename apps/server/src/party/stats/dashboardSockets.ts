@@ -14,8 +14,7 @@ import type { WebSocket } from 'ws';
 import type { ServerContext } from '../../context.ts';
 import { cmsIdentity } from '../auth/guards.ts';
 import { fanForToken } from '../auth/sessions.ts';
-import { LocalPartyHub } from '../live/hub.ts';
-import { closeWebSocket, type PartySocketServer, type SocketObserver } from '../live/socket.ts';
+import { closeWebSocket, type PartySocketServer, type SocketObserver } from '../../realtime/sockets.ts';
 import { findParty } from '../parties/queries.ts';
 import { can, cmsActor, fanActor } from '../policies.ts';
 import { PartyStatsAggregator } from './aggregator.ts';
@@ -80,7 +79,7 @@ export class DashboardSockets implements SocketObserver {
     intervalMs = STATS_INTERVAL_MS,
   ) {
     // In one process every fan socket is here; behind Redis the fans are spread over the nodes.
-    this.scope = ctx.hub instanceof LocalPartyHub ? 'cluster' : 'node';
+    this.scope = ctx.hub.isSingleNode ? 'cluster' : 'node';
     this.timer = setInterval(() => this.tick(), intervalMs);
     this.timer.unref();
     fanSockets.observer = this;

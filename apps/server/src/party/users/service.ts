@@ -22,7 +22,7 @@ import { grantsOfFan } from '../grants/service.ts';
 import { chatProfileExtras } from '../chat/profile.ts';
 import { checkSticker } from '../chat/messages/service.ts';
 import { requirePartyCached } from '../parties/queries.ts';
-import { fanTrackVotes } from '../live/queries.ts';
+import { fanTrackVotes } from '../timeline/queries.ts';
 import { createAnonymousFan, updateServiceTokens } from './fans.ts';
 
 /**

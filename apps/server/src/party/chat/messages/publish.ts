@@ -3,8 +3,8 @@ import { sql } from 'kysely';
 import type { ServerContext } from '../../../context.ts';
 import type { Db } from '../../../platform/db/database.ts';
 import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
-import type { Audience } from '../../live/hub.ts';
-import { runPartyWrite, type PartyWrite } from '../../live/unitOfWork.ts';
+import type { Audience } from '../../../realtime/hub.ts';
+import { runPartyWrite, type PartyWrite } from '../../../realtime/unitOfWork.ts';
 import type { QuestionPayload } from '../polls/queries.ts';
 import { insertMessage, insertMessageWithinAllowance, toChatMessage, type MessageRow, type NewMessageRow, type SenderAllowance } from './queries.ts';
 

@@ -21,7 +21,7 @@ import { startAllowedOf, storedSettingsOf } from '../../parties/service.ts';
 import { checkChatMedia } from '../media/store.ts';
 import { enforceSlowMode, slowModeSecondsOf } from '../slowMode.ts';
 import { resolveAuthor, senderColumns, type ChatAuthor } from './author.ts';
-import { runPartyWrite } from '../../live/unitOfWork.ts';
+import { runPartyWrite } from '../../../realtime/unitOfWork.ts';
 import { queueMessage, queueMessageWithinAllowance, queueUnstored, storeAndPublish } from './publish.ts';
 import {
   deleteAllMessages,

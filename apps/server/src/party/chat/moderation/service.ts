@@ -3,9 +3,9 @@ import type { ServerContext } from '../../../context.ts';
 import { fromBool } from '../../../platform/db/columns.ts';
 import { forbidden, notFound } from '../../../platform/errors.ts';
 import { requireParty } from '../../parties/queries.ts';
-import { trackVotesByFan } from '../../live/queries.ts';
+import { trackVotesByFan } from '../../timeline/queries.ts';
 import { toPartyUser } from '../../users/service.ts';
-import { runPartyWrite } from '../../live/unitOfWork.ts';
+import { runPartyWrite } from '../../../realtime/unitOfWork.ts';
 import { roleHas } from '../../policies.ts';
 import { quizScores } from '../polls/queries.ts';
 import { rolesInParty } from './roles.ts';
@@ -78,6 +78,12 @@ export async function listPartyUsers(ctx: ServerContext, partyId: string, canCha
 /** Removes every user of the party (CMS) and tells every open page (`users_cleared`). */
 export async function deleteAllUsers(ctx: ServerContext, partyId: string): Promise<void> {
   await requireParty(ctx.db, partyId);
-  await ctx.db.deleteFrom('party_users').where('party_id', '=', partyId).execute();
-  await ctx.hub.emit(partyId, { type: 'users_cleared' });
+  await runPartyWrite(
+    ctx,
+    async (w) => {
+      await w.db.deleteFrom('party_users').where('party_id', '=', partyId).execute();
+      w.emit(partyId, { type: 'users_cleared' });
+    },
+    { singleStatement: true },
+  );
 }

@@ -4,11 +4,11 @@ import { fromBool, parseJson, toBool } from '../../../platform/db/columns.ts';
 import { conflict, forbidden, notFound, unprocessable } from '../../../platform/errors.ts';
 import { newId } from '../../../platform/tokens.ts';
 import type { Fan } from '../../auth/sessions.ts';
-import { listTrackRows } from '../../live/queries.ts';
-import { setNextTrack } from '../../live/queue.ts';
+import { listTrackRows } from '../../timeline/queries.ts';
+import { setNextTrack } from '../../timeline/queue.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { resolveAuthor, senderColumns } from '../messages/author.ts';
-import { runPartyWrite } from '../../live/unitOfWork.ts';
+import { runPartyWrite } from '../../../realtime/unitOfWork.ts';
 import { denial, fanActor } from '../../policies.ts';
 import { queueMessage } from '../messages/publish.ts';
 import { emptyMessageRow } from '../messages/queries.ts';
@@ -142,12 +142,16 @@ export async function publishResults(ctx: ServerContext, questionId: string): Pr
   const question = await findQuestionById(ctx.db, questionId);
   // After the closing, the closing event carries the final counts; a late live update would undo it.
   if (!question || question.closed_at_ms !== null) return;
-  const results = await answerCounts(ctx.db, question);
-  if (question.kind === 'poll') {
-    await ctx.hub.emit(question.party_id, { type: 'poll_results', poll_id: question.id, results, closed: false });
-  } else {
-    await ctx.hub.emit(question.party_id, { type: 'quiz_results', question_id: question.id, results, closed: false, correct_answer: null });
-  }
+  // The counts of the answers committed so far, published as one unit (a read, no statement of its own).
+  await runPartyWrite(
+    ctx,
+    async (w) => {
+      const results = await answerCounts(w.db, question);
+      if (question.kind === 'poll') w.emit(question.party_id, { type: 'poll_results', poll_id: question.id, results, closed: false });
+      else w.emit(question.party_id, { type: 'quiz_results', question_id: question.id, results, closed: false, correct_answer: null });
+    },
+    { singleStatement: true },
+  );
 }
 
 /**
@@ -156,13 +160,20 @@ export async function publishResults(ctx: ServerContext, questionId: string): Pr
  * reveals its correct answer and posts the new scores of those who answered (`quiz_user_scores`).
  */
 export async function closeQuestion(ctx: ServerContext, questionId: string): Promise<void> {
-  if (!(await claimClose(ctx.db, questionId, ctx.now()))) return;
-  const question = await findQuestionById(ctx.db, questionId);
-  if (!question) return;
-  const results = await answerCounts(ctx.db, question);
+  // The claim and the final counts are one unit of work: the closing event leaves after the claim commits.
+  const closed = await runPartyWrite(ctx, async (w) => {
+    if (!(await claimClose(w.db, questionId, ctx.now()))) return null;
+    const question = await findQuestionById(w.db, questionId);
+    if (!question) return null;
+    const results = await answerCounts(w.db, question);
+    if (question.kind === 'poll') w.emit(question.party_id, { type: 'poll_results', poll_id: question.id, results, closed: true });
+    else w.emit(question.party_id, { type: 'quiz_results', question_id: question.id, results, closed: true, correct_answer: question.correct_answer });
+    return { question, results };
+  });
+  if (!closed) return;
+  const { question, results } = closed;
   const partyId = question.party_id;
   if (question.kind === 'poll') {
-    await ctx.hub.emit(partyId, { type: 'poll_results', poll_id: question.id, results, closed: true });
     if (toBool(question.set_next_track)) {
       const winner = winningOption(results);
       const options = parseJson<string[]>(question.options, []);
@@ -173,7 +184,6 @@ export async function closeQuestion(ctx: ServerContext, questionId: string): Pro
     }
     return;
   }
-  await ctx.hub.emit(partyId, { type: 'quiz_results', question_id: question.id, results, closed: true, correct_answer: question.correct_answer });
   await postQuizUserScores(ctx, partyId, question.id);
 }
 

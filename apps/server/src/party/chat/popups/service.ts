@@ -1,7 +1,7 @@
 import type { ChatMessage, Popup, PostPopupBody } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import { newId } from '../../../platform/tokens.ts';
-import type { Audience } from '../../live/hub.ts';
+import type { Audience } from '../../../realtime/hub.ts';
 import { storeAndPublish } from '../messages/publish.ts';
 import { emptyMessageRow } from '../messages/queries.ts';
 

@@ -1,8 +1,8 @@
 import { isSequencedEvent, type ChatMessageEvent } from '@fanfare/protocol';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS } from '../../test/harness.ts';
-import { PARTY, PartySocket, expectStatus, startChatWorld, type ChatWorld } from '../chat/testkit.ts';
+import { DB_TARGETS } from '../test/harness.ts';
+import { PARTY, PartySocket, expectStatus, startChatWorld, type ChatWorld } from '../party/chat/testkit.ts';
 import { runPartyWrite } from './unitOfWork.ts';
 
 const params = { id: PARTY };

@@ -11,6 +11,7 @@ import { requireParty, requirePartyCached } from '../parties/queries.ts';
 import { denial, fanActor } from '../policies.ts';
 import { findPlayback, findTrackRow, listTrackRows, toTrack, storedVoteCount, voteCountsOf, type TrackRow } from './queries.ts';
 import { refreshQueue, refreshQueueSoon } from './queue.ts';
+import { runPartyWrite } from '../../realtime/unitOfWork.ts';
 
 /** The umg_hls stream of a demo-catalog track, served from the committed HLS folder. */
 export function hlsUrlOf(ctx: ServerContext, t: CatalogTrack): string {
@@ -174,14 +175,20 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
 
   // A trigger keeps the track's count with the vote row (migration 011): read it back, do not count.
   const vote = { partyId, trackId, fanId: fan.id };
-  const changed = on
-    ? Number((await addVoteQuery(ctx.db, Object.assign({}, vote, { now: ctx.now() }))).numAffectedRows ?? 0) > 0
-    : Number((await removeVoteQuery(ctx.db, vote)).numAffectedRows ?? 0) > 0;
-  const votes = await storedVoteCount(ctx.db, partyId, trackId);
-  if (changed) {
-    await ctx.hub.emit(partyId, { type: 'votes_changed', track_id: trackId, votes });
-    refreshQueueSoon(ctx, partyId);
-  }
+  // One statement (the trigger counts with it); the count is read back and published after it.
+  const { changed, votes } = await runPartyWrite(
+    ctx,
+    async (w) => {
+      const changed = on
+        ? Number((await addVoteQuery(w.db, Object.assign({}, vote, { now: ctx.now() }))).numAffectedRows ?? 0) > 0
+        : Number((await removeVoteQuery(w.db, vote)).numAffectedRows ?? 0) > 0;
+      const votes = await storedVoteCount(w.db, partyId, trackId);
+      if (changed) w.emit(partyId, { type: 'votes_changed', track_id: trackId, votes });
+      return { changed, votes };
+    },
+    { singleStatement: true },
+  );
+  if (changed) refreshQueueSoon(ctx, partyId);
   return { track_id: trackId, votes, voted: on };
 }
 

@@ -1,6 +1,6 @@
 import type { SequencedEvent } from '@fanfare/protocol';
 import type { Logger } from 'pino';
-import type { RedisPair } from '../../platform/pubsub/redis.ts';
+import type { RedisPair } from '../platform/pubsub/redis.ts';
 import {
   DEFAULT_HUB_OPTIONS,
   serializeEvent,
@@ -12,7 +12,7 @@ import {
   type PartyListener,
   type SequencedEventInput,
 } from './hub.ts';
-import type { DependencyCheck } from '../../platform/readiness.ts';
+import type { DependencyCheck } from '../platform/readiness.ts';
 import type { SeqBlocks } from './seqBlocks.ts';
 import { Sequencer } from './sequencer.ts';
 
@@ -104,6 +104,7 @@ type ScriptRunner = (...args: (string | number)[]) => Promise<number>;
  * publishing happen in one Lua script, so every node receives a party's events in `seq_id` order.
  */
 export class RedisPartyHub implements PartyHub {
+  readonly isSingleNode = false;
   private readonly subs = new Map<string, Subscription>();
   /** Party id of each subscribed channel. */
   private readonly channelParties = new Map<string, string>();

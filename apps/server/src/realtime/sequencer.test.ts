@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { EventLog } from './eventLog.ts';
 import { Sequencer } from './sequencer.ts';
-import { waitFor } from './testkit.ts';
+import { waitFor } from '../test/liveParty.ts';
 
 describe('Sequencer: per-party delivery in seq_id order', () => {
   it('delivers in order, holding a later event until the earlier one arrives', () => {

@@ -5,25 +5,50 @@ import {
   PONG_TEXT,
   parseClientMessage,
   type ControlEvent,
+  type PlayerStatus,
   type Role,
+  type SequencedEvent,
   type SocketErrorCode,
 } from '@fanfare/protocol';
+import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { HeartbeatSlices, heartbeatSliceCount } from './heartbeat.ts';
 import { unsentBytes, wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
-import type { ServerContext } from '../../context.ts';
-import { toBool } from '../../platform/db/columns.ts';
-import { fanForToken } from '../auth/sessions.ts';
-import { can, fanActor } from '../policies.ts';
-import { findParty } from '../parties/queries.ts';
-import { inAudience, type Audience, type LoggedEvent } from './hub.ts';
-import { currentStatus } from './playback.ts';
-import { requestsInFlight } from '../../platform/requestsInFlight.ts';
+import { inAudience, type Audience, type AudienceMember, type LoggedEvent, type PartyStream } from './hub.ts';
+import { requestsInFlight } from '../platform/requestsInFlight.ts';
 
 /** Hears fan sockets join and leave a party (after the token check; a leave follows each join). */
 export interface SocketObserver {
   joined(partyId: string): void;
   left(partyId: string): void;
+}
+
+/** A socket the channel's rules let in: who it is (the audience key of targeted events) and its role. */
+export interface Admission {
+  member: AudienceMember;
+  role: Role;
+}
+
+/**
+ * What the sockets ask of the domain whose channels they carry (the party's: who may listen, what a
+ * `resync` carries). The socket server itself knows nothing of parties, chat or votes.
+ */
+export interface ChannelRules {
+  /** Checks a connecting socket's token for a channel: the admission, or the reason to close with 1008. */
+  admit(channelId: string, token: string | undefined): Promise<Admission | string>;
+  /** The state a `resync` carries, so the client reloads from it (null when it cannot be read). */
+  snapshot(channelId: string): Promise<PlayerStatus | null>;
+  /** Events after which the sockets that received them close with 1008 (e.g. every fan removed). */
+  closesSockets(event: SequencedEvent): boolean;
+}
+
+/** What the socket server runs on, handed over by the composition root. */
+export interface SocketDeps {
+  hub: PartyStream;
+  rules: ChannelRules;
+  logger: Logger;
+  /** Milliseconds since the epoch (the party clock, movable in tests). */
+  now: () => number;
 }
 
 /** Tunables of the party socket (see `platform/config.ts` for the variables that set them). */
@@ -45,6 +70,8 @@ export interface SocketOptions {
   slowGraceMs: number;
   /** Inbound frames per second a socket may send (burst: twice that). */
   inboundPerSecond: number;
+  /** Open sockets one member may hold on this node; more are closed with 1008. */
+  maxSocketsPerMember: number;
   /** Listener counts are sent at most this often (default PRESENCE_WINDOW_MS). */
   presenceWindowMs?: number;
 }
@@ -66,12 +93,6 @@ const mono = (): number => performance.now();
 /** A cycle reads the clock once per this many sockets, to end its turn when the budget is spent. */
 const BUDGET_CHECK_EVERY = 32;
 
-interface FanInfo {
-  id: string;
-  service: string | null;
-  premium: boolean;
-}
-
 type SocketState = 'authenticating' | 'catching_up' | 'live' | 'closed';
 
 /**
@@ -88,7 +109,7 @@ function releaseUpgradeResponse(ws: WebSocket): void {
 /** One fan's connection. */
 class FanSocket {
   state: SocketState = 'authenticating';
-  fan: FanInfo | null = null;
+  fan: AudienceMember | null = null;
   role: Role = 'listener';
   lastSeenMs: number;
   /** The socket has every event up to this seq_id (sent, or the client said it has them). */
@@ -156,7 +177,7 @@ class PartyChannel {
     private readonly server: PartySocketServer,
     readonly partyId: string,
   ) {
-    const hub = server.ctx.hub;
+    const hub = server.deps.hub;
     this.unsubscribe = hub.subscribe(partyId, (event, audience, json) => this.onEvent({ event, audience, json }));
     this.ready = hub.ready(partyId).then((head) => {
       this.lastDelivered = Math.max(this.lastDelivered, head);
@@ -203,7 +224,7 @@ class PartyChannel {
     // a chunk is written). `now` (for send-buffer shedding) is read once per chunk.
     const now = mono();
     const deadline = now + budgetMs;
-    if (cycle.frames?.lastSeq !== this.lastDelivered) cycle.frames = new ChunkFrames(this.log);
+    if (cycle.frames?.lastSeq !== this.lastDelivered) cycle.frames = new ChunkFrames(this.log, this.server.deps.rules.closesSockets);
     const frames = cycle.frames;
     let i = cycle.next;
     while (i < end) {
@@ -292,11 +313,14 @@ class ChunkFrames {
   readonly lastSeq: number;
   private readonly byStart = new Map<number, { events: LoggedEvent[]; targeted: boolean; shared?: ChunkFrame | null; byMask?: Map<string, ChunkFrame | null> }>();
 
-  constructor(private readonly log: LoggedEvent[]) {
+  constructor(
+    private readonly log: LoggedEvent[],
+    private readonly closesSockets: (event: SequencedEvent) => boolean,
+  ) {
     this.lastSeq = log.length ? log[log.length - 1]!.event.seq_id : 0;
   }
 
-  after(seq: number, fan: FanInfo): ChunkFrame | null {
+  after(seq: number, fan: AudienceMember): ChunkFrame | null {
     let entry = this.byStart.get(seq);
     if (!entry) {
       const events = this.log.slice(firstAfter(this.log, seq));
@@ -304,23 +328,23 @@ class ChunkFrames {
       this.byStart.set(seq, entry);
     }
     if (!entry.targeted) {
-      if (entry.shared === undefined) entry.shared = chunkFrame(entry.events);
+      if (entry.shared === undefined) entry.shared = chunkFrame(entry.events, this.closesSockets);
       return entry.shared;
     }
     const mask = entry.events.map((e) => (inAudience(e.audience, fan) ? '1' : '0')).join('');
     entry.byMask ??= new Map();
     let frame = entry.byMask.get(mask);
     if (frame === undefined) {
-      frame = chunkFrame(entry.events.filter((_, i) => mask[i] === '1'));
+      frame = chunkFrame(entry.events.filter((_, i) => mask[i] === '1'), this.closesSockets);
       entry.byMask.set(mask, frame);
     }
     return frame;
   }
 }
 
-function chunkFrame(events: LoggedEvent[]): ChunkFrame | null {
+function chunkFrame(events: LoggedEvent[], closesSockets: (event: SequencedEvent) => boolean): ChunkFrame | null {
   if (events.length === 0) return null;
-  return { wire: frameOf(events.map((e) => e.json)), clearsUsers: events.some((e) => e.event.type === 'users_cleared') };
+  return { wire: frameOf(events.map((e) => e.json)), clearsUsers: events.some((e) => closesSockets(e.event)) };
 }
 
 function frameOf(jsons: string[]): WireFrame {
@@ -350,7 +374,7 @@ export class PartySocketServer {
   membership = 0;
 
   constructor(
-    readonly ctx: ServerContext,
+    readonly deps: SocketDeps,
     readonly options: SocketOptions,
   ) {
     // Pings go out in slices over the interval, never to every socket at once (issue 16).
@@ -426,26 +450,23 @@ export class PartySocketServer {
     ws.on('error', () => this.detach(s, partyId));
     if (this.closing) return this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
     this.authenticate(s, partyId, token).catch((err: unknown) => {
-      this.ctx.logger.error({ err, partyId }, 'socket authentication failed');
+      this.deps.logger.error({ err, partyId }, 'socket authentication failed');
       this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server error');
     });
   }
 
   private async authenticate(s: FanSocket, partyId: string, token: string | undefined): Promise<void> {
-    // Guards the party's event stream: only a valid token of a fan signed up for this party.
-    const fan = token ? await fanForToken(this.ctx.db, token, this.ctx.now()) : null;
-    if (!fan) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'invalid or missing access token');
-    const party = await findParty(this.ctx.db, partyId);
-    if (!party) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'no such party');
-    const actor = await fanActor(this.ctx, party, fan);
-    if (!can(actor, 'party.listen')) return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'not signed up for this party');
-    s.role = actor.role;
+    // Guards the party's event stream: the channel's rules decide who may listen.
+    const admission = await this.deps.rules.admit(partyId, token);
+    if (typeof admission === 'string') return this.closeSocket(s, CloseCode.POLICY_VIOLATION, admission);
+    const fan = admission.member;
+    s.role = admission.role;
     if (s.state === 'closed') return;
     // A handful of tabs per fan, not hundreds: each socket costs memory and a share of every frame.
     if (!this.bookSocket(fan.id, s)) {
       return this.closeSocket(s, CloseCode.POLICY_VIOLATION, 'too many open connections for this fan');
     }
-    s.fan = { id: fan.id, service: fan.service, premium: toBool(fan.premium) };
+    s.fan = fan;
 
     const channel = this.channelFor(partyId);
     await channel.ready;
@@ -462,7 +483,7 @@ export class PartySocketServer {
     s.skipThrough = channel.lastDelivered;
     // The newcomer hears the count at once; everyone else with the next presence window.
     this.sendFrame(s, controlFrame([
-      { type: 'hello', seq_id: channel.lastDelivered, server_time_ms: this.ctx.now(), user_id: fan.id, role: s.role },
+      { type: 'hello', seq_id: channel.lastDelivered, server_time_ms: this.deps.now(), user_id: fan.id, role: s.role },
       { type: 'presence', listeners: channel.listenerCount() },
     ]));
     const early = s.early;
@@ -477,7 +498,7 @@ export class PartySocketServer {
   private bookSocket(fanId: string, s: FanSocket): boolean {
     const mine = this.socketsByFan.get(fanId) ?? new Set<FanSocket>();
     for (const other of mine) if (other.state === 'closed') mine.delete(other);
-    if (mine.size >= this.ctx.config.abuse.maxSocketsPerFan) return false;
+    if (mine.size >= this.options.maxSocketsPerMember) return false;
     mine.add(s);
     this.socketsByFan.set(fanId, mine);
     return true;
@@ -509,10 +530,10 @@ export class PartySocketServer {
         return this.sendError(s, msg.code, msg.message);
       case 'frame':
         if (msg.frame.type === 'time') {
-          return this.sendFrame(s, controlFrame([{ type: 'time', client_time_ms: msg.frame.client_time_ms, server_time_ms: this.ctx.now() }]));
+          return this.sendFrame(s, controlFrame([{ type: 'time', client_time_ms: msg.frame.client_time_ms, server_time_ms: this.deps.now() }]));
         }
         this.resume(s, partyId, msg.frame.last_seq_id).catch((err: unknown) => {
-          this.ctx.logger.error({ err, partyId }, 'resume failed');
+          this.deps.logger.error({ err, partyId }, 'resume failed');
           this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server error');
         });
     }
@@ -529,12 +550,12 @@ export class PartySocketServer {
     const joinedAt = channel.lastDelivered;
     if (lastSeq >= joinedAt) {
       // The client is as far as this node, or ahead of it (another node delivered sooner).
-      if (lastSeq > joinedAt && lastSeq > (await this.ctx.hub.head(partyId))) return this.resync(s, partyId, channel);
+      if (lastSeq > joinedAt && lastSeq > (await this.deps.hub.head(partyId))) return this.resync(s, partyId, channel);
       s.skipThrough = Math.max(s.skipThrough, lastSeq);
       return;
     }
     s.state = 'catching_up';
-    const history = await this.ctx.hub.history(partyId, lastSeq);
+    const history = await this.deps.hub.history(partyId, lastSeq);
     if (s.state !== 'catching_up') return;
     if (!history.complete) return this.resync(s, partyId, channel);
     const replay = history.events.filter((e) => e.event.seq_id <= joinedAt && inAudience(e.audience, s.fan!));
@@ -546,7 +567,7 @@ export class PartySocketServer {
 
   private async resync(s: FanSocket, partyId: string, channel: PartyChannel): Promise<void> {
     s.state = 'catching_up';
-    const status = await currentStatus(this.ctx, partyId).catch(() => null);
+    const status = await this.deps.rules.snapshot(partyId).catch(() => null);
     if (s.state !== 'catching_up') return;
     // The client reloads its state over REST and applies the events after this seq_id; what
     // arrived while the status was read is in that state already.

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import type { Db } from '../../platform/db/database.ts';
+import type { Db } from '../platform/db/database.ts';
 
 /** A range of a party's `seq_id`s, both ends included. */
 export interface SeqBlock {

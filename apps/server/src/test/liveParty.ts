@@ -5,9 +5,18 @@
 import { PartyClient } from '@fanfare/client';
 import { ServerFrame, type SequencedEvent, type ServerEvent } from '@fanfare/protocol';
 import { WebSocket } from 'ws';
-import { DEMO_FANS } from '../../providers/emulators/demoFans.ts';
-import { TEST_CMS_TOKEN, startTestServer, type DbTarget, type TestServer } from '../../test/harness.ts';
-import { loginWithSpotify } from '../../test/logins.ts';
+import { DEMO_FANS } from '../providers/emulators/demoFans.ts';
+import { TEST_CMS_TOKEN, startTestServer, type DbTarget, type TestServer } from './harness.ts';
+import { loginWithSpotify } from './logins.ts';
+import type { ServerContext } from '../context.ts';
+import type { Audience, SequencedEventInput } from '../realtime/hub.ts';
+import { runPartyWrite } from '../realtime/unitOfWork.ts';
+
+/** Publishes `event` through the server's one publish path, as a write with no statement of its own. */
+export async function publishEvent(ctx: ServerContext, partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent> {
+  const queued = await runPartyWrite(ctx, async (w) => w.emit(partyId, event, audience), { singleStatement: true });
+  return queued.event;
+}
 
 /** Waits until `check` returns a value (not undefined/false), polling; throws after `timeoutMs`. */
 export async function waitFor<T>(what: string, check: () => T | undefined | false | Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {

@@ -3,6 +3,7 @@ import { toBool } from '../../platform/db/columns.ts';
 import { findParty } from '../parties/queries.ts';
 import { compareAndSetPlayback, ensurePlayback, findPlayback, listTrackRows, voteCountsOf } from './queries.ts';
 import { upcomingQueue } from './timeline.ts';
+import { runPartyWrite } from '../../realtime/unitOfWork.ts';
 
 const CAS_ATTEMPTS = 8;
 
@@ -42,7 +43,8 @@ export function refreshQueue(ctx: ServerContext, partyId: string, force = false)
     lastQueues.set(ctx, published);
     if (!force && published.get(partyId) === key) return;
     published.set(partyId, key);
-    await ctx.hub.emit(partyId, { type: 'queue_change', queue });
+    // The order read above is committed already: the unit of work has no statement of its own.
+    await runPartyWrite(ctx, async (w) => void w.emit(partyId, { type: 'queue_change', queue }), { singleStatement: true });
   });
   waiting.set(partyId, { run, force });
   const settled = run.catch((err: unknown) => ctx.logger.error({ err, partyId }, 'queue refresh failed'));

@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
-import type { Config } from '../../platform/config.ts';
-import { connectRedis } from '../../platform/pubsub/redis.ts';
+import type { Config } from '../platform/config.ts';
+import { connectRedis } from '../platform/pubsub/redis.ts';
 import { LocalPartyHub, type PartyHub } from './hub.ts';
 import { RedisPartyHub } from './redisHub.ts';
 import type { SeqBlocks } from './seqBlocks.ts';

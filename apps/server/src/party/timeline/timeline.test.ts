@@ -3,7 +3,7 @@ import type { PartyTrack } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, TEST_CMS_TOKEN } from '../../test/harness.ts';
 import { VOTE_QUEUE_REFRESH_MS, voteQueueRefreshed } from './queue.ts';
-import { ALBUM_ID, TestSocket, setUpParty, startLiveWorld, waitFor, type LiveWorld } from './testkit.ts';
+import { ALBUM_ID, TestSocket, setUpParty, startLiveWorld, waitFor, type LiveWorld } from '../../test/liveParty.ts';
 
 async function status(promise: Promise<unknown>): Promise<number> {
   try {

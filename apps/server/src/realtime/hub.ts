@@ -1,5 +1,5 @@
 import type { SequencedEvent } from '@fanfare/protocol';
-import type { DependencyCheck } from '../../platform/readiness.ts';
+import type { DependencyCheck } from '../platform/readiness.ts';
 import { EventLog } from './eventLog.ts';
 import { memorySeqBlocks, type SeqBlocks } from './seqBlocks.ts';
 import { Sequencer } from './sequencer.ts';
@@ -45,14 +45,12 @@ export interface HubHistory {
 }
 
 /**
- * Real-time delivery of party events. Callers write to the database first and publish after the
- * write committed, so a rolled-back change is never broadcast.
+ * The read side of real-time delivery: what domain code may use. Events are published only
+ * through the unit of work (`unitOfWork.ts`), after their write committed.
  */
-export interface PartyHub {
-  /** Numbers and times the event with the party's next seq_id, then delivers it. */
-  emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent>;
-  /** Reserves the party's next seq_id, for a row that must store it before it is published. */
-  nextSeq(partyId: string): Promise<number>;
+export interface PartyStream {
+  /** True when this process alone carries the parties' sockets (in-process hub, no other node). */
+  readonly isSingleNode: boolean;
   /**
    * The seq_id the party's next event gets if nothing else is numbered first, when this node knows
    * it without waiting; null otherwise (with Redis, numbers come from Redis). A guess, not a
@@ -60,8 +58,6 @@ export interface PartyHub {
    * the number its event really got whenever the two differ.
    */
   expectedSeq(partyId: string): number | null;
-  /** Delivers an event already numbered with `nextSeq`. */
-  publish(partyId: string, event: SequencedEvent, audience?: Audience): Promise<void>;
   /**
    * Listens to every event of a party delivered on this node, in `seq_id` order (an event numbered
    * with `nextSeq` but published late is awaited for a short while); returns the unsubscribe.
@@ -79,6 +75,20 @@ export interface PartyHub {
   /** What `/readyz` must check for this hub to work (Redis when it is used). */
   dependencies(): DependencyCheck[];
   close(): Promise<void>;
+}
+
+/**
+ * Real-time delivery of party events: the read side and the publishing side. Only the unit of
+ * work and the hubs' own tests publish, after the write committed, so a rolled-back change is
+ * never broadcast.
+ */
+export interface PartyHub extends PartyStream {
+  /** Numbers and times the event with the party's next seq_id, then delivers it. */
+  emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent>;
+  /** Reserves the party's next seq_id, for a row that must store it before it is published. */
+  nextSeq(partyId: string): Promise<number>;
+  /** Delivers an event already numbered with `nextSeq`. */
+  publish(partyId: string, event: SequencedEvent, audience?: Audience): Promise<void>;
 }
 
 /** Tunables shared by the hub implementations. */
@@ -111,6 +121,7 @@ interface Numbering {
  * from before the restart gets `resync`. With `REDIS_URL` set the server uses `RedisPartyHub`.
  */
 export class LocalPartyHub implements PartyHub {
+  readonly isSingleNode = true;
   private readonly numbering = new Map<string, Promise<Numbering>>();
   /** The same numberings once loaded, for `expectedSeq` (which must not wait). */
   private readonly loaded = new Map<string, Numbering>();
@@ -242,7 +253,14 @@ export class LocalPartyHub implements PartyHub {
 }
 
 /** True when a fan with these properties is in the audience. */
-export function inAudience(audience: Audience | undefined, fan: { id: string; service: string | null; premium: boolean }): boolean {
+/** A socket's member as targeted events see it. */
+export interface AudienceMember {
+  id: string;
+  service: string | null;
+  premium: boolean;
+}
+
+export function inAudience(audience: Audience | undefined, fan: AudienceMember): boolean {
   if (!audience) return true;
   if (audience.service && audience.service !== fan.service) return false;
   if (audience.freeOnly && fan.premium) return false;

@@ -2,9 +2,9 @@ import { PartyClient } from '@fanfare/client';
 import { CloseCode, type SequencedEvent } from '@fanfare/protocol';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, startTestServer, type TestServer } from '../../test/harness.ts';
-import { TestSocket, closeTestServer, setUpParty, waitFor, type LiveFan } from './testkit.ts';
-import { voteQueueRefreshed } from './queue.ts';
+import { createPostgresDatabase, startTestServer, type TestServer } from '../test/harness.ts';
+import { TestSocket, closeTestServer, publishEvent, setUpParty, waitFor, type LiveFan } from '../test/liveParty.ts';
+import { voteQueueRefreshed } from '../party/timeline/queue.ts';
 
 const RUN = Boolean(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL);
 const P = 'cluster';
@@ -68,7 +68,7 @@ describe.runIf(RUN)('two server nodes on one PostgreSQL and one Redis', () => {
       ...[0, 1, 2].map((i) => cast.host.client.call('postChatMessage', { params: { id: P }, body: { text: `from A ${i}` } })),
       ...[0, 1, 2].map((i) => onB(cast.admin).call('postChatMessage', { params: { id: P }, body: { text: `from B ${i}` } })),
       ...Array.from({ length: 40 }, (_, i) =>
-        (i % 2 ? a : b).server.ctx.hub.emit(P, { type: 'votes_changed', track_id: `x${i}`, votes: i }),
+        publishEvent((i % 2 ? a : b).server.ctx, P, { type: 'votes_changed', track_id: `x${i}`, votes: i }),
       ),
     ]);
     // Votes publish the new order once per window, after their answers: wait for that too.
@@ -118,7 +118,7 @@ describe.runIf(RUN)('two server nodes on one PostgreSQL and one Redis', () => {
     aClosed = true;
     const publishing = (async () => {
       for (let i = 0; i < 30; i++) {
-        await b.server.ctx.hub.emit(P, { type: 'votes_changed', track_id: `after-${i}`, votes: i });
+        await publishEvent(b.server.ctx, P, { type: 'votes_changed', track_id: `after-${i}`, votes: i });
         await onB(cast.lena).call(i % 2 ? 'voteTrack' : 'unvoteTrack', { params: { id: P, trackId: tracks[0]!.id } });
       }
     })();

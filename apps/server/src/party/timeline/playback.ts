@@ -1,23 +1,29 @@
 import type { PartyRunState, PlayerStatus } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
+import type { Db } from '../../platform/db/database.ts';
 import { conflict } from '../../platform/errors.ts';
 import { findParty, requireParty } from '../parties/queries.ts';
 import { iso, partyChangedEvent } from '../parties/service.ts';
 import { compareAndSetPlayback, ensurePlayback, findPlayback, findTrackRow, listTrackRows, voteCountsOf, type PlaybackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
 import { progressAt, statusAt, upcomingQueue } from './timeline.ts';
-import { runPartyWrite, type PartyWrite } from './unitOfWork.ts';
+import { runPartyWrite, type PartyWrite } from '../../realtime/unitOfWork.ts';
 
 const CAS_ATTEMPTS = 8;
 
 /** The playback status at server time now; null while the party has not been started. */
-export async function currentStatus(ctx: ServerContext, partyId: string): Promise<PlayerStatus | null> {
-  const party = await requireParty(ctx.db, partyId);
+export function currentStatus(ctx: ServerContext, partyId: string): Promise<PlayerStatus | null> {
+  return statusIn(ctx.db, partyId, ctx.now());
+}
+
+/** The playback status at `now` as `db` sees it (inside a write: what it is about to commit). */
+async function statusIn(db: Db, partyId: string, now: number): Promise<PlayerStatus | null> {
+  const party = await requireParty(db, partyId);
   if (party.started_at == null) return null;
-  const playback = await findPlayback(ctx.db, partyId);
-  const track = playback?.track_id ? await findTrackRow(ctx.db, partyId, playback.track_id) : null;
-  return statusAt(playback, track, ctx.now());
+  const playback = await findPlayback(db, partyId);
+  const track = playback?.track_id ? await findTrackRow(db, partyId, playback.track_id) : null;
+  return statusAt(playback, track, now);
 }
 
 /**
@@ -40,19 +46,19 @@ export async function startParty(ctx: ServerContext, partyId: string): Promise<P
     const progress = current ? progressAt(playback, Number(current.duration_ms), now) : 0;
     if (current && progress < Number(current.duration_ms)) {
       // Resume the paused track where it stopped.
-      const ok = await ctx.db.transaction().execute(async (trx) => {
-        const won = await compareAndSetPlayback(trx, partyId, playback.version, {
+      const ok = await runPartyWrite(ctx, async (w) => {
+        const won = await compareAndSetPlayback(w.db, partyId, playback.version, {
           progress_ms: progress,
           timestamp_ms: now,
           is_paused: 0,
           track_ends_at: now + Number(current.duration_ms) - progress,
         });
-        if (won) await trx.updateTable('parties').set({ started_at: now }).where('id', '=', partyId).execute();
-        return won;
+        if (!won) return false;
+        await w.db.updateTable('parties').set({ started_at: now }).where('id', '=', partyId).execute();
+        w.emit(partyId, { type: 'party_started', status: (await statusIn(w.db, partyId, now))!, started_at: iso(now) });
+        return true;
       });
       if (!ok) continue;
-      const status = (await currentStatus(ctx, partyId))!;
-      await ctx.hub.emit(partyId, { type: 'party_started', status, started_at: iso(now) });
       return runState(ctx, partyId);
     }
 
@@ -61,8 +67,8 @@ export async function startParty(ctx: ServerContext, partyId: string): Promise<P
     const nextId = upcomingQueue(tracks, votes, playback, toBool(party.voting_enabled))[0];
     if (!nextId) throw conflict(tracks.length === 0 ? 'The party has no tracks' : 'Every track has been played');
     const next = tracks.find((t) => t.track_id === nextId)!;
-    const won = await ctx.db.transaction().execute(async (trx) => {
-      const ok = await compareAndSetPlayback(trx, partyId, playback.version, {
+    const won = await runPartyWrite(ctx, async (w) => {
+      const ok = await compareAndSetPlayback(w.db, partyId, playback.version, {
         track_id: nextId,
         progress_ms: 0,
         timestamp_ms: now,
@@ -70,16 +76,15 @@ export async function startParty(ctx: ServerContext, partyId: string): Promise<P
         track_ends_at: now + Number(next.duration_ms),
         next_track_id: null,
       });
-      if (ok) {
-        await trx.updateTable('party_tracks').set({ played: 1 }).where('party_id', '=', partyId).where('track_id', '=', nextId).execute();
-        await trx.updateTable('parties').set({ started_at: now }).where('id', '=', partyId).execute();
-      }
-      return ok;
+      if (!ok) return false;
+      await w.db.updateTable('party_tracks').set({ played: 1 }).where('party_id', '=', partyId).where('track_id', '=', nextId).execute();
+      await w.db.updateTable('parties').set({ started_at: now }).where('id', '=', partyId).execute();
+      const status = (await statusIn(w.db, partyId, now))!;
+      w.emit(partyId, { type: 'party_started', status, started_at: iso(now) });
+      w.emit(partyId, { type: 'track_change', status });
+      return true;
     });
     if (!won) continue;
-    const status = (await currentStatus(ctx, partyId))!;
-    await ctx.hub.emit(partyId, { type: 'party_started', status, started_at: iso(now) });
-    await ctx.hub.emit(partyId, { type: 'track_change', status });
     await refreshQueue(ctx, partyId);
     return runState(ctx, partyId);
   }
@@ -151,18 +156,21 @@ export async function advanceIfDue(ctx: ServerContext, partyId: string): Promise
     const next = nextId ? tracks.find((t) => t.track_id === nextId) : undefined;
     if (!next) {
       const current = tracks.find((t) => t.track_id === playback.track_id);
-      const ok = await compareAndSetPlayback(ctx.db, partyId, playback.version, {
-        progress_ms: current ? Number(current.duration_ms) : 0,
-        timestamp_ms: endedAt,
-        is_paused: 1,
-        track_ends_at: null,
+      const ok = await runPartyWrite(ctx, async (w) => {
+        const won = await compareAndSetPlayback(w.db, partyId, playback.version, {
+          progress_ms: current ? Number(current.duration_ms) : 0,
+          timestamp_ms: endedAt,
+          is_paused: 1,
+          track_ends_at: null,
+        });
+        if (won) w.emit(partyId, { type: 'party_stopped', status: await statusIn(w.db, partyId, now) });
+        return won;
       });
       if (!ok) continue;
-      await ctx.hub.emit(partyId, { type: 'party_stopped', status: await currentStatus(ctx, partyId) });
       return true;
     }
-    const won = await ctx.db.transaction().execute(async (trx) => {
-      const ok = await compareAndSetPlayback(trx, partyId, playback.version, {
+    const won = await runPartyWrite(ctx, async (w) => {
+      const ok = await compareAndSetPlayback(w.db, partyId, playback.version, {
         track_id: next.track_id,
         progress_ms: 0,
         timestamp_ms: endedAt,
@@ -170,12 +178,13 @@ export async function advanceIfDue(ctx: ServerContext, partyId: string): Promise
         track_ends_at: endedAt + Number(next.duration_ms),
         next_track_id: null,
       });
-      if (ok) await trx.updateTable('party_tracks').set({ played: 1 }).where('party_id', '=', partyId).where('track_id', '=', next.track_id).execute();
-      return ok;
+      if (!ok) return false;
+      await w.db.updateTable('party_tracks').set({ played: 1 }).where('party_id', '=', partyId).where('track_id', '=', next.track_id).execute();
+      const status = await statusIn(w.db, partyId, now);
+      if (status) w.emit(partyId, { type: 'track_change', status });
+      return true;
     });
     if (!won) continue;
-    const status = await currentStatus(ctx, partyId);
-    if (status) await ctx.hub.emit(partyId, { type: 'track_change', status });
     await refreshQueue(ctx, partyId);
     return true;
   }

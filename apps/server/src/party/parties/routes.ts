@@ -1,0 +1,33 @@
+import { DASHBOARD_VIEW, PARTY_ROUTES } from '@fanfare/protocol';
+import type { ServerContext } from '../../context.ts';
+import type { App } from '../../platform/http.ts';
+import { getParty, listParties, peekParty, putParty } from './service.ts';
+import { partyRoute } from '../route.ts';
+import type { DashboardSockets } from '../stats/dashboardSockets.ts';
+import type { PartySocketServer } from '../../realtime/sockets.ts';
+
+/** Party management; `GET /api/parties/{id}` also upgrades to the party socket. */
+export async function registerPartyRoutes(app: App, ctx: ServerContext, sockets: PartySocketServer, dashboards: DashboardSockets): Promise<void> {
+  const route = partyRoute(ctx);
+
+  route(app, PARTY_ROUTES.getParty, async (req) => getParty(ctx, req.params.id), {
+    // Every fan's app reads the party on each load: held in the read caches, it is answered from
+    // memory ahead of Fastify (decision 0023).
+    fromMemory: (params) => peekParty(ctx, params.id),
+    // The same path upgraded: the party socket (spec 4 and 7). The token travels in the query
+    // because browsers cannot set socket headers; the socket server checks it.
+    wsHandler: ((socket: Parameters<PartySocketServer['accept']>[0], req: { params: { id: string }; query: unknown }) => {
+      const query = req.query as { access_token?: unknown; view?: unknown };
+      const token = typeof query.access_token === 'string' ? query.access_token : undefined;
+      // Issue 14: the hosts' dashboard gets the party's aggregated figures, not its event stream.
+      if (query.view === DASHBOARD_VIEW) return dashboards.accept(socket, req.params.id, token);
+      sockets.accept(socket, req.params.id, token);
+    }) as never,
+  });
+
+  // The back office's list of parties: CMS token or a back-office user's bearer (the guard).
+  route(app, PARTY_ROUTES.listParties, async () => ({ items: await listParties(ctx) }));
+
+  // Creating and editing parties is an admin action: CMS token only (the guard).
+  route(app, PARTY_ROUTES.putParty, async (req) => putParty(ctx, req.params.id, req.body));
+}
