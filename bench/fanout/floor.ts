@@ -2,16 +2,16 @@
  * The write floor of a fan-out in Node: what one socket write of a pre-encoded frame costs the
  * sender, with nothing else in the process (no posts, no heartbeats, no per-socket logic), on the
  * fan-out bench's shape: 10,000 sockets to load-client processes on loopback, one frame of the
- * bench's size to every socket per 200 ms window (decision 0025's equal work).
+ * bench's size to every socket per 200 ms window (decision 0024's equal work).
  *
  * Two ways to write, interleaved over the rounds:
  * - `socket.write`: what the fair `ws` reference does, and Fanfare's `writeFrame` did before
- *   decision 0027 (SOCKET_HANDLE_WRITES=false);
+ *   decision 0024 (SOCKET_HANDLE_WRITES=false);
  * - `handle`: the TCP handle's own `writeBuffer`, skipping the stream machinery of `net.Socket`,
  *   the cheapest write Node offers: Fanfare's `writeToTcpHandle`, what `writeFrame` does since
- *   decision 0027.
+ *   decision 0024.
  *
- * It answers one question of issue 16's CPU target (decision 0027): could a Node server write
+ * It answers one question of issue 16's CPU target (decision 0024): could a Node server write
  * these frames for less than the reference does? Per delivery = per write / messages per frame.
  *
  * Usage: npm run bench:fanout:floor -- [--fans 10000] [--frame-bytes 8900] [--msgs-per-frame 20]
@@ -245,14 +245,14 @@ async function main(): Promise<void> {
     '',
     `Machine: ${machineLine(machine)}.`,
     '',
-    `Run: ${cfg.fans.toLocaleString('en')} loopback sockets to ${RECEIVERS} receiver processes, one ${cfg.frameBytes}-byte pre-encoded frame to every socket every ${cfg.batchMs} ms, ${cfg.warmupS} s warm-up, ${cfg.windowS} s measured, ${cfg.rounds} interleaved round(s). Nothing else runs in the sender: no posts, no heartbeats, no per-socket logic. Per delivery assumes ${cfg.msgsPerFrame} messages a frame (the fan-out bench's 100 posts/s in 200 ms windows). Decision 0027.`,
+    `Run: ${cfg.fans.toLocaleString('en')} loopback sockets to ${RECEIVERS} receiver processes, one ${cfg.frameBytes}-byte pre-encoded frame to every socket every ${cfg.batchMs} ms, ${cfg.warmupS} s warm-up, ${cfg.windowS} s measured, ${cfg.rounds} interleaved round(s). Nothing else runs in the sender: no posts, no heartbeats, no per-socket logic. Per delivery assumes ${cfg.msgsPerFrame} messages a frame (the fan-out bench's 100 posts/s in 200 ms windows). Decision 0024.`,
     '',
     '## Median (min–max) over the rounds',
     '',
     markdownTable(summaryHeader, summaryRows),
     '',
-    '- **socket.write**: the write of the fair `ws` reference, and of Fanfare before decision 0027. **handle**: the TCP handle\'s `writeBuffer`, without `net.Socket`\'s stream state: the cheapest write Node offers, and Fanfare\'s `writeFrame` since decision 0027.',
-    '- **CPU**: the sender\'s user + system time over the window (every thread), divided by its writes. On loopback it includes the receivers\' side of TCP, which the kernel runs inside the sender\'s write (decision 0026).',
+    '- **socket.write**: the write of the fair `ws` reference, and of Fanfare before decision 0024. **handle**: the TCP handle\'s `writeBuffer`, without `net.Socket`\'s stream state: the cheapest write Node offers, and Fanfare\'s `writeFrame` since decision 0024.',
+    '- **CPU**: the sender\'s user + system time over the window (every thread), divided by its writes. On loopback it includes the receivers\' side of TCP, which the kernel runs inside the sender\'s write (decision 0024).',
     '- **bytes lost**: bytes written over the whole run minus bytes the receivers read; 0 means every write arrived.',
     '',
     '## Every run',

@@ -112,7 +112,7 @@ const FAN_OUT_MARK = 'the fan-out (per-socket writes, the loops making them, the
 /**
  * The receiving side of TCP run inside the sender's write on loopback: the kernel hands each
  * segment to the load client's socket at once (softirq on the sending CPU) and wakes the client if
- * it sleeps. Over a network this runs on the fans' devices, so decision 0026 also reads the fan-out
+ * it sleeps. Over a network this runs on the fans' devices, so decision 0024 also reads the fan-out
  * without it: what the server's side of the wire costs.
  */
 const LOOPBACK_RECEIVE_FRAMES = /net_rx_action|process_backlog|__netif_receive_skb/;
@@ -223,7 +223,7 @@ interface Summary {
   marginal_us_per_delivery: number[];
   /** With --perf: CPU per delivery in the fan-out alone (fanOutAloneUsPerDelivery). */
   fanout_us_per_delivery: number[];
-  /** With --perf: the same without the loopback receive path (SERVER_SIDE_MARK, decision 0026). */
+  /** With --perf: the same without the loopback receive path (SERVER_SIDE_MARK, decision 0024). */
   server_side_us_per_delivery: number[];
   /** Per run, the load clients' wake-ups per second, summed over the workers. */
   client_wakeups_per_s: number[];
@@ -385,17 +385,17 @@ function verdicts(sums: Summary[]): Verdict[] {
       wakeupNote(f, ws),
     );
     cpuCheck(
-      "CPU per delivery in the fan-out alone, the server's side of the wire vs fair ws (medians; perf: as above, without the fans' side of TCP that loopback runs in the server's writes, decision 0026)",
+      "CPU per delivery in the fan-out alone, the server's side of the wire vs fair ws (medians; perf: as above, without the fans' side of TCP that loopback runs in the server's writes, decision 0024)",
       f.server_side_us_per_delivery,
       ws.server_side_us_per_delivery,
     );
     out.push({ check: 'KB per idle connection vs fair ws (medians)', target: `fair ws: ${median(ws.kb_idle)}`, measured: `${median(f.kb_idle)}`, pass: median(f.kb_idle) <= median(ws.kb_idle) });
   }
-  // An extra reading, not one of the issue's targets: against a reference that also stores its posts (decision 0028).
+  // An extra reading, not one of the issue's targets: against a reference that also stores its posts (decision 0024).
   const stored = sums.find((s) => s.target === 'ws-stored');
   if (stored) {
     cpuCheck(
-      'extra reading: CPU per delivery vs fair ws that stores each post (medians; decision 0028)',
+      'extra reading: CPU per delivery vs fair ws that stores each post (medians; decision 0024)',
       f.us_per_delivery,
       stored.us_per_delivery,
       `; the posts alone: ${median(f.us_per_post)} µs a post against ${median(stored.us_per_post)}`,
@@ -412,13 +412,13 @@ function wakeupNote(f: Summary, ws: Summary): string {
 
 /**
  * Below this share of the window asleep, a server's event loop never ran out of work: it was
- * CPU-bound, and its CPU is what the scheduler gave it (decision 0025).
+ * CPU-bound, and its CPU is what the scheduler gave it (decision 0024).
  */
 const CPU_BOUND_ASLEEP_PCT = 2;
 
 /**
  * How far a frame may carry more messages than one batch window brings before the sweeps count as
- * overrunning the window (decision 0031). With the sweeps inside the window every frame carries one
+ * overrunning the window (decision 0024). With the sweeps inside the window every frame carries one
  * window's messages; more means the next sweep waited for the last, so the server clocked itself.
  */
 const WINDOW_OVERRUN = 1.05;
@@ -434,7 +434,7 @@ const windowShare = (): number => (cfg.rate * cfg.batchMs) / 1000;
 /**
  * A server whose sweeps did not keep to the window: its event loop never slept, or its frames
  * carried more than a window's messages. Its CPU per delivery is then partly the share of the
- * machine it was given: any CPU it saves goes into more, smaller frames (decisions 0025, 0031).
+ * machine it was given: any CPU it saves goes into more, smaller frames (decision 0024).
  */
 function selfClocked(s: Summary): boolean {
   return (s.asleep_pct.length > 0 && median(s.asleep_pct) < CPU_BOUND_ASLEEP_PCT) || median(s.msgs_per_frame) > windowShare() * WINDOW_OVERRUN;
@@ -450,15 +450,15 @@ function cpuBoundNote(f: Summary, ws: Summary): string {
   const clocked = [f, ws].filter(selfClocked);
   if (clocked.length === 0) return `; both kept to the window (${state}): costs at equal work`;
   const who = clocked.length === 2 ? 'neither' : `only ${clocked[0] === f ? ws.label : f.label}`;
-  return `; ${who} kept to the window (${state}): a server whose sweeps overrun the window uses the CPU it is given, so this compares shares, not costs (decisions 0025, 0031: a longer \`--batch-ms\` compares costs)`;
+  return `; ${who} kept to the window (${state}): a server whose sweeps overrun the window uses the CPU it is given, so this compares shares, not costs (decision 0024: a longer \`--batch-ms\` compares costs)`;
 }
 
 /**
  * Next to the all-in check: the most a post could cost for Fanfare to match fair ws all in, with
- * the fan-out it has (decision 0032). Every post reaches every fan, so each µs of a delivery
+ * the fan-out it has (decision 0024). Every post reaches every fan, so each µs of a delivery
  * beyond the posts leaves `fans` µs less for a post. Set beside what a post costs the references
  * that store it and do nothing else the spec asks, on `node:http` and on a bare Fastify route
- * (decisions 0028, 0032), when those rows ran.
+ * (decision 0024), when those rows ran.
  */
 function postBudgetNote(f: Summary, ws: Summary, sums: Summary[]): string {
   if (!f.marginal_us_per_delivery.length || !ws.us_per_delivery.length) return '';
@@ -485,9 +485,9 @@ function markdown(machine: MachineInfo, results: RunResult[], sums: Summary[], w
     markdownTable(SUMMARY_HEADER, sums.map(summaryRow)),
     '',
     '- **p50/p99/max due**: receive time at the fan socket minus the time the load generator was due to post the message (its schedule, carried in the text): includes the HTTP post, any wait of a busy server and the batch window. **p99 ts**: the same from the server\'s `timestamp_ms` (what earlier versions reported).',
-    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **Main thread asleep / waiting for a CPU**: the event loop\'s thread over the window (`/proc/<pid>/schedstat`), in % of the wall time. Asleep near 0 means the server was CPU-bound: its write sweeps ran back to back, and any CPU it saved went into more, smaller frames. Its CPU per delivery is then the share of the machine it was given, not what its work needs (decision 0025). **msgs/frame**: chat messages per frame; a server whose sweeps keep to the batch window sends the messages of one window in each frame (rate × window), and more means its sweeps overran the window, with the same consequence (decision 0031). **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
+    '- **CPU µs/delivery**: server CPU (utime+stime) over the window divided by the chat messages its sockets received in the window; **µs/frame**: divided by the frames carrying them. **Main thread asleep / waiting for a CPU**: the event loop\'s thread over the window (`/proc/<pid>/schedstat`), in % of the wall time. Asleep near 0 means the server was CPU-bound: its write sweeps ran back to back, and any CPU it saved went into more, smaller frames. Its CPU per delivery is then the share of the machine it was given, not what its work needs (decision 0024). **msgs/frame**: chat messages per frame; a server whose sweeps keep to the batch window sends the messages of one window in each frame (rate × window), and more means its sweeps overran the window, with the same consequence (decision 0024). **KB/idle conn**: (server RSS with the sockets open and idle − RSS before they opened) / sockets.',
     '- **lost**: summed over the rounds: for every socket, the window\'s messages (posts answered 2xx ∪ anything a socket saw) it never received by the end of the drain.',
-    "- **fan-out alone (perf)**, with `--perf`: CPU per delivery times the share of perf samples under the socket writes, the loops making them and the heartbeats. **Server's side of the wire**: the same without the kernel's receive path. On loopback the kernel hands each segment to the load client's socket inside the server's write and wakes the client if it sleeps; over a network that runs on the fans' devices. **Client wake-ups/s**: how often the load clients' event loops went to sleep and were woken, summed over the workers (decision 0026).",
+    "- **fan-out alone (perf)**, with `--perf`: CPU per delivery times the share of perf samples under the socket writes, the loops making them and the heartbeats. **Server's side of the wire**: the same without the kernel's receive path. On loopback the kernel hands each segment to the load client's socket inside the server's write and wakes the client if it sleeps; over a network that runs on the fans' devices. **Client wake-ups/s**: how often the load clients' event loops went to sleep and were woken, summed over the workers (decision 0024).",
     '',
   ];
   if (v.length) lines.push('## Targets (Fanfare)', '', markdownTable(['check', 'target', 'measured', 'met'], v.map((x) => [x.check, x.target, x.measured, x.pass ? 'yes' : '**no**'])), '');

@@ -72,7 +72,7 @@ export interface NodeMeasurement {
   /**
    * The event loop's thread over the window, in % of the wall time: asleep (nothing to do until
    * I/O or a timer), and runnable but waiting for a CPU. Asleep near 0 means the server never ran
-   * out of work: its CPU is then the share it was given, not what the deliveries need (decision 0025).
+   * out of work: its CPU is then the share it was given, not what the deliveries need (decision 0024).
    */
   main_thread: { asleep_pct: number; cpu_wait_pct: number } | null;
   rss_peak_mb: number;
@@ -119,7 +119,7 @@ export interface SessionMeasurement {
   /**
    * `wakeups_per_s`: how often each load client's event loop went to sleep and had to be woken in
    * the window. On loopback the kernel runs the receiver's side of TCP, wake-up included, in the
-   * sender's write, so these are paid out of the server's CPU (decision 0026).
+   * sender's write, so these are paid out of the server's CPU (decision 0024).
    */
   clients: { cpu_avg_pct: number[]; wakeups_per_s: number[]; loop_delay_p99_ms: number[]; frames: number; decode_cache_hit_pct: number };
   /** Deliveries of any chat message per receive second, from the start of the traffic (warm-up included). */

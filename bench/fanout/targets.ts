@@ -20,10 +20,10 @@ export type TargetName = (typeof TARGET_NAMES)[number];
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   fanfare: 'Fanfare',
-  'fanfare-stream-writes': 'Fanfare, every frame through socket.write (SOCKET_HANDLE_WRITES=false, as before decision 0027)',
+  'fanfare-stream-writes': 'Fanfare, every frame through socket.write (SOCKET_HANDLE_WRITES=false, as before decision 0024)',
   ws: 'ref: fair ws (same pacing, 1 frame/batch)',
-  'ws-stored': 'extra: fair ws that stores each post in SQLite before answering (decision 0028)',
-  'ws-stored-fastify': 'extra: ws-stored taking its posts on a bare Fastify route (decision 0032)',
+  'ws-stored': 'extra: fair ws that stores each post in SQLite before answering (decision 0024)',
+  'ws-stored-fastify': 'extra: ws-stored taking its posts on a bare Fastify route (decision 0024)',
   socketio: 'ref: Socket.IO, 50 ms batch to room',
   'socketio-naive': 'extra: Socket.IO, emit per message (naive)',
 };

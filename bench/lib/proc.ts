@@ -56,7 +56,7 @@ function statusNumber(pid: number, name: string): number | null {
 /**
  * Times the process's first thread (Node's event loop) went to sleep so far, from the
  * `voluntary_ctxt_switches` of /proc/<pid>/status; null if the process is gone. Each one needs a
- * wake-up, and on loopback the sender of the data that wakes it pays for it (decision 0026).
+ * wake-up, and on loopback the sender of the data that wakes it pays for it (decision 0024).
  */
 export function mainThreadSleeps(pid: number): number | null {
   return statusNumber(pid, 'voluntary_ctxt_switches');

@@ -1,5 +1,5 @@
 /**
- * The durable part of a chat post, for the `ws-stored` reference (decision 0028): each post is
+ * The durable part of a chat post, for the `ws-stored` reference (decision 0024): each post is
  * stored in SQLite before it is answered, the least a server that keeps its chat must do. It uses
  * Fanfare's settings (WAL, `synchronous = NORMAL`, 64 MiB of page cache), a file made by Fanfare's
  * own migrations (`targets.ts`: the same `chat_messages` columns and indexes), and Fanfare's one

@@ -5,9 +5,9 @@
  * frame bytes are written to every socket. Like Fanfare it pings every socket once per heartbeat
  * interval (HEARTBEAT_MS, 20 s), spread over the interval in slices, and drops sockets silent for
  * three intervals. No auth, no send-buffer shedding, and no database unless STORE_POSTS names a
- * SQLite file: then each post is stored before it is answered (the `ws-stored` target, decision 0028).
+ * SQLite file: then each post is stored before it is answered (the `ws-stored` target, decision 0024).
  * With HTTP_FRAMEWORK=fastify the posts are taken by a bare Fastify route instead of `node:http`
- * (default options, no schema, no hooks): what the framework alone adds to a post (decision 0032).
+ * (default options, no schema, no hooks): what the framework alone adds to a post (decision 0024).
  */
 import http from 'node:http';
 import Fastify from 'fastify';

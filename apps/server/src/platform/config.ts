@@ -85,7 +85,7 @@ export interface LiveConfig {
   socketSweepChunk: number;
   /** Milliseconds of socket writes after which a cycle's turn ends while a request is under way (SOCKET_SWEEP_BUDGET_MS). */
   socketSweepBudgetMs: number;
-  /** Frames go straight to each socket's TCP handle where Node allows it (SOCKET_HANDLE_WRITES, decision 0027). */
+  /** Frames go straight to each socket's TCP handle where Node allows it (SOCKET_HANDLE_WRITES, decision 0024). */
   socketHandleWrites: boolean;
   /** Server ping interval; a socket silent for three intervals is closed. */
   socketHeartbeatMs: number;
@@ -136,7 +136,7 @@ const Env = z.object({
   // Decision 0018: while a request is under way a turn of writes ends after this long, so a chat
   // post's database round trips (several per post on PostgreSQL) each wait milliseconds, not a chunk.
   SOCKET_SWEEP_BUDGET_MS: z.coerce.number().min(0).max(1000).default(5),
-  // Decision 0027: `false` sends every frame through `socket.write` (the fan-out bench's before).
+  // Decision 0024: `false` sends every frame through `socket.write` (the fan-out bench's before).
   SOCKET_HANDLE_WRITES: Bool.default(true),
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(50).default(20_000),
   SOCKET_SEND_BUFFER_SOFT_BYTES: z.coerce.number().int().positive().default(256 * 1024),

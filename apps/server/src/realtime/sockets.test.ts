@@ -353,7 +353,7 @@ describe('party socket cycles end their turn when the write budget is spent (dec
     const writtenIn = new Set<number>();
     const restore: (() => void)[] = [];
     for (const client of w.t.server.party!.websocketServer.clients) {
-      // The TCP handle under the socket: frames reach it straight or through the socket's stream (decision 0027).
+      // The TCP handle under the socket: frames reach it straight or through the socket's stream (decision 0024).
       const handle = (client as unknown as { _socket: { _handle: { writeBuffer: (req: unknown, data: Buffer) => number } } })._socket._handle;
       const writeBuffer = handle.writeBuffer;
       handle.writeBuffer = (req, data) => {

@@ -59,7 +59,7 @@ export interface SocketOptions {
   sweepChunk: number;
   /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0018). */
   sweepBudgetMs: number;
-  /** Frames go straight to the sockets' TCP handles where Node allows it (decision 0027). */
+  /** Frames go straight to the sockets' TCP handles where Node allows it (decision 0024). */
   handleWrites: boolean;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;

@@ -46,7 +46,7 @@ interface StreamWrapBinding {
 
 /**
  * Writes straight to a socket's TCP handle, as `net.Socket` does underneath, without its stream
- * bookkeeping (decision 0027: 7–12 % less CPU per fan-out write, the kernel's share included, as
+ * bookkeeping (decision 0024: 7–12 % less CPU per fan-out write, the kernel's share included, as
  * a quicker sweep leaves the fans' sockets less time to fall asleep). It needs `WriteWrap`, which
  * Node exposes only through the deprecated `process.binding`: where that is gone, null, and every
  * write goes through `socket.write`.
