@@ -224,8 +224,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const spotifyEmulated = !(e.SPOTIFY_CLIENT_ID && e.SPOTIFY_CLIENT_SECRET) && (!production || named.has('spotify'));
   const appleEmulated = !e.APPLE_DEVELOPER_TOKEN && (!production || named.has('apple'));
   const extraOrigins = (e.ALLOWED_REDIRECT_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
-  // The surfaces' own origins always belong (the back office calls the party API; the party page
-  // frames nothing but is framed by the back office): an extra list adds to them, never replaces.
+  // The surfaces' own origins always belong (the back office calls the party API and frames the
+  // party app; the party app calls the CMS): an extra list adds to them, never replaces them.
   const origins = [...new Set([new URL(publicUrl).origin, new URL(cmsPublicUrl).origin, ...extraOrigins.map(originOf)])];
   if (production) {
     const refusals = productionRefusals(e, { publicUrl, cmsPublicUrl, extraOrigins });
