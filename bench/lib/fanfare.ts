@@ -43,12 +43,19 @@ export async function startFanfareServer(opts: {
     // Empty counts as unset: SQLite under DATA_DIR and in-process pub/sub, whatever the shell has.
     DATABASE_URL: '',
     REDIS_URL: '',
-    PUBLIC_URL: '',
     LOG_LEVEL: 'warn',
     CMS_ADMIN_TOKEN: BENCH_CMS_TOKEN,
     // The bench signs up thousands of anonymous fans from one address.
     ANON_SIGNUP_RATE_LIMIT: '1000000',
     NODE_ENV: 'production',
+    // What production mode asks for, on this machine: loopback public URLs (the defaults, named),
+    // a fixed session secret, the emulators and the demo seed by name, a first admin's password.
+    PUBLIC_URL: base,
+    CMS_PUBLIC_URL: `http://127.0.0.1:${cmsPort}`,
+    SESSION_SECRET: 'bench-session-secret-0123456789',
+    EMULATORS: 'spotify,apple',
+    DEMO_SEED: 'true',
+    ADMIN_PASSWORD: 'bench-admin-password-0123',
     ...opts.env,
   };
   const child = spawnTs('apps/server/src/main.ts', ['--only', 'party'], { env, nodeArgs: opts.nodeArgs, logFile: opts.logFile });

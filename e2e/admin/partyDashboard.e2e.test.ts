@@ -44,8 +44,6 @@ describe('issue 14: the live host dashboard in Chromium', { timeout: 180_000 }, 
     browser = await launchChromium();
     const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce', acceptDownloads: true });
     context.setDefaultTimeout(15_000);
-    // The back office finds the party API on its own port in this test (else host:8080).
-    await context.addInitScript((origin) => window.localStorage.setItem('fanfare.partyOrigin', origin), server.partyUrl);
     page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
     await page.goto(`${server.cmsUrl}/admin/`);

@@ -83,13 +83,6 @@ describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
     adminCtx = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
     adminCtx.setDefaultTimeout(15_000);
     contexts.push(adminCtx);
-    // The back office reaches the party API (and its app) on the party listener's own port.
-    await adminCtx.addInitScript(
-      ({ cms, party }) => {
-        if (window.location.origin === cms) window.localStorage.setItem('fanfare.partyOrigin', party);
-      },
-      { cms: new URL(server.cmsUrl).origin, party: new URL(server.partyUrl).origin },
-    );
     admin = await newPage(adminCtx);
   }, 180_000);
 

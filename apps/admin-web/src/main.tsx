@@ -3,6 +3,7 @@ import { createRoot } from 'react-dom/client';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import { ApiError, createCmsApi } from './api/cms.ts';
+import { readWebConfig } from './api/webConfig.ts';
 import { createSessionStore } from './auth/session.ts';
 import { App, QueryClient } from './app/App.tsx';
 
@@ -27,8 +28,20 @@ const api = createCmsApi({
   },
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <App api={api} session={session} queryClient={queryClient} />
-  </StrictMode>,
-);
+const config = readWebConfig(document);
+const root = createRoot(document.getElementById('root')!);
+if (config.ok) {
+  root.render(
+    <StrictMode>
+      <App api={api} session={session} config={config.config} queryClient={queryClient} />
+    </StrictMode>,
+  );
+} else {
+  // Only the CMS knows where the party API is: without its word the back office would guess.
+  root.render(
+    <main style={{ fontFamily: 'system-ui, sans-serif', padding: '2rem' }}>
+      <h1>The back office cannot start</h1>
+      <p>The server did not send its configuration: {config.detail}. Open the back office at the CMS&apos;s /admin/ address.</p>
+    </main>,
+  );
+}

@@ -6,6 +6,7 @@ import { createServices } from './app/services.ts';
 import { resolvePartyId } from './env/environment.ts';
 import { createI18n, pickLocale } from './i18n/setup.ts';
 import { initialise } from './session/loginFlow.ts';
+import { pageStorage } from './session/pageStorage.ts';
 import { isPartyPreview } from './preview/previewMode.ts';
 // The five party fonts from our own origin (issue 15), shared with the campaign page.
 import '@fanfare/ui/fonts.css';
@@ -13,15 +14,11 @@ import './styles.css';
 
 async function boot(): Promise<void> {
   const partyId = resolvePartyId(document, window);
-  let stored: string | null = null;
-  try {
-    stored = localStorage.getItem('fanfare.locale');
-  } catch {
-    stored = null;
-  }
+  const storage = pageStorage(window);
+  const stored = storage.getItem('fanfare.locale');
   const locale = pickLocale(stored, navigator.languages ?? []);
   document.documentElement.lang = locale;
-  const services = createServices({ partyId, baseUrl: window.location.origin, storage: window.localStorage, win: window });
+  const services = createServices({ partyId, baseUrl: window.location.origin, storage, win: window });
   (window as unknown as { __fanfare?: unknown }).__fanfare = { store: services.store };
   // The back office's party editor shows this app in a frame and sends its unsaved settings (issue 14).
   // Its code loads only there: fans' first load does not carry it (issue 16).

@@ -13,9 +13,9 @@ async function main(): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, { only: onlyArg ? only : undefined, logger });
 
-  const lines = ['', 'Fanfare is running:'];
+  const lines = ['', `Fanfare is running${config.production ? ' in production mode' : ''}:`];
   if (server.urls.party) {
-    lines.push(`  Listening party (demo):  ${server.urls.party}/`);
+    lines.push(`  Listening party${config.demo.seed ? ' (demo)' : '       '}:  ${server.urls.party}/`);
     lines.push(`  Party API docs:          ${server.urls.party}/docs`);
   }
   if (server.urls.cms) {

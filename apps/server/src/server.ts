@@ -60,8 +60,15 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     now: () => Date.now(),
   };
   ctx.cmsTokenResolvers.push(cmsUserTokenResolver(ctx));
-  await ensureFirstAdmin(ctx);
-  if (config.demo.seed) await seedDemo(ctx);
+  try {
+    await ensureFirstAdmin(ctx);
+    if (config.demo.seed) await seedDemo(ctx);
+  } catch (e) {
+    // A refused start (production without a first admin password) leaves nothing open.
+    await ctx.hub.close();
+    await database.close();
+    throw e;
+  }
 
   const dependencies = [{ name: 'database', probe: database.probe }, ...ctx.hub.dependencies()];
   const isReady = () => checkReadiness(dependencies);

@@ -3,6 +3,7 @@
  * constants) shared by the server, the web apps, the tests and the benchmarks.
  */
 export * from './common.ts';
+export * from './webConfig.ts';
 export * from './routeDef.ts';
 export * from './party/constants.ts';
 export * from './party/entities.ts';

@@ -1,5 +1,5 @@
 import { createContext, useContext, useSyncExternalStore, type ReactNode } from 'react';
-import type { CmsPermission } from '@fanfare/protocol';
+import type { CmsPermission, WebConfig } from '@fanfare/protocol';
 import { cmsRolesCan } from '@fanfare/protocol';
 import type { SessionStore } from '../auth/session.ts';
 import type { CmsApi } from './cms.ts';
@@ -7,6 +7,8 @@ import type { CmsApi } from './cms.ts';
 interface Services {
   api: CmsApi;
   session: SessionStore;
+  /** The deployment's public URLs, from the page the CMS served. */
+  config: WebConfig;
 }
 
 const ServicesContext = createContext<Services | null>(null);
@@ -24,6 +26,8 @@ function useServices(): Services {
 /** The typed CMS client of this tab. */
 export const useApi = (): CmsApi => useServices().api;
 export const useSessionStore = (): SessionStore => useServices().session;
+/** The party API's public base URL (the server's PUBLIC_URL). */
+export const usePartyUrl = (): string => useServices().config.partyUrl;
 
 /** The signed-in session (re-renders on sign-in, sign-out and expiry). */
 export function useSession() {

@@ -2,7 +2,7 @@ import { createHashRouter, Navigate, Outlet, RouterProvider, useLocation } from 
 import { MantineProvider, Modal, createTheme, type CSSVariablesResolver } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { cmsRolesCan } from '@fanfare/protocol';
+import { cmsRolesCan, type WebConfig } from '@fanfare/protocol';
 import { ServicesProvider, useSession } from '../api/context.tsx';
 import type { CmsApi } from '../api/cms.ts';
 import type { SessionStore } from '../auth/session.ts';
@@ -79,12 +79,12 @@ function createRouter() {
   ]);
 }
 
-export function App({ api, session, queryClient }: { api: CmsApi; session: SessionStore; queryClient: QueryClient }) {
+export function App({ api, session, config, queryClient }: { api: CmsApi; session: SessionStore; config: WebConfig; queryClient: QueryClient }) {
   return (
     <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver}>
       <Notifications position="top-right" />
       <QueryClientProvider client={queryClient}>
-        <ServicesProvider services={{ api, session }}>
+        <ServicesProvider services={{ api, session, config }}>
           <RouterProvider router={createRouter()} />
         </ServicesProvider>
       </QueryClientProvider>

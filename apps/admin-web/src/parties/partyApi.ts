@@ -1,39 +1,23 @@
 /**
  * The party admin calls (spec listening-party §6, "CMS-authenticated actions") on the typed party
- * client `@fanfare/client/party`. The party API has its own origin; the back-office user's bearer
+ * client `@fanfare/client/party`. The party API has its own origin (PUBLIC_URL, written into the
+ * page by the CMS: `usePartyUrl`); the back-office user's bearer
  * token is accepted as a CMS token there (`requireCms`). A 401 ends the session like a CMS call.
  */
 import { ApiError, createPartyClient, type PartyApiClient } from '@fanfare/client/party';
 import type { MusicAlbum, MusicPlaylist, MusicType, PlayerService, PostGrantBody, PutPartyBody, PutTracksBody } from '@fanfare/protocol';
 import { useMemo } from 'react';
-import { useApi, useSessionStore } from '../api/context.tsx';
-
-const ORIGIN_KEY = 'fanfare.partyOrigin';
-
-/** The party API's origin: set per browser (localStorage), else this host on the party port (8080). */
-export function partyOrigin(loc: Pick<Location, 'protocol' | 'hostname'> = window.location, storage: Storage | null = safeStorage()): string {
-  const stored = storage?.getItem(ORIGIN_KEY);
-  if (stored && /^https?:\/\/[^/]+$/.test(stored)) return stored;
-  return `${loc.protocol}//${loc.hostname}:8080`;
-}
-
-function safeStorage(): Storage | null {
-  try {
-    return window.localStorage;
-  } catch {
-    return null;
-  }
-}
+import { useApi, usePartyUrl, useSessionStore } from '../api/context.tsx';
 
 /** The party app of `id` with its admin flag, so the editor may show any screen (spec §2). */
-export const partyPreviewUrl = (origin: string, id: string) => `${origin}/p/${encodeURIComponent(id)}/?admin=true`;
+export const partyPreviewUrl = (partyUrl: string, id: string) => `${partyUrl}/p/${encodeURIComponent(id)}/?admin=true`;
 
 /**
  * The party app in preview mode (issue 14): the admin flag (no redirect), the preview flag (sample
  * fan, no socket, the bridge listens) and the timeline-only player (no audio in the editor).
  */
-export const partyPreviewFrameUrl = (origin: string, id: string, screen: string) =>
-  `${origin}/p/${encodeURIComponent(id)}/?admin=true&preview=1&player=mock#/${screen}`;
+export const partyPreviewFrameUrl = (partyUrl: string, id: string, screen: string) =>
+  `${partyUrl}/p/${encodeURIComponent(id)}/?admin=true&preview=1&player=mock#/${screen}`;
 
 /** One catalog lookup: an album or playlist id on a service, in a storefront country. */
 export interface CatalogQuery {
@@ -92,14 +76,15 @@ export type PartyAdminApi = ReturnType<typeof createPartyAdminApi>;
 export function usePartyApi(): PartyAdminApi {
   const session = useSessionStore();
   const cms = useApi();
+  const baseUrl = usePartyUrl();
   return useMemo(
     () =>
       createPartyAdminApi({
-        baseUrl: partyOrigin(),
+        baseUrl,
         token: cms.token,
         onExpired: () => session.signOut(true),
       }),
-    [cms, session],
+    [cms, session, baseUrl],
   );
 }
 

@@ -194,7 +194,7 @@ describe('party form (rendered)', () => {
     render(
       <MantineProvider>
         <QueryClientProvider client={new QueryClient()}>
-          <ServicesProvider services={{ api: { token: () => 't' } as unknown as CmsApi, session }}>
+          <ServicesProvider services={{ api: { token: () => 't' } as unknown as CmsApi, session, config: { partyUrl: 'https://party.test', cmsUrl: 'https://cms.test' } }}>
             <PartyForm partyId="demo" party={party} onSaved={() => undefined} />
           </ServicesProvider>
         </QueryClientProvider>

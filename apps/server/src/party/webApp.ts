@@ -9,6 +9,7 @@ import { campaignForParty } from '../cms/demoCampaign.ts';
 import { inlineStylesheets } from '../cms/pages/webApp.ts';
 import { escapeHtml } from '../platform/html.ts';
 import { addVary, registerHashedAssets } from '../platform/staticAssets.ts';
+import { frameAncestorsPolicy, framingOrigins } from '../platform/webConfig.ts';
 import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
 import type { App } from '../platform/http.ts';
@@ -67,6 +68,9 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     return value;
   };
 
+  const previewOrigins = framingOrigins(ctx.config);
+  // Only the origins the page answers previews to may frame it (the back office's preview).
+  const frameAncestors = frameAncestorsPolicy(ctx.config);
   const page = async (partyId: string) => {
     const html = readIndex();
     if (html === null) return null;
@@ -76,9 +80,8 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     const appleMeta = ctx.config.emulators.apple
       ? `<meta name="fanfare-apple-authorize-url" content="${escapeHtml(`${ctx.config.publicUrl}/emulator/apple/authorize`)}" /></head>`
       : '</head>';
-    // The back office previews this page in a frame (issue 14): the origins whose preview frames
-    // the page accepts, and answers. The CMS origin first; the configured origins as well.
-    const previewOrigins = [...new Set([new URL(ctx.config.cmsPublicUrl).origin, ...ctx.config.allowedRedirectOrigins])];
+    // The back office previews this page in a frame: the origins whose preview frames the page
+    // accepts, and answers. The CMS origin first; the configured origins as well.
     const previewMeta = `<meta name="fanfare-preview-origins" content="${escapeHtml(previewOrigins.join(' '))}" />`;
     const withApple = withId.replace('</head>', `${previewMeta}${appleMeta}`);
     // A campaign that names this party offers its newsletter on the party page (spec 1).
@@ -111,7 +114,11 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     reply.header('cache-control', 'no-cache').header('etag', etag);
     addVary(reply, 'Accept-Encoding');
     if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.status(304).send();
-    reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'same-origin').type('text/html; charset=utf-8');
+    reply
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'same-origin')
+      .header('content-security-policy', frameAncestors)
+      .type('text/html; charset=utf-8');
     // The page carries the stylesheet: compressed once per page and encoding, then reused.
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (!encoding) return reply.send(html);

@@ -7,6 +7,8 @@ import { z } from 'zod';
  * built-in provider emulators), so `npm start` works on a fresh machine with nothing configured.
  */
 export interface Config {
+  /** NODE_ENV=production: unsafe settings are refused, emulators and the demo seed run only when named. */
+  production: boolean;
   host: string;
   partyPort: number;
   cmsPort: number;
@@ -22,7 +24,11 @@ export interface Config {
   redisKeyPrefix: string;
   /** The live party: socket batching, heartbeat, shedding, timeline timers, retained events. */
   live: LiveConfig;
-  /** Origins a login may redirect back to (party web app origins). */
+  /**
+   * The origins of the deployment's own surfaces (PUBLIC_URL, CMS_PUBLIC_URL) and any operator's
+   * extra ones (ALLOWED_REDIRECT_ORIGINS): the one list that CORS, login and newsletter redirects,
+   * editor `postMessage` and `frame-ancestors` derive from.
+   */
   allowedRedirectOrigins: string[];
   /** Static admin token for party admin calls until CMS users exist; null means no such token. */
   cmsAdminToken: string | null;
@@ -32,7 +38,7 @@ export interface Config {
   accessTokenTtlMs: number;
   spotify: SpotifyConfig;
   apple: AppleConfig;
-  /** True when a provider has no real credentials and the built-in emulators answer instead. */
+  /** True when a provider's built-in emulator answers instead of the real provider (no credentials; in production only when named in EMULATORS). */
   emulators: { spotify: boolean; apple: boolean };
   demo: { seed: boolean; startDelayMs: number };
   /** Folder with the operator's `imprint.html`, `privacy.html`, `terms.html` (issue 15); a party's own settings win. */
@@ -119,7 +125,11 @@ const Bool = z
   .enum(['1', '0', 'true', 'false', 'yes', 'no'])
   .transform((v) => v === '1' || v === 'true' || v === 'yes');
 
+/** Providers with a built-in emulator, as EMULATORS names them. */
+const EMULATED_PROVIDERS = ['spotify', 'apple'] as const;
+
 const Env = z.object({
+  NODE_ENV: z.string().optional(),
   HOST: z.string().default('127.0.0.1'),
   PORT: Port.default(8080),
   CMS_PORT: Port.default(1337),
@@ -155,7 +165,12 @@ const Env = z.object({
   SPOTIFY_API_URL: z.url().optional(),
   APPLE_DEVELOPER_TOKEN: z.string().optional(),
   APPLE_API_URL: z.url().optional(),
-  DEMO_SEED: Bool.default(true),
+  DEMO_SEED: Bool.optional(),
+  EMULATORS: z
+    .string()
+    .transform((v) => v.split(',').map((n) => n.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(EMULATED_PROVIDERS, { error: 'EMULATORS names spotify and/or apple, comma-separated' })))
+    .optional(),
   DEMO_START_DELAY_SECONDS: z.coerce.number().min(0).default(300),
   LEGAL_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -198,17 +213,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
+  const production = e.NODE_ENV === 'production';
   // npm runs workspace scripts inside the workspace; a relative DATA_DIR means the directory the
   // user started from (npm's INIT_CWD), so `npm start` at the root keeps its data in ./data there.
   const dataDir = path.resolve(env.INIT_CWD ?? process.cwd(), e.DATA_DIR);
-  const publicUrl = trimSlash(e.PUBLIC_URL ?? `http://${displayHost(e.HOST)}:${e.PORT}`);
-  const cmsPublicUrl = trimSlash(e.CMS_PUBLIC_URL ?? `http://${displayHost(e.HOST)}:${e.CMS_PORT}`);
-  const spotifyEmulated = !(e.SPOTIFY_CLIENT_ID && e.SPOTIFY_CLIENT_SECRET);
-  const appleEmulated = !e.APPLE_DEVELOPER_TOKEN;
-  const origins = e.ALLOWED_REDIRECT_ORIGINS
-    ? e.ALLOWED_REDIRECT_ORIGINS.split(',').map((o) => trimSlash(o.trim())).filter(Boolean)
-    : [new URL(publicUrl).origin, new URL(cmsPublicUrl).origin];
+  const publicUrl = baseUrl(e.PUBLIC_URL ?? `http://${displayHost(e.HOST)}:${e.PORT}`);
+  const cmsPublicUrl = baseUrl(e.CMS_PUBLIC_URL ?? `http://${displayHost(e.HOST)}:${e.CMS_PORT}`);
+  const named = new Set(e.EMULATORS ?? []);
+  // Outside production a provider without credentials is emulated; in production only by name.
+  const spotifyEmulated = !(e.SPOTIFY_CLIENT_ID && e.SPOTIFY_CLIENT_SECRET) && (!production || named.has('spotify'));
+  const appleEmulated = !e.APPLE_DEVELOPER_TOKEN && (!production || named.has('apple'));
+  const extraOrigins = (e.ALLOWED_REDIRECT_ORIGINS ?? '').split(',').map((o) => o.trim()).filter(Boolean);
+  // The surfaces' own origins always belong (the back office calls the party API and frames the
+  // party app; the party app calls the CMS): an extra list adds to them, never replaces them.
+  const origins = [...new Set([new URL(publicUrl).origin, new URL(cmsPublicUrl).origin, ...extraOrigins.map(originOf)])];
+  if (production) {
+    const refusals = productionRefusals(e, { publicUrl, cmsPublicUrl, extraOrigins });
+    if (refusals.length > 0) throw new Error(`Refusing to start with NODE_ENV=production:\n  ${refusals.join('\n  ')}`);
+  }
   return {
+    production,
     host: e.HOST,
     partyPort: e.PORT,
     cmsPort: e.CMS_PORT,
@@ -253,7 +277,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
     },
     emulators: { spotify: spotifyEmulated, apple: appleEmulated },
-    demo: { seed: e.DEMO_SEED, startDelayMs: e.DEMO_START_DELAY_SECONDS * 1000 },
+    demo: { seed: e.DEMO_SEED ?? !production, startDelayMs: e.DEMO_START_DELAY_SECONDS * 1000 },
     legalDir: e.LEGAL_DIR ?? null,
     logLevel: e.LOG_LEVEL,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
@@ -289,6 +313,63 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 function trimSlash(url: string): string {
   return url.replace(/\/+$/, '');
+}
+
+/** A public URL as the pages and links carry it: origin and path, no trailing slash (`:443` and upper case dropped). */
+function baseUrl(value: string): string {
+  const url = new URL(value);
+  return trimSlash(`${url.origin}${url.pathname}`);
+}
+
+/** The origin of an ALLOWED_REDIRECT_ORIGINS entry, or the entry itself when it is not a URL (it then matches nothing). */
+function originOf(value: string): string {
+  try {
+    return new URL(value).origin;
+  } catch {
+    return trimSlash(value);
+  }
+}
+
+/**
+ * A URL browsers may treat as a secure context: https, or a loopback host (reached from this
+ * machine only, so nothing crosses a network in clear).
+ */
+function isSecureUrl(value: string): boolean {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || (url.protocol === 'http:' && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/.test(url.hostname));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * What production (NODE_ENV=production) will not run with, each naming what to set. Guards
+ * against a deployment that works by accident: OAuth state signed with a per-process key (logins
+ * fail across nodes and restarts), tokens and passwords sent in clear, a provider silently
+ * answered by the built-in emulator. The first admin's password is checked at start-up
+ * (`ensureFirstAdmin`), where the database says whether this is the first start.
+ */
+function productionRefusals(e: z.infer<typeof Env>, urls: { publicUrl: string; cmsPublicUrl: string; extraOrigins: string[] }): string[] {
+  const refusals: string[] = [];
+  if (!e.SESSION_SECRET) refusals.push('SESSION_SECRET is not set: set it to a random string of at least 16 characters, the same on every node.');
+  for (const [name, given, value] of [
+    ['PUBLIC_URL', e.PUBLIC_URL, urls.publicUrl],
+    ['CMS_PUBLIC_URL', e.CMS_PUBLIC_URL, urls.cmsPublicUrl],
+  ] as const) {
+    if (!given) refusals.push(`${name} is not set: set it to the https:// address the public reaches this surface at.`);
+    else if (!isSecureUrl(value)) refusals.push(`${name} is ${value}: set it to an https:// address (plain http only on a loopback host).`);
+  }
+  const insecure = urls.extraOrigins.filter((o) => !isSecureUrl(o));
+  if (insecure.length > 0) refusals.push(`ALLOWED_REDIRECT_ORIGINS has ${insecure.join(', ')}: list https:// origins only.`);
+  const named = new Set(e.EMULATORS ?? []);
+  if (!(e.SPOTIFY_CLIENT_ID && e.SPOTIFY_CLIENT_SECRET) && !named.has('spotify')) {
+    refusals.push('Spotify has no credentials: set SPOTIFY_CLIENT_ID and SPOTIFY_CLIENT_SECRET, or EMULATORS=spotify to run the built-in emulator.');
+  }
+  if (!e.APPLE_DEVELOPER_TOKEN && !named.has('apple')) {
+    refusals.push('Apple Music has no developer token: set APPLE_DEVELOPER_TOKEN, or EMULATORS=apple to run the built-in emulator.');
+  }
+  return refusals;
 }
 
 function displayHost(host: string): string {

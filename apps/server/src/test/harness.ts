@@ -84,9 +84,10 @@ async function startOnFreePorts(configFor: (partyPort: number, cmsPort: number) 
 
 /**
  * Starts the real server program on free ports, a temporary data directory and a fresh database,
- * exactly as `npm start` would, with the emulators and the demo catalog.
+ * exactly as `npm start` would, with the emulators and the demo catalog. `hostNames` sets the
+ * public URLs to those host names on the chosen ports.
  */
-export async function startTestServer(opts: { db?: DbTarget; env?: Record<string, string> } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { db?: DbTarget; env?: Record<string, string>; hostNames?: { party: string; cms: string } } = {}): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-test-'));
   const pgDb = opts.db === 'postgres' ? await createPostgresDatabase() : null;
   const { config, server } = await startOnFreePorts((partyPort, cmsPort) =>
@@ -99,6 +100,11 @@ export async function startTestServer(opts: { db?: DbTarget; env?: Record<string
       CMS_ADMIN_TOKEN: TEST_CMS_TOKEN,
       DEMO_START_DELAY_SECONDS: '300',
       ...(pgDb ? { DATABASE_URL: pgDb.url } : {}),
+      // Both listeners bind 127.0.0.1; the public URLs may name them by other host names (e.g.
+      // localhost), so the surfaces are on different origins as on a real deployment.
+      ...(opts.hostNames
+        ? { PUBLIC_URL: `http://${opts.hostNames.party}:${partyPort}`, CMS_PUBLIC_URL: `http://${opts.hostNames.cms}:${cmsPort}` }
+        : {}),
       ...opts.env,
     }),
   );

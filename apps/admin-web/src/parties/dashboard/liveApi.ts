@@ -6,8 +6,8 @@
 import type { FakeChatBody, PartyExportKind, PostPollBody, PostPopupBody, PostQuizQuestionBody, PostScheduledMessageBody } from '@fanfare/protocol';
 import { DASHBOARD_VIEW } from '@fanfare/protocol';
 import { useMemo } from 'react';
-import { useApi, useSessionStore } from '../../api/context.tsx';
-import { partyOrigin, sessionPartyCall, type PartyApiOptions } from '../partyApi.ts';
+import { useApi, usePartyUrl, useSessionStore } from '../../api/context.tsx';
+import { sessionPartyCall, type PartyApiOptions } from '../partyApi.ts';
 
 export function createPartyLiveApi(opts: PartyApiOptions) {
   const call = sessionPartyCall(opts);
@@ -55,5 +55,6 @@ export type PartyLiveApi = ReturnType<typeof createPartyLiveApi>;
 export function usePartyLiveApi(): PartyLiveApi {
   const session = useSessionStore();
   const cms = useApi();
-  return useMemo(() => createPartyLiveApi({ baseUrl: partyOrigin(), token: cms.token, onExpired: () => session.signOut(true) }), [cms, session]);
+  const baseUrl = usePartyUrl();
+  return useMemo(() => createPartyLiveApi({ baseUrl, token: cms.token, onExpired: () => session.signOut(true) }), [cms, session, baseUrl]);
 }

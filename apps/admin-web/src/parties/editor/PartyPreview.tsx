@@ -2,7 +2,8 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Box, Button, Group, Paper, SegmentedControl, Stack, Text, Title } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { PARTY_PREVIEW_SCREENS, type Party, type PartyPreviewScreen, type PartyTrack } from '@fanfare/protocol';
-import { partyOrigin, partyPreviewFrameUrl } from '../partyApi.ts';
+import { usePartyUrl } from '../../api/context.tsx';
+import { partyPreviewFrameUrl } from '../partyApi.ts';
 import { usePartyPreviewBridge } from './previewBridge.ts';
 
 const SCREEN_LABEL: Record<PartyPreviewScreen, string> = { pre: 'Pre', waiting: 'Waiting', player: 'Player', end: 'End' };
@@ -18,11 +19,13 @@ type Width = keyof typeof WIDTHS;
  * settings. A 1280 px preview is scaled down to fit the column; the app lays itself out for 1280.
  */
 export function PartyPreview({ partyId, party, tracks, onWide }: { partyId: string; party: Party; tracks: PartyTrack[]; onWide?: (wide: boolean) => void }) {
-  const origin = partyOrigin();
+  const partyUrl = usePartyUrl();
+  // The frame's messages are checked against the party app's origin (its URL may carry a path).
+  const origin = new URL(partyUrl).origin;
   const [screen, setScreen] = useState<PartyPreviewScreen>('waiting');
   const [width, setWidth] = useState<Width>('390');
   // The address is fixed per party: screens change over the bridge, without reloading the app.
-  const [src] = useState(() => partyPreviewFrameUrl(origin, partyId, 'waiting'));
+  const [src] = useState(() => partyPreviewFrameUrl(partyUrl, partyId, 'waiting'));
   const [attempt, setAttempt] = useState(0);
   const [late, setLate] = useState(false);
   const frame = useRef<HTMLIFrameElement>(null);
@@ -50,7 +53,7 @@ export function PartyPreview({ partyId, party, tracks, onWide }: { partyId: stri
           <Title order={2} size="h4" id="preview-title">
             Preview
           </Title>
-          <Anchor href={`${origin}/p/${encodeURIComponent(partyId)}/?admin=true#/${screen}`} target="_blank" rel="noreferrer" size="sm">
+          <Anchor href={`${partyUrl}/p/${encodeURIComponent(partyId)}/?admin=true#/${screen}`} target="_blank" rel="noreferrer" size="sm">
             Open saved party in a new tab
           </Anchor>
         </Group>

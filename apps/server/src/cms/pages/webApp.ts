@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { registerHashedAssets } from '../../platform/staticAssets.ts';
+import { frameAncestorsPolicy } from '../../platform/webConfig.ts';
 
 /** Where `npm run build -w @fanfare/campaign-web` writes the campaign page. */
 export const CAMPAIGN_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../campaign-web/dist');
@@ -64,6 +65,5 @@ export function inlineStylesheets(html: string, assetsDir: string, prefix: strin
  * of the signup and login buttons.
  */
 export function frameAncestors(ctx: ServerContext): string {
-  const origins = new Set([new URL(ctx.config.cmsPublicUrl).origin, ...ctx.config.allowedRedirectOrigins]);
-  return `frame-ancestors 'self' ${[...origins].join(' ')}`;
+  return frameAncestorsPolicy(ctx.config);
 }

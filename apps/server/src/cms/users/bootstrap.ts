@@ -13,6 +13,13 @@ export const DEFAULT_ADMIN_EMAIL = 'admin@fanfare.local';
  */
 export async function ensureFirstAdmin(ctx: ServerContext): Promise<void> {
   if ((await countUsers(ctx.db)) > 0) return;
+  // In production a printed password would sit in the service's log, and whoever reads the log
+  // first could sign in and set up the admin account: the operator chooses it instead.
+  if (ctx.config.production && !ctx.config.cms.adminPassword) {
+    throw new Error(
+      'Refusing to start with NODE_ENV=production:\n  the first back-office admin would get a printed password: set ADMIN_PASSWORD (at least 12 characters) and ADMIN_EMAIL for the first start.',
+    );
+  }
   const email = ctx.config.cms.adminEmail ?? DEFAULT_ADMIN_EMAIL;
   const generated = ctx.config.cms.adminPassword ? null : randomPassword();
   try {
