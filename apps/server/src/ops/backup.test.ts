@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { TEST_CMS_TOKEN } from '../test/harness.ts';
 import { Load, recordFigures, type Answer } from '../faults/load.ts';
 import { ServerNode, until } from '../faults/services.ts';
-import { BACKUP_DATABASE, BACKUP_MANIFEST, type BackupManifest } from './backup.ts';
+import { BACKUP_DATABASE, BACKUP_MANIFEST, OperatorError, backupDataDir, restoreDataDir, type BackupManifest } from './backup.ts';
 
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const P = 'backup-party';
@@ -174,4 +174,56 @@ describe('backup and restore of the embedded SQLite set-up', () => {
       command_ms: backup.ms,
     });
   }, 240_000);
+
+  it('restore: refuses an interrupted backup and a database that fails its integrity check, and leaves DATA_DIR empty', async () => {
+    const dataDir = tmp('fanfare-backup-small-');
+    const file = path.join(dataDir, 'fanfare.sqlite');
+    const db = new SQLite(file);
+    db.pragma('journal_mode = WAL');
+    db.exec("create table kysely_migration (name text primary key); insert into kysely_migration values ('001_foundation');");
+    db.exec('create table notes (id integer primary key, body text)');
+    const insert = db.prepare('insert into notes (body) values (?)');
+    db.transaction(() => {
+      for (let i = 0; i < 2_000; i++) insert.run(`note ${i} `.repeat(20));
+    })();
+    fs.mkdirSync(path.join(dataDir, 'uploads/profile'), { recursive: true });
+    fs.writeFileSync(path.join(dataDir, 'uploads/profile/a.png'), PNG_1X1);
+    // A file still being written: not part of the backup.
+    fs.writeFileSync(path.join(dataDir, 'uploads/profile/b.png.0.partial'), 'half');
+    const backups = tmp('fanfare-backup-small-copies-');
+    const { dir, manifest } = await backupDataDir({ databaseFile: file, dataDir, into: backups });
+    db.close();
+    expect(manifest.database.migrations).toEqual(['001_foundation']);
+    expect(manifest.files.count).toBe(1);
+    expect(fs.statSync(dir).mode & 0o777).toBe(0o700);
+
+    const target = path.join(tmp('fanfare-backup-small-restored-'), 'data');
+    const restoreInto = () => restoreDataDir({ from: dir, dataDir: target, databaseFile: path.join(target, 'fanfare.sqlite') });
+    // Interrupted: the manifest is written last, so a folder without it is refused.
+    fs.renameSync(path.join(dir, BACKUP_MANIFEST), path.join(dir, 'aside.json'));
+    await expect(restoreInto()).rejects.toThrow(/not a complete backup/);
+    fs.renameSync(path.join(dir, 'aside.json'), path.join(dir, BACKUP_MANIFEST));
+    // Damaged: a page overwritten in the middle of the copy.
+    const copy = path.join(dir, BACKUP_DATABASE);
+    const intact = fs.readFileSync(copy);
+    const damaged = Buffer.from(intact);
+    damaged.fill(0xa5, 8 * 4096, 12 * 4096);
+    fs.writeFileSync(copy, damaged);
+    await expect(restoreInto()).rejects.toThrow(OperatorError);
+    await expect(restoreInto()).rejects.toThrow(/fails PRAGMA integrity_check/);
+    expect(fs.existsSync(target)).toBe(false);
+    fs.writeFileSync(copy, intact);
+
+    await restoreInto();
+    expect(fs.readdirSync(target).sort()).toEqual(['fanfare.sqlite', 'uploads']);
+    expect(fs.readdirSync(path.join(target, 'uploads/profile'))).toEqual(['a.png']);
+    const restored = new SQLite(path.join(target, 'fanfare.sqlite'), { readonly: true });
+    try {
+      expect(restored.prepare('select count(*) from notes').pluck().get()).toBe(2_000);
+    } finally {
+      restored.close();
+    }
+    // And a second restore over it is refused.
+    await expect(restoreInto()).rejects.toBeInstanceOf(OperatorError);
+  });
 });

@@ -62,7 +62,8 @@ export async function backupDataDir(opts: { databaseFile: string; dataDir: strin
   const dir = path.join(into, `fanfare-${backupStamp(takenAt)}`);
   const partial = `${dir}${PARTIAL_SUFFIX}`;
   if ((await exists(dir)) || (await exists(partial))) throw new OperatorError(`${dir} exists already.`);
-  await fs.mkdir(partial, { recursive: true });
+  // Only the server's user may read it: it holds fans' e-mail addresses and hashed tokens.
+  await fs.mkdir(partial, { recursive: true, mode: 0o700 });
   try {
     const copy = path.join(partial, BACKUP_DATABASE);
     const dbStarted = performance.now();
@@ -136,13 +137,17 @@ function snapshotDatabase(databaseFile: string, copy: string): void {
 /** Throws unless the database passes `PRAGMA integrity_check`; returns its applied migrations. */
 function checkDatabase(file: string): string[] {
   const db = new SQLite(file, { readonly: true, fileMustExist: true });
+  let result: unknown;
   try {
-    const result = db.pragma('integrity_check', { simple: true });
-    if (result !== 'ok') throw new OperatorError(`${file} fails PRAGMA integrity_check: ${String(result)}`);
-    return db.prepare('select name from kysely_migration order by name').pluck().all() as string[];
+    result = db.pragma('integrity_check', { simple: true });
+    if (result === 'ok') return db.prepare('select name from kysely_migration order by name').pluck().all() as string[];
+  } catch (e) {
+    // A page damaged badly enough makes the check itself fail (SQLITE_CORRUPT).
+    result = e instanceof Error ? e.message : e;
   } finally {
     db.close();
   }
+  throw new OperatorError(`${file} fails PRAGMA integrity_check: ${String(result)}`);
 }
 
 async function readManifest(from: string): Promise<BackupManifest> {
