@@ -185,7 +185,8 @@ export async function lockForTransaction(trx: Db, dialect: Dialect, key: string)
 export async function runAlone<T>(db: Db, dialect: Dialect, key: string, work: () => Promise<T>): Promise<T> {
   if (dialect !== 'postgres') return work();
   return db.connection().execute(async (conn) => {
-    await sql`select set_config('lock_timeout', '60000', true), pg_advisory_lock(hashtextextended(${key}, 0))`.execute(conn);
+    // The timeout is set first (a CTE, as Kysely's migration lock does) and lasts this statement only.
+    await sql`with bounded as (select set_config('lock_timeout', '60000', true)) select pg_advisory_lock(hashtextextended(${key}, 0)) from bounded`.execute(conn);
     try {
       return await work();
     } finally {
