@@ -2,7 +2,7 @@ import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerContext } from './context.ts';
 import type { Config } from './platform/config.ts';
-import { migrateToLatest, openDatabase } from './platform/db/database.ts';
+import { migrateToLatest, openDatabase, runAlone } from './platform/db/database.ts';
 import { createHttpApp, type App } from './platform/http.ts';
 import { connectRedis } from './platform/pubsub/redis.ts';
 import { LocalDiskStorage } from './platform/storage.ts';
@@ -42,7 +42,8 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     onConnectionError: (err) =>
       logger.warn({ error: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on the next query'),
   });
-  await migrateToLatest(database.db);
+  const applied = await migrateToLatest(database.db);
+  if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   // The read caches of every node hear of the writes made on the others (issue 16).
   if (config.redisUrl) await database.changes.connect(connectRedis(config.redisUrl, config.redisKeyPrefix, logger), logger);
   const hub = createPartyHub(config, () => ctx.now(), logger, databaseSeqBlocks(database.db));
@@ -61,8 +62,11 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   };
   ctx.cmsTokenResolvers.push(cmsUserTokenResolver(ctx));
   try {
-    await ensureFirstAdmin(ctx);
-    if (config.demo.seed) await seedDemo(ctx);
+    // Nodes starting together (a fresh cluster, an upgrade) would race to create the same rows.
+    await runAlone(ctx.db, ctx.dialect, 'fanfare:start-up writes', async () => {
+      await ensureFirstAdmin(ctx);
+      if (config.demo.seed) await seedDemo(ctx);
+    });
   } catch (e) {
     // A refused start (production without a first admin password) leaves nothing open.
     await ctx.hub.close();

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 
@@ -11,13 +12,25 @@ export interface Storage {
   delete(key: string): Promise<void>;
 }
 
+/** Ends the name of a file still being written (a backup skips it). */
+export const PARTIAL_SUFFIX = '.partial';
+
 export class LocalDiskStorage implements Storage {
   constructor(readonly root: string) {}
 
+  // Written aside and renamed into place, so a file is either whole or absent: a backup copying
+  // the folder (ops/backup.ts) or a crash mid-write never leaves half an image under its key.
   async put(key: string, bytes: Uint8Array): Promise<void> {
     const file = this.resolve(key);
     await fs.mkdir(path.dirname(file), { recursive: true });
-    await fs.writeFile(file, bytes);
+    const aside = `${file}.${randomUUID()}${PARTIAL_SUFFIX}`;
+    try {
+      await fs.writeFile(aside, bytes);
+      await fs.rename(aside, file);
+    } catch (e) {
+      await fs.rm(aside, { force: true });
+      throw e;
+    }
   }
 
   async get(key: string): Promise<Uint8Array | null> {

@@ -144,14 +144,20 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   return err.cause !== undefined && err.cause !== err && isDatabaseUnavailable(err.cause);
 }
 
-/** Applies every pending migration; throws with the failing migration's name. */
-export async function migrateToLatest(db: Db): Promise<void> {
+/**
+ * Applies every pending migration and returns the names this call applied (none when another
+ * node did it first); throws with the failing migration's name. On PostgreSQL, Kysely's migrator
+ * holds an advisory lock while it reads what is applied and applies the rest, so nodes starting
+ * together apply each migration once (tested in `ops/concurrentStart.test.ts`).
+ */
+export async function migrateToLatest(db: Db): Promise<string[]> {
   const migrator = new Migrator({ db, provider: { getMigrations: async () => migrations } });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error) {
     throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`, { cause: error });
   }
+  return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
 
 /** True for a unique-constraint violation on either dialect (two requests made the same row at once). */
@@ -168,4 +174,23 @@ export function isUniqueViolation(err: unknown): boolean {
  */
 export async function lockForTransaction(trx: Db, dialect: Dialect, key: string): Promise<void> {
   if (dialect === 'postgres') await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(trx);
+}
+
+/**
+ * Runs `work` while holding a lock on `key` across the cluster, so nodes that start together do
+ * it one after the other (the first admin and the demo seed: each checks, then inserts). On
+ * PostgreSQL a session advisory lock on a connection reserved for the purpose, waited for at most
+ * a minute; `work` runs on the pool. SQLite serves one process: nothing to wait for.
+ */
+export async function runAlone<T>(db: Db, dialect: Dialect, key: string, work: () => Promise<T>): Promise<T> {
+  if (dialect !== 'postgres') return work();
+  return db.connection().execute(async (conn) => {
+    // The timeout is set first (a CTE, as Kysely's migration lock does) and lasts this statement only.
+    await sql`with bounded as (select set_config('lock_timeout', '60000', true)) select pg_advisory_lock(hashtextextended(${key}, 0)) from bounded`.execute(conn);
+    try {
+      return await work();
+    } finally {
+      await sql`select pg_advisory_unlock(hashtextextended(${key}, 0))`.execute(conn);
+    }
+  });
 }
