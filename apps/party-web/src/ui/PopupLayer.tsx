@@ -1,29 +1,39 @@
 import { useTranslation } from 'react-i18next';
+import { Button } from '@fanfare/ui';
 import { useParty, useServices } from '../app/context.tsx';
-import { Modal } from './Modal.tsx';
+import { isHostOrAdmin } from '../rules/roles.ts';
+import { roleOf } from '../state/store.ts';
+import { ThemedModal } from './ThemedModal.tsx';
+import { usePartyFont } from './usePartyFont.ts';
 
-/** Popups from hosts (spec 3): closeable or not; a restart popup reloads the app. */
+/**
+ * Popups from hosts (spec 3): closeable or not; a restart popup reloads the app. Fans see them as
+ * a modal; hosts and admins see them inside their panel instead, so a popup never covers the
+ * controls that sent it.
+ */
 export function PopupLayer() {
   const { t } = useTranslation();
   const services = useServices();
+  const font = usePartyFont();
   const popup = useParty((s) => s.popups[0] ?? null);
-  if (!popup) return null;
+  const isHost = useParty((s) => isHostOrAdmin(roleOf(s)));
+  if (!popup || isHost) return null;
   const close = () => services.store.getState().closePopup(popup.id);
   return (
-    <Modal title={t('popup.title')} onClose={close} closeable={popup.is_closeable}>
+    <ThemedModal title={t('popup.title')} onClose={close} closeable={popup.is_closeable}>
       <p className="popup__message">{popup.message}</p>
       <div className="button-row">
         {popup.is_restart && (
-          <button type="button" className="button" onClick={() => window.location.reload()}>
+          <Button font={font} onClick={() => window.location.reload()}>
             {t('popup.restart')}
-          </button>
+          </Button>
         )}
         {popup.is_closeable && (
-          <button type="button" className="button button--ghost" onClick={close}>
+          <Button variant="secondary" font={font} onClick={close}>
             {t('popup.ok')}
-          </button>
+          </Button>
         )}
       </div>
-    </Modal>
+    </ThemedModal>
   );
 }
