@@ -7,7 +7,9 @@ import { FullScreenModal } from '@fanfare/ui';
  * stacked overlays) in the party's theme: a panel in the party's colours over the dimmed page.
  * A tap beside the panel closes it too, unless it may not be closed.
  */
-export function ThemedModal(props: { title: string; onClose: () => void; children: ReactNode; wide?: boolean; closeable?: boolean }) {
+export type ThemedModalProps = { title: string; onClose: () => void; children: ReactNode; wide?: boolean; closeable?: boolean };
+
+export function ThemedModal(props: ThemedModalProps) {
   const { t } = useTranslation();
   const isCloseable = props.closeable ?? true;
   // The overlay is the modal's own backdrop element: a press there is a press beside the panel.
@@ -22,3 +24,5 @@ export function ThemedModal(props: { title: string; onClose: () => void; childre
     </div>
   );
 }
+
+export default ThemedModal;
