@@ -11,17 +11,19 @@ export function SentPopupNotice() {
   const popups = useParty((s) => s.popups);
   if (popups.length === 0) return null;
   return (
-    <ul className="plain-list sent-popups" aria-label={t('host.popupLiveTitle')} data-testid="sent-popups">
-      {popups.map((p) => (
-        <li key={p.id} className="sent-popups__item" role="status">
-          <p className="sent-popups__text">
-            <strong>{t('host.popupLive')}</strong> {p.message}
-          </p>
-          <button type="button" className="button button--small button--ghost" onClick={() => services.store.getState().closePopup(p.id)} aria-label={t('host.popupHideLabel', { message: p.message })}>
-            {t('host.popupHide')}
-          </button>
-        </li>
-      ))}
-    </ul>
+    <div className="sent-popups" role="status" aria-label={t('host.popupLiveTitle')} data-testid="sent-popups">
+      <ul className="plain-list">
+        {popups.map((p) => (
+          <li key={p.id} className="sent-popups__item">
+            <p className="sent-popups__text">
+              <strong>{t('host.popupLive')}</strong> {p.message}
+            </p>
+            <button type="button" className="button button--small button--ghost" onClick={() => services.store.getState().closePopup(p.id)} aria-label={t('host.popupHideLabel', { message: p.message })}>
+              {t('host.popupHide')}
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
   );
 }
