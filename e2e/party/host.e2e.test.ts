@@ -117,6 +117,7 @@ describe('host flows in Chromium: popup, live poll, pause reason, reactions and 
     await waitFor(() => dialog.getByText('Gleich kommt die Bonus-Spur!').isVisible(), 'the fan to see the popup dialog');
     await screenshotBoth(host, 'host-popup-in-panel');
     await screenshotBoth(fan, 'fan-popup-dialog');
+    await expectNoSeriousAxeViolations(fan, 'the fan\'s popup dialog');
     // The host hides it from the panel; the fan's stays, as fans may not close this one.
     await notice.getByRole('button', { name: /hier ausblenden/ }).click();
     expect(await panel.getByTestId('sent-popups').count()).toBe(0);
@@ -164,6 +165,7 @@ describe('host flows in Chromium: popup, live poll, pause reason, reactions and 
     const reason = fan.getByTestId('paused-reason');
     await waitFor(() => reason.textContent().then((t) => t?.startsWith('Vom Host pausiert.')), 'the fan to read why it paused');
     await screenshotBoth(fan, 'fan-paused-by-host');
+    await screenshotBoth(host, 'host-stopped');
     await expectNoSeriousAxeViolations(fan, 'the paused player');
     await host.getByTestId('host-panel').getByRole('button', { name: 'Party starten' }).click();
     await waitFor(() => reason.count().then((n) => n === 0), 'the reason to go once the party runs again');
