@@ -82,6 +82,7 @@ export const de = {
     nowPlaying: 'Läuft gerade',
     paused: 'Pausiert',
     pausedByHost: 'Vom Host pausiert. Die Musik geht weiter, sobald der Host die Party wieder startet.',
+    pausedForEveryone: 'Für alle pausiert. Starte die Party, um weiterzumachen.',
     pausedByYou: 'Du hast pausiert. Tippe auf „Mithören“, um wieder einzusteigen.',
     notStarted: 'Die Party hat noch nicht begonnen.',
     progress: 'Fortschritt des Songs',

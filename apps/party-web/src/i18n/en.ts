@@ -84,6 +84,7 @@ export const en: Dictionary = {
     nowPlaying: 'Now playing',
     paused: 'Paused',
     pausedByHost: 'Paused by the host. The music goes on when the host starts the party again.',
+    pausedForEveryone: 'Paused for everyone. Start the party to go on.',
     pausedByYou: 'You paused. Tap “Listen along” to join in again.',
     notStarted: 'The party has not started yet.',
     progress: 'Song progress',

@@ -23,6 +23,11 @@ describe('listening-party §4 stop: fans read why playback is paused', () => {
     expect((await screen.findByTestId('paused-reason', {}, { timeout: 3000 })).textContent).toMatch(/^Paused by the host\./);
   });
 
+  it('tells a host the pause is for everyone, not that a host paused', async () => {
+    await renderPlayer({ role: 'host', status: runningStatus({ is_paused: true }) });
+    expect((await screen.findByTestId('paused-reason', {}, { timeout: 3000 })).textContent).toBe('Für alle pausiert. Starte die Party, um weiterzumachen.');
+  });
+
   it('says nothing while the music runs, and the fan\'s own pause in words', async () => {
     const { services } = await renderPlayer({});
     await screen.findByTestId('now-playing', {}, { timeout: 3000 });

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
 import type { PlaybackState, PlayerKind } from '../player/types.ts';
 import { formatClock, positionNowMs } from '../rules/playback.ts';
+import { isHostOrAdmin } from '../rules/roles.ts';
 import { isAlbumFinished } from '../rules/sync.ts';
+import { roleOf } from '../state/store.ts';
 import { Reactions } from './Reactions.tsx';
 import { ListenerCount, SyncIndicator } from './SyncIndicator.tsx';
 
@@ -16,6 +18,7 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
   const manualPause = useParty((s) => s.manualPause);
   const mediaError = useParty((s) => s.mediaError);
   const isFinished = useParty((s) => isAlbumFinished(s.status, s.tracks));
+  const isHost = useParty((s) => isHostOrAdmin(roleOf(s)));
   const volumeId = useId();
   const pausedReasonId = useId();
   const [now, setNow] = useState(() => Date.now());
@@ -54,7 +57,7 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
   const pct = track.duration_ms > 0 ? Math.min(100, (pos / track.duration_ms) * 100) : 0;
   const listening = !manualPause && !props.playback.isPaused && !props.playback.needsGesture;
   // Why nothing plays, in words (the eyebrow alone said "Paused"): the host stopped the party, or the fan paused.
-  const pausedReason = status.is_paused ? t('player.pausedByHost') : manualPause ? t('player.pausedByYou') : null;
+  const pausedReason = status.is_paused ? (isHost ? t('player.pausedForEveryone') : t('player.pausedByHost')) : manualPause ? t('player.pausedByYou') : null;
   const toggle = () => {
     const player = services.player;
     if (!player) return;

@@ -47,7 +47,7 @@ export function Waiting() {
       {mayStart && (
         <LoadErrorBoundary fallback={<LoadFailed />}>
           <Suspense fallback={null}>
-            <HostStartButton />
+            <HostStartButton big />
           </Suspense>
         </LoadErrorBoundary>
       )}

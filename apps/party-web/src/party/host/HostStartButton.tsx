@@ -7,8 +7,11 @@ import { roleOf } from '../../state/store.ts';
 import { usePartyFont } from '../../ui/usePartyFont.ts';
 import { useHostAction } from './useHostAction.tsx';
 
-/** Start button for the roles startAllowed names (spec 4 and 6), shown while the party is not running. */
-export function HostStartButton() {
+/**
+ * Start button for the roles startAllowed names (spec 4 and 6), shown while the party is not
+ * running. `big` where it is the screen's main action (the waiting room).
+ */
+export function HostStartButton(props: { big?: boolean }) {
   const { t } = useTranslation();
   const services = useServices();
   const font = usePartyFont();
@@ -36,7 +39,7 @@ export function HostStartButton() {
     );
   return (
     <div className="host-start">
-      <Button big font={font} disabled={busy} onClick={() => void start()}>
+      <Button big={props.big ?? false} font={font} disabled={busy} onClick={() => void start()}>
         {t('host.start')}
       </Button>
       {feedback}
