@@ -77,3 +77,13 @@ export async function waitFor<T>(check: () => Promise<T> | T, what: string, time
   }
   throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
 }
+
+/** axe-core in the page: fails on serious or critical violations, naming each rule and its elements. */
+export async function expectNoSeriousAxeViolations(page: Page, what = page.url()): Promise<void> {
+  await page.addScriptTag({ path: path.join(ROOT, 'node_modules/axe-core/axe.min.js') });
+  const violations = await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; impact: string | null; nodes: { target: string[] }[] }[] }> } }).axe.run();
+    return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+  });
+  if (violations.length > 0) throw new Error(`axe on ${what}: ${violations.join('; ')}`);
+}

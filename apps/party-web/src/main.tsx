@@ -10,6 +10,8 @@ import { pageStorage } from './session/pageStorage.ts';
 import { isPartyPreview } from './preview/previewMode.ts';
 // The five party fonts from our own origin (issue 15), shared with the campaign page.
 import '@fanfare/ui/fonts.css';
+// The shared kit's buttons and modal, themed by the party's variables in styles.css.
+import '@fanfare/ui/ui.css';
 import './styles.css';
 
 async function boot(): Promise<void> {

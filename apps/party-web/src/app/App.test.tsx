@@ -104,7 +104,7 @@ describe('chat rule (spec 6): blocked fans cannot type', () => {
   });
 });
 
-describe('issue 15 host panel: the outcome of Stop never sits next to a Stop button after a later Start', () => {
+describe('host panel: the outcome of Stop never sits next to a Stop button after a later Start', () => {
   it('shows "Die Party ist angehalten." after Stop, and no stale message once Start made it run again', async () => {
     const track = { id: 't', name: 'T', artists: [], album: 'A', duration_ms: 60_000, image: null, service: 'umg_hls' as const, hls_url: null };
     const running = { track, progress_ms: 0, is_paused: false, timestamp_ms: Date.now() };

@@ -40,7 +40,7 @@ function app() {
   );
 }
 
-describe('hash router (spec 2 routes in the hash; wouter in place of react-router for issue 16 bundle size)', () => {
+describe('hash router (spec 2 routes in the hash; wouter in place of react-router for the bundle size)', () => {
   it('reads the route and the query inside the hash', () => {
     expect(parseHash('')).toEqual({ pathname: '/', search: '' });
     expect(parseHash('#/waiting?admin=true')).toEqual({ pathname: '/waiting', search: '?admin=true' });

@@ -19,7 +19,7 @@ describe('party address rule: /p/{partyId}/, the page meta, a campaign party id,
     history.replaceState(null, '', '/p/abc/');
     expect(resolvePartyId(document, window)).toBe('abc');
   });
-  it('honours tag_manager.party_id of a campaign configuration, read from the meta the CMS writes (issue 10)', () => {
+  it('honours tag_manager.party_id of a campaign configuration, read from the meta the CMS writes', () => {
     document.head.innerHTML = `<meta name="fanfare-party-id" content="x"><meta name="fanfare:campaign" content='{"tag_manager":{"party_id":"from-campaign"}}'>`;
     expect(resolvePartyId(document, window)).toBe('from-campaign');
   });

@@ -66,7 +66,7 @@ afterEach(() => {
   vi.useRealTimers();
 });
 
-describe('issue 15 live session: the connection heals itself and tells the truth', () => {
+describe('live session: the connection heals itself and tells the truth', () => {
   it('offline closes the socket (no retries that would end in the global error); online opens a new one that resumes from the last seq_id', async () => {
     const t = session();
     await t.live.start();

@@ -3,7 +3,9 @@ import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
 import type { PlaybackState, PlayerKind } from '../player/types.ts';
 import { formatClock, positionNowMs } from '../rules/playback.ts';
+import { isHostOrAdmin } from '../rules/roles.ts';
 import { isAlbumFinished } from '../rules/sync.ts';
+import { roleOf } from '../state/store.ts';
 import { Reactions } from './Reactions.tsx';
 import { ListenerCount, SyncIndicator } from './SyncIndicator.tsx';
 
@@ -16,7 +18,9 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
   const manualPause = useParty((s) => s.manualPause);
   const mediaError = useParty((s) => s.mediaError);
   const isFinished = useParty((s) => isAlbumFinished(s.status, s.tracks));
+  const isHost = useParty((s) => isHostOrAdmin(roleOf(s)));
   const volumeId = useId();
+  const pausedReasonId = useId();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
     const timer = setInterval(() => setNow(Date.now()), 500);
@@ -52,6 +56,8 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
   const pos = positionNowMs(status, now, offset);
   const pct = track.duration_ms > 0 ? Math.min(100, (pos / track.duration_ms) * 100) : 0;
   const listening = !manualPause && !props.playback.isPaused && !props.playback.needsGesture;
+  // Why nothing plays, in words (the eyebrow alone said "Paused"): the host stopped the party, or the fan paused.
+  const pausedReason = status.is_paused ? (isHost ? t('player.pausedForEveryone') : t('player.pausedByHost')) : manualPause ? t('player.pausedByYou') : null;
   const toggle = () => {
     const player = services.player;
     if (!player) return;
@@ -69,6 +75,11 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
             {track.name}
           </h1>
           <p className="now-playing__artist">{track.artists.join(', ')}</p>
+          {pausedReason && (
+            <p id={pausedReasonId} className="paused-reason" role="status" data-testid="paused-reason">
+              {pausedReason}
+            </p>
+          )}
         </div>
       </div>
       <div className="progress" role="progressbar" aria-label={t('player.progress')} aria-valuemin={0} aria-valuemax={Math.round(track.duration_ms / 1000)} aria-valuenow={Math.round(pos / 1000)} aria-valuetext={`${formatClock(pos)} / ${formatClock(track.duration_ms)}`}>
@@ -84,7 +95,7 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
         </p>
       ) : (
         <div className="now-playing__controls">
-          <button type="button" className="button button--large" onClick={toggle} disabled={status.is_paused} data-testid="play-toggle">
+          <button type="button" className="button button--large" onClick={toggle} disabled={status.is_paused} aria-describedby={pausedReason ? pausedReasonId : undefined} data-testid="play-toggle">
             {listening ? t('player.pause') : props.playback.needsGesture ? t('player.tapToListen') : t('player.listen')}
           </button>
           {props.playback.supportsVolume && props.kind !== 'mock' && (

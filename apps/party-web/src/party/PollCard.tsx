@@ -3,6 +3,8 @@ import { useTranslation } from 'react-i18next';
 import type { ChatMessage } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
 import { resultShares, scoreboardRemainingMs } from '../rules/chat.ts';
+import { isHostOrAdmin } from '../rules/roles.ts';
+import { roleOf } from '../state/store.ts';
 import { waitSeconds } from '../rules/slowMode.ts';
 import { useServerNow } from './useServerNow.ts';
 
@@ -19,13 +21,15 @@ export function PollCard(props: { message: ChatMessage }) {
     isQuiz ? s.user?.quiz_answers.find((a) => a.question_id === id)?.answer_id : s.user?.poll_answers.find((a) => a.poll_id === id)?.answer_id,
   );
   const canAnswer = useParty((s) => !!s.user);
+  // Hosts and admins follow the counts live while the question is open (the server sends them to all).
+  const isHost = useParty((s) => isHostOrAdmin(roleOf(s)));
   const [error, setError] = useState(false);
   if (!item) return null;
   const results = live?.results ?? item.results;
   const closed = live?.closed ?? item.closed;
   const correct = live?.correct_answer ?? (isQuiz ? m.quiz_question?.correct_answer : null) ?? null;
   const shares = resultShares(results);
-  const showResults = answered !== undefined || closed;
+  const showResults = answered !== undefined || closed || isHost;
   const headingId = `poll-${id}`;
 
   const answer = async (answerId: number) => {
@@ -79,8 +83,8 @@ export function PollCard(props: { message: ChatMessage }) {
           );
         })}
       </ul>
-      <p className="hint">
-        {closed ? t('poll.closed') : answered !== undefined ? t('poll.thanks') : t('poll.open')}
+      <p className="hint" data-testid="poll-state">
+        {closed ? t('poll.closed') : answered !== undefined ? t('poll.thanks') : isHost ? t('poll.liveForHosts') : t('poll.open')}
         {' · '}
         {t('poll.answers', { count: results.reduce((a, b) => a + b, 0) })}
       </p>

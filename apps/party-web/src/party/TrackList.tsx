@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
 import { isAlbumFinished } from '../rules/sync.ts';
 import { resultShares } from '../rules/chat.ts';
+import { heldVotes, shownVoteCounts } from '../rules/votes.ts';
 
 /** The party's tracks with live vote counts drawn as bars; fans vote while voting is enabled. */
 export function TrackList(props: { compact?: boolean }) {
@@ -15,8 +16,10 @@ export function TrackList(props: { compact?: boolean }) {
   const currentId = useParty((s) => (isAlbumFinished(s.status, s.tracks) ? null : (s.status?.track.id ?? null)));
   const [error, setError] = useState(false);
   if (tracks.length === 0) return null;
-  const shares = resultShares(tracks.map((tr) => tr.votes));
-  const voted = new Set(user?.track_votes ?? []);
+  // Only unplayed tracks hold a vote mark and a count: a played track's vote is spent.
+  const counts = shownVoteCounts(tracks);
+  const shares = resultShares(counts);
+  const voted = heldVotes(tracks, user?.track_votes ?? []);
 
   const toggle = async (trackId: string) => {
     if (!user) return;
@@ -44,17 +47,17 @@ export function TrackList(props: { compact?: boolean }) {
                 <span className="track__artist">{tr.artists.join(', ')}</span>
                 {tr.id === currentId && <span className="badge">{t('tracks.nowPlaying')}</span>}
               </div>
-              {votingEnabled && (
+              {votingEnabled && !tr.played && (
                 <div className="track__vote">
                   <div className="bar" aria-hidden="true">
                     <span style={{ width: `${shares[i]}%` }} />
                   </div>
-                  <span className="track__votes">{t('tracks.votes', { count: tr.votes })}</span>
+                  <span className="track__votes">{t('tracks.votes', { count: counts[i] })}</span>
                   <button
                     type="button"
                     className={`button button--small${isVoted ? '' : ' button--ghost'}`}
                     aria-pressed={isVoted}
-                    disabled={!user || tr.played}
+                    disabled={!user}
                     onClick={() => void toggle(tr.id)}
                     aria-label={isVoted ? t('tracks.unvoteLabel', { name: tr.name }) : t('tracks.voteLabel', { name: tr.name })}
                   >
@@ -62,6 +65,7 @@ export function TrackList(props: { compact?: boolean }) {
                   </button>
                 </div>
               )}
+              {votingEnabled && tr.played && tr.id !== currentId && <span className="track__played">{t('tracks.played')}</span>}
             </li>
           );
         })}

@@ -36,7 +36,7 @@ function player(opts: { messages: ChatMessage[]; slowSeconds?: number; role?: 'h
   });
 }
 
-describe('older chat messages page on (timestamp_ms, seq_id) (issue 10)', () => {
+describe('older chat messages page on (timestamp_ms, seq_id)', () => {
   it('sends before_seq_id with before: the oldest shown message\'s', async () => {
     const queries: URLSearchParams[] = [];
     const oldest = chatFixture({ id: 'm1', text: 'first', timestamp_ms: 1_700_000_010_000, seq_id: 41 });
@@ -82,7 +82,7 @@ describe('older chat messages page on (timestamp_ms, seq_id) (issue 10)', () => 
   });
 });
 
-describe('slow mode for fans (issue 10)', () => {
+describe('slow mode for fans', () => {
   it('names the party\'s slow mode and the wait left after the fan\'s own post, and holds the send button', async () => {
     const mine = chatFixture({ id: 'mine', text: 'my last word', timestamp_ms: Date.now() - 5_000, sender: { id: 'u1', role: 'listener', quiz_score: 0, display_name: 'demofan', profile_picture: null, profile_sticker: null } });
     await player({ messages: [mine], slowSeconds: 60 });
@@ -145,7 +145,7 @@ describe('hosts switch the party\'s slow mode from the app (issue 10: a party-wi
   });
 });
 
-describe('quiz scoreboard closes at closes_at_ms (issue 10: duration_seconds)', () => {
+describe('quiz scoreboard closes at closes_at_ms (duration_seconds)', () => {
   const board = (id: string, closesInMs: number) =>
     chatFixture({ id, type: 'quiz_scoreboard', text: null, sender: null, scoreboard: [{ user_id: 'u2', display_name: `lena-${id}`, score: 3 }], duration_seconds: 30, closes_at_ms: Date.now() + closesInMs });
   it('shows an open scoreboard with its time left, and none that has closed', async () => {

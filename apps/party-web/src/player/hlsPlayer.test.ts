@@ -129,7 +129,7 @@ describe('HLS engine rule: hls.js wherever Media Source Extensions exist, the br
   });
 });
 
-describe('issue 15 heal: a stream the browser failed is healed, never waited on for good', () => {
+describe('heal: a stream the browser failed is healed, never waited on for good', () => {
   beforeEach(() => vi.stubGlobal('MediaSource', undefined));
 
   it('a failed load of the browser\'s own player rejects as interrupted (a heal retries) instead of hanging every later heal', async () => {
@@ -166,7 +166,7 @@ describe('issue 15 heal: a stream the browser failed is healed, never waited on 
   });
 });
 
-describe('issue 15 heal: an hls.js stream is never waited on for good', () => {
+describe('heal: an hls.js stream is never waited on for good', () => {
   beforeEach(() => vi.stubGlobal('MediaSource', class {}));
 
   it('a load still waiting for its playlist ends (interrupted) when a newer load replaces it', async () => {

@@ -272,7 +272,7 @@ describe('fine sync rule: a seekable player is aligned to the timeline once its 
   });
 });
 
-describe('issue 15 heal: the player realigns by itself after a drop, a stall or a return to the tab', () => {
+describe('heal: the player realigns by itself after a drop, a stall or a return to the tab', () => {
   const make = (status: () => PlayerStatus | null, clock: { now: number }) => {
     const player = new LaggingSeekablePlayer(clock, 0, 0);
     const onCatchingUp = vi.fn();

@@ -54,7 +54,7 @@ function setup(opts: { seekable?: boolean; withRate?: boolean } = {}) {
   return { clock, player, c, step, setStatus: (s: PlayerStatus | null) => void (status = s) };
 }
 
-describe('continuous sync rule (issue 16, decision 0008): the player keeps correcting small errors, with no attempt cap', () => {
+describe('continuous sync rule (decision 0008): the player keeps correcting small errors, with no attempt cap', () => {
   it('closes the ~70 ms that Chromium\'s freeze after a landed seek leaves, which the old bounded alignment and 250 ms threshold left for good', async () => {
     const t = setup();
     await t.c.play();
@@ -191,7 +191,7 @@ describe('continuous sync rule (issue 16, decision 0008): the player keeps corre
   });
 });
 
-describe('seek landing rule (issue 16): a seek counts as landed only once the media clock runs steadily', () => {
+describe('seek landing rule: a seek counts as landed only once the media clock runs steadily', () => {
   it(`waits through a freeze after the first movement, until the clock has run STEADY_WINDOW_MS (${STEADY_WINDOW_MS} ms) without one`, async () => {
     // Scripted like Chromium after a seek to 10 s: runs 20 ms, freezes 80 ms, then runs. Fake
     // timers and clock, so a busy machine's late polls cannot move the answer.

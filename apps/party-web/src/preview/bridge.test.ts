@@ -45,7 +45,7 @@ const frame = (over: Record<string, unknown> = {}) => ({
   ...over,
 });
 
-describe('party preview bridge, app side (issue 14; spec 2 "the admin flag lets the editor preview")', () => {
+describe('party preview bridge, app side (spec 2 "the admin flag lets the editor preview")', () => {
   it('preview mode needs both the admin flag and the preview flag', () => {
     expect(isPartyPreview('?admin=true&preview=1')).toBe(true);
     expect(isPartyPreview('?preview=1')).toBe(false);

@@ -92,7 +92,7 @@ describe('older-message fetch rule: cursor rounded up to 30 s, newest 20 not pre
   });
 });
 
-describe('older-message paging on (timestamp_ms, seq_id) (issue 10: messages sharing the edge millisecond were skipped)', () => {
+describe('older-message paging on (timestamp_ms, seq_id) (messages sharing the edge millisecond are not skipped)', () => {
   it('sends before_seq_id with before: the oldest shown message\'s seq_id', () => {
     expect(olderMessagesQuery({ timestamp_ms: 60_001, seq_id: 41 })).toEqual({ limit: 200, before: 90_000, before_seq_id: 41 });
     // On a 30 s boundary the rounded cursor is the oldest's own millisecond: the tie-breaker then

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { retryAfterSeconds } from './errors.ts';
 import { splitLinks } from './links.ts';
 
-describe('issue 15 chat links: clickable, safe', () => {
+describe('chat links: clickable, safe', () => {
   it('turns http(s) and www. addresses into links, keeps the text around them and sentence punctuation out', () => {
     expect(splitLinks('Hör mal: https://example.com/a?b=1. Und www.label.de!')).toEqual([
       { kind: 'text', text: 'Hör mal: ' },
@@ -19,7 +19,7 @@ describe('issue 15 chat links: clickable, safe', () => {
   });
 });
 
-describe('issue 15 rate-limit errors say how long to wait', () => {
+describe('rate-limit errors say how long to wait', () => {
   it('reads detail.retry_after_ms and rounds up to whole seconds (at least 1)', () => {
     expect(retryAfterSeconds({ detail: { message: 'x', retry_after_ms: 4_200 } })).toBe(5);
     expect(retryAfterSeconds({ detail: { message: 'x', retry_after_ms: 10 } })).toBe(1);

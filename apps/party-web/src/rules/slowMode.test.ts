@@ -3,7 +3,7 @@ import { CHAT_SLOW_MODE_ERROR } from '@fanfare/protocol';
 import { lastOwnPostMs, slowModeRefusal, slowModeSecondsFor, slowModeWaitMs, waitSeconds } from './slowMode.ts';
 import { scoreboardRemainingMs } from './chat.ts';
 
-describe('slow mode as fans see it (issue 10: frontend.chatSlowModeSeconds, 429 ChatSlowMode)', () => {
+describe('slow mode as fans see it (frontend.chatSlowModeSeconds, 429 ChatSlowMode)', () => {
   it('applies the party\'s interval to listeners; hosts and admins are exempt, as at the server', () => {
     expect(slowModeSecondsFor({ chatSlowModeSeconds: 30 }, 'listener')).toBe(30);
     expect(slowModeSecondsFor({ chatSlowModeSeconds: 30 }, 'host')).toBe(0);
@@ -45,7 +45,7 @@ describe('slow mode as fans see it (issue 10: frontend.chatSlowModeSeconds, 429 
   });
 });
 
-describe('quiz scoreboard closes_at_ms (issue 10: the scoreboard honours duration_seconds)', () => {
+describe('quiz scoreboard closes_at_ms (the scoreboard honours duration_seconds)', () => {
   it('has time left until closes_at_ms, none after; without closes_at_ms it stays', () => {
     expect(scoreboardRemainingMs({ closes_at_ms: 50_000 }, 40_000)).toBe(10_000);
     expect(scoreboardRemainingMs({ closes_at_ms: 50_000 }, 50_000)).toBe(0);

@@ -5,7 +5,7 @@ import { IN_SYNC_TOLERANCE_MS, isAlbumFinished, readOffset, syncPhase } from './
 
 const track = trackFixture('t1');
 
-describe('issue 15 offset indicator: "in sync" or "N ms behind/ahead" from the clock-synced timeline', () => {
+describe('offset indicator: "in sync" or "N ms behind/ahead" from the clock-synced timeline', () => {
   it(`is in sync within IN_SYNC_TOLERANCE_MS (${IN_SYNC_TOLERANCE_MS} ms), else names the rounded offset and its direction`, () => {
     expect(readOffset(null)).toEqual({ kind: 'unknown' });
     expect(readOffset(IN_SYNC_TOLERANCE_MS)).toEqual({ kind: 'in_sync' });
@@ -15,7 +15,7 @@ describe('issue 15 offset indicator: "in sync" or "N ms behind/ahead" from the c
   });
 });
 
-describe('issue 15 status pill: tells the truth (offline, reconnecting, catching up, live)', () => {
+describe('status pill: tells the truth (offline, reconnecting, catching up, live)', () => {
   const live = { kind: 'live' } as const;
   it('offline wins while the browser has no network, even when the old socket still looks live', () => {
     expect(syncPhase({ connection: live, isOnline: false, isCatchingUp: false })).toBe('offline');
@@ -33,7 +33,7 @@ describe('issue 15 status pill: tells the truth (offline, reconnecting, catching
   });
 });
 
-describe('issue 15 finished album: the timeline stopped at the end of the last track', () => {
+describe('finished album: the timeline stopped at the end of the last track', () => {
   const end: PlayerStatus = { track, progress_ms: track.duration_ms, is_paused: true, timestamp_ms: 1 };
   it('is finished when paused at the end and every other track has played', () => {
     expect(isAlbumFinished(end, [{ id: 't1', played: true }, { id: 't2', played: true }])).toBe(true);

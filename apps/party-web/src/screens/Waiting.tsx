@@ -15,7 +15,7 @@ import { useUi } from '../ui/uiContext.tsx';
 import { PartyHero } from './parts.tsx';
 
 // Host controls load only for those who may start the party: fans' first paint does not carry them (issue 16).
-const HostStartButton = lazy(() => loadWithTimeout(() => import('../party/HostPanel.tsx')).then((m) => ({ default: m.HostStartButton })));
+const HostStartButton = lazy(() => loadWithTimeout(() => import('../party/host/HostStartButton.tsx')).then((m) => ({ default: m.HostStartButton })));
 
 /** Waiting room (spec 2): a live countdown to the start; enters the player when the party starts. */
 export function Waiting() {
@@ -47,7 +47,7 @@ export function Waiting() {
       {mayStart && (
         <LoadErrorBoundary fallback={<LoadFailed />}>
           <Suspense fallback={null}>
-            <HostStartButton />
+            <HostStartButton big />
           </Suspense>
         </LoadErrorBoundary>
       )}

@@ -59,7 +59,7 @@ describe('login flow step 1: query tokens are taken, stored per party and remove
   });
 });
 
-describe('issue 10: a refused grant link is forgotten, so the next login goes without it', () => {
+describe('a refused grant link is forgotten, so the next login goes without it', () => {
   it('Spotify: the login comes back with error=GrantLinkRefused and no token; the grant key is dropped', async () => {
     const t = setup({}, `http://h/p/demo/?error=${GRANT_LINK_REFUSED_ERROR}&error_description=used&auth_service=spotify#/`);
     t.raw.setItem('fanfare.party.demo.grant', 'G');
@@ -198,7 +198,7 @@ describe('spotify login address (spec 7): redirect_uri, party_id, grant, artist_
   });
 });
 
-describe('first screen without a chain of round trips (issue 16: LCP on a phone network)', () => {
+describe('first screen without a chain of round trips (LCP on a phone network)', () => {
   it('asks for the party, its tracks and the stored fan profile at once, before the party has answered', async () => {
     const t = setup({
       'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [] } }),

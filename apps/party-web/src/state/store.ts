@@ -18,6 +18,7 @@ import type {
   SystemUser,
   VoteResponse,
 } from '@fanfare/protocol';
+import { markPlayed } from '../rules/votes.ts';
 import { applyQuizScores, isPopupFresh, mergeMessages, mergeOlderPage, initialMessages, type PollState } from '../rules/chat.ts';
 
 /** A popup on screen, keyed by its message id. */
@@ -209,13 +210,14 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
       const state = get();
       switch (event.type) {
         case 'track_change':
-          set({ status: event.status });
+          // The server marks a track played as it starts: mirror that, so its vote mark goes at once.
+          set({ status: event.status, tracks: markPlayed(state.tracks, event.status.track.id) });
           return;
         case 'queue_change':
           set({ queue: event.queue });
           return;
         case 'party_started':
-          set({ status: event.status, party: state.party && { ...state.party, status: event.status, started_at: event.started_at } });
+          set({ status: event.status, tracks: markPlayed(state.tracks, event.status.track.id), party: state.party && { ...state.party, status: event.status, started_at: event.started_at } });
           return;
         case 'party_stopped':
           set({ status: event.status, party: state.party && { ...state.party, status: event.status } });

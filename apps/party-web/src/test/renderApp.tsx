@@ -22,13 +22,13 @@ export class QuietSocket implements WebSocketLike {
  * Renders the whole app at a route with a fake API, in strict i18n mode (a missing translation
  * key throws), after initialisation.
  */
-export async function renderApp(opts: { route: string; routes: Parameters<typeof fakeFetch>[0]; token?: string }) {
+export async function renderApp(opts: { route: string; routes: Parameters<typeof fakeFetch>[0]; token?: string; locale?: 'de' | 'en' }) {
   const storage = memoryStorage();
   if (opts.token) storage.setItem('fanfare.party.demo.token', opts.token);
   window.location.hash = opts.route;
   const fetch = fakeFetch(opts.routes);
   const services = createServices({ partyId: 'demo', baseUrl: 'http://party.test', storage, win: window, fetch: fetch as unknown as typeof globalThis.fetch, analytics: { loginSuccess: () => undefined, loginFailure: () => undefined } });
-  const i18n = await createI18n('de', { strict: true });
+  const i18n = await createI18n(opts.locale ?? 'de', { strict: true });
   await initialise(services.session);
   const view = render(<App services={services} i18n={i18n} WebSocket={QuietSocket} />);
   return { ...view, services, fetch };

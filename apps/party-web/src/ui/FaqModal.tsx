@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParty } from '../app/context.tsx';
 import { filterFaq } from '../rules/faq.ts';
-import { Modal } from './Modal.tsx';
+import { ThemedModal } from './ThemedModal.tsx';
 
 const NONE: never[] = [];
 
@@ -30,7 +30,7 @@ export default function FaqModal(props: { page: string; onClose: () => void }) {
   const [open, setOpen] = useState<number | null>(null);
   const baseId = useId();
   return (
-    <Modal title={t('faq.title')} onClose={props.onClose} wide>
+    <ThemedModal title={t('faq.title')} onClose={props.onClose} wide>
       {shown.length === 0 && <p>{t('faq.empty')}</p>}
       <div className="accordion">
         {shown.map((entry, i) => {
@@ -52,6 +52,6 @@ export default function FaqModal(props: { page: string; onClose: () => void }) {
           );
         })}
       </div>
-    </Modal>
+    </ThemedModal>
   );
 }

@@ -3,7 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useParty } from '../app/context.tsx';
 import { headerMode } from '../rules/layout.ts';
 import { FooterContent } from './Footer.tsx';
-import { Modal } from './Modal.tsx';
+import { LazyModal } from './LazyModal.tsx';
 
 /** Elements of the header in order when the party lists none. */
 const DEFAULT_HEADER_ELEMENTS = ['logo', 'title', 'image'];
@@ -59,11 +59,11 @@ function PlayerMenu() {
         {t('header.menu')}
       </button>
       {open && (
-        <Modal title={t('header.menu')} onClose={() => setOpen(false)}>
+        <LazyModal title={t('header.menu')} onClose={() => setOpen(false)}>
           <div className="footer footer--menu">
             <FooterContent />
           </div>
-        </Modal>
+        </LazyModal>
       )}
     </>
   );

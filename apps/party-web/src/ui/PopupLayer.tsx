@@ -1,29 +1,29 @@
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense } from 'react';
 import { useParty, useServices } from '../app/context.tsx';
-import { Modal } from './Modal.tsx';
+import { loadWithTimeout } from '../rules/loadTimeout.ts';
+import { isHostOrAdmin } from '../rules/roles.ts';
+import { roleOf } from '../state/store.ts';
+import { LoadErrorBoundary } from './LoadErrorBoundary.tsx';
+import { LoadFailed } from './LoadFailed.tsx';
 
-/** Popups from hosts (spec 3): closeable or not; a restart popup reloads the app. */
+// Popups are rare: their modal loads with the first one.
+const PopupModal = lazy(() => loadWithTimeout(() => import('./PopupModal.tsx')));
+
+/**
+ * Popups from hosts (spec 3), oldest first. Fans see them as a modal; hosts and admins see them
+ * inside their panel instead (party/host/SentPopupNotice.tsx), so a popup never covers the
+ * controls that sent it.
+ */
 export function PopupLayer() {
-  const { t } = useTranslation();
   const services = useServices();
   const popup = useParty((s) => s.popups[0] ?? null);
-  if (!popup) return null;
-  const close = () => services.store.getState().closePopup(popup.id);
+  const isHost = useParty((s) => isHostOrAdmin(roleOf(s)));
+  if (!popup || isHost) return null;
   return (
-    <Modal title={t('popup.title')} onClose={close} closeable={popup.is_closeable}>
-      <p className="popup__message">{popup.message}</p>
-      <div className="button-row">
-        {popup.is_restart && (
-          <button type="button" className="button" onClick={() => window.location.reload()}>
-            {t('popup.restart')}
-          </button>
-        )}
-        {popup.is_closeable && (
-          <button type="button" className="button button--ghost" onClick={close}>
-            {t('popup.ok')}
-          </button>
-        )}
-      </div>
-    </Modal>
+    <LoadErrorBoundary fallback={<LoadFailed />}>
+      <Suspense fallback={null}>
+        <PopupModal popup={popup} onClose={() => services.store.getState().closePopup(popup.id)} />
+      </Suspense>
+    </LoadErrorBoundary>
   );
 }

@@ -1,0 +1,48 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@fanfare/ui';
+import { useServices } from '../../app/context.tsx';
+import { usePartyFont } from '../../ui/usePartyFont.ts';
+import { OptionsEditor } from './OptionsEditor.tsx';
+import { useHostAction } from './useHostAction.tsx';
+
+/** Starts a poll (spec 3 and 5): a question, 2 to 10 answers and how long it stays open. */
+export function PollForm() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const font = usePartyFont();
+  const questionId = useId();
+  const durationId = useId();
+  const { run, busy, feedback } = useHostAction();
+  const [poll, setPoll] = useState({ question: '', options: ['', ''], duration: 60 });
+  const send = async (e: FormEvent) => {
+    e.preventDefault();
+    // Polls and quizzes are created with set_next_track false (spec 5).
+    const ok = await run(
+      () =>
+        services.api().call('postPoll', {
+          params: { id: services.partyId },
+          body: { question: poll.question, options: poll.options, duration_seconds: poll.duration, set_next_track: false },
+        }),
+      t('host.pollSent'),
+    );
+    if (ok) setPoll({ question: '', options: ['', ''], duration: poll.duration });
+  };
+  return (
+    <form className="form" onSubmit={(e) => void send(e)}>
+      <div className="field">
+        <label htmlFor={questionId}>{t('host.question')}</label>
+        <input id={questionId} required value={poll.question} onChange={(e) => setPoll({ ...poll, question: e.target.value })} />
+      </div>
+      <OptionsEditor name="poll" options={poll.options} onChange={(options) => setPoll({ ...poll, options })} />
+      <div className="field">
+        <label htmlFor={durationId}>{t('host.duration')}</label>
+        <input id={durationId} type="number" min={5} max={3600} value={poll.duration} onChange={(e) => setPoll({ ...poll, duration: Number(e.target.value) })} />
+      </div>
+      <Button type="submit" font={font} disabled={busy}>
+        {t('host.send')}
+      </Button>
+      {feedback}
+    </form>
+  );
+}

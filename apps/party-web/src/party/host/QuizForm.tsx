@@ -1,0 +1,53 @@
+import { useId, useState, type FormEvent } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Button } from '@fanfare/ui';
+import { useServices } from '../../app/context.tsx';
+import { usePartyFont } from '../../ui/usePartyFont.ts';
+import { OptionsEditor } from './OptionsEditor.tsx';
+import { useHostAction } from './useHostAction.tsx';
+
+/** Asks a quiz question (spec 3 and 5): the question, its answers, the correct one and the time to answer. */
+export function QuizForm() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const font = usePartyFont();
+  const questionId = useId();
+  const durationId = useId();
+  const { run, busy, feedback } = useHostAction();
+  const [quiz, setQuiz] = useState({ question: '', options: ['', ''], correct: 0, duration: 30 });
+  const send = async (e: FormEvent) => {
+    e.preventDefault();
+    const ok = await run(
+      () =>
+        services.api().call('postQuizQuestion', {
+          params: { id: services.partyId },
+          body: { question: quiz.question, options: quiz.options, correct_answer: quiz.correct, duration_seconds: quiz.duration, set_next_track: false },
+        }),
+      t('host.quizSent'),
+    );
+    if (ok) setQuiz({ question: '', options: ['', ''], correct: 0, duration: quiz.duration });
+  };
+  return (
+    <form className="form" onSubmit={(e) => void send(e)}>
+      <div className="field">
+        <label htmlFor={questionId}>{t('host.question')}</label>
+        <input id={questionId} required value={quiz.question} onChange={(e) => setQuiz({ ...quiz, question: e.target.value })} />
+      </div>
+      <OptionsEditor
+        name="quiz-correct"
+        options={quiz.options}
+        onChange={(options) => setQuiz({ ...quiz, options, correct: Math.min(quiz.correct, options.length - 1) })}
+        correct={quiz.correct}
+        onCorrect={(correct) => setQuiz({ ...quiz, correct })}
+      />
+      <div className="field">
+        <label htmlFor={durationId}>{t('host.duration')}</label>
+        <input id={durationId} type="number" min={5} max={3600} value={quiz.duration} onChange={(e) => setQuiz({ ...quiz, duration: Number(e.target.value) })} />
+      </div>
+      <Button type="submit" font={font} disabled={busy}>
+        {t('host.send')}
+      </Button>
+      {feedback}
+    </form>
+  );
+}
