@@ -94,8 +94,10 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     })());
 
   try {
-    if (party) await party.listen({ host: config.host, port: config.partyPort });
-    if (cms) await cms.listen({ host: config.host, port: config.cmsPort });
+    // A deep accept queue: after a restart thousands of fans reconnect within seconds, and a
+    // full queue makes the kernel drop their SYNs, which they retry on TCP's backoff, not ours.
+    if (party) await party.listen({ host: config.host, port: config.partyPort, backlog: config.live.listenBacklog });
+    if (cms) await cms.listen({ host: config.host, port: config.cmsPort, backlog: config.live.listenBacklog });
   } catch (e) {
     // A port already taken: release the timers, hub and database made above, then report it.
     await close();

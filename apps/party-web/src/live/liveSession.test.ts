@@ -106,3 +106,75 @@ describe('live session: the connection heals itself and tells the truth', () => 
     t.live.stop();
   });
 });
+
+describe('live session: back after a resync, the fan has every chat message', () => {
+  const msg = (seq: number, extra: Record<string, unknown> = {}) => ({
+    id: `m${seq}`,
+    seq_id: seq,
+    timestamp_ms: 1_000 + seq,
+    type: 'message',
+    text: `message ${seq}`,
+    sender: null,
+    ...extra,
+  });
+
+  it('a resync pages every message after the last one the fan has (never only the newest page), and drops what was deleted meanwhile', async () => {
+    // The server holds messages 1..450; the fan saw 1..10; message 449 was deleted while it was away.
+    const stored = Array.from({ length: 450 }, (_, i) => msg(i + 1)).filter((m) => m.seq_id !== 449);
+    const asked: string[] = [];
+    const fetch = fakeFetch({
+      'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [], options: null, excluded: [] } }),
+      'GET /api/parties/demo/chat/recent': () => ({ status: 200, body: { items: stored.slice(-80) } }),
+      'GET /api/parties/demo/player/status': () => ({ status: 200, body: { status: null, server_time_ms: Date.now() } }),
+      'GET /api/parties/demo/chat/messages': ({ query }) => {
+        const after = Number(query.get('after_seq_id'));
+        const limit = Number(query.get('limit'));
+        asked.push(`${after}/${limit}`);
+        return { status: 200, body: { items: stored.filter((m) => m.seq_id > after).slice(0, limit) } };
+      },
+    });
+    const services = createServices({ partyId: 'demo', baseUrl: 'http://party.test', storage: memoryStorage(), win: window, fetch: fetch as unknown as typeof globalThis.fetch, analytics: { loginSuccess: () => undefined, loginFailure: () => undefined } });
+    services.store.getState().set({ token: 'T' });
+    const live = new LiveSession(services, FakeSocket, signals().page);
+    await live.start();
+    services.store.getState().setInitialChat(stored.slice(0, 10) as never);
+    services.store.getState().applyChat([msg(449)] as never);
+    const socket = FakeSocket.all[0]!;
+    socket.open();
+    socket.serverSend([{ type: 'hello', seq_id: 449, server_time_ms: Date.now(), user_id: 'u', role: 'listener' }]);
+    socket.serverSend([{ type: 'resync', reason: 'missed_events', seq_id: 450, status: null }]);
+    await vi.waitFor(() => expect(asked).toEqual(['449/200']));
+    // The cursor is the highest seq_id the fan has: 449 (shown before its deletion).
+    const ids = services.store.getState().messages.map((m) => m.seq_id);
+    expect(ids).toContain(450);
+    expect(ids).not.toContain(449);
+  });
+
+  it('the catch-up starts from the last message and pages until a page comes back short', async () => {
+    const stored = Array.from({ length: 450 }, (_, i) => msg(i + 1));
+    const asked: number[] = [];
+    const fetch = fakeFetch({
+      'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [], options: null, excluded: [] } }),
+      'GET /api/parties/demo/chat/recent': () => ({ status: 200, body: { items: stored.slice(-80) } }),
+      'GET /api/parties/demo/player/status': () => ({ status: 200, body: { status: null, server_time_ms: Date.now() } }),
+      'GET /api/parties/demo/chat/messages': ({ query }) => {
+        const after = Number(query.get('after_seq_id'));
+        asked.push(after);
+        return { status: 200, body: { items: stored.filter((m) => m.seq_id > after).slice(0, Number(query.get('limit'))) } };
+      },
+    });
+    const services = createServices({ partyId: 'demo', baseUrl: 'http://party.test', storage: memoryStorage(), win: window, fetch: fetch as unknown as typeof globalThis.fetch, analytics: { loginSuccess: () => undefined, loginFailure: () => undefined } });
+    services.store.getState().set({ token: 'T' });
+    const live = new LiveSession(services, FakeSocket, signals().page);
+    await live.start();
+    services.store.getState().setInitialChat(stored.slice(0, 10) as never);
+    const socket = FakeSocket.all[0]!;
+    socket.open();
+    socket.serverSend([{ type: 'resync', reason: 'missed_events', seq_id: 450, status: null }]);
+    await vi.waitFor(() => expect(asked).toEqual([10, 210, 410]));
+    const ids = services.store.getState().messages.map((m) => m.seq_id);
+    // Every message from 11 to 450 arrived (the store keeps the newest CHAT_MAX_KEPT).
+    expect(ids.slice(-440)).toEqual(Array.from({ length: 440 }, (_, i) => i + 11));
+  });
+});
+

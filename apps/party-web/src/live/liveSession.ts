@@ -1,6 +1,7 @@
 import { ApiError, PartySocket, type WebSocketCtor } from '@fanfare/client';
-import type { ChatMessage, ControlEvent, SequencedEvent, Track } from '@fanfare/protocol';
+import { CHAT_FETCH_MAX_LIMIT, type ChatMessage, type ControlEvent, type SequencedEvent, type Track } from '@fanfare/protocol';
 import { Batcher } from '../rules/batcher.ts';
+import { catchUpCursor } from '../rules/chat.ts';
 import { isHostOrAdmin } from '../rules/roles.ts';
 import { isChatEvent, roleOf, type NonChatEvent } from '../state/store.ts';
 import type { AppServices } from '../app/services.ts';
@@ -10,6 +11,8 @@ import { SEEKABLE_DRIFT_TOLERANCE_MS, type HealReason } from '../player/controll
 export const SYNC_TICK_MS = 1_000;
 /** A drift seen on this many ticks in a row heals the player (one reading may be noise; the fan sees it meanwhile). */
 const DRIFT_TICKS = 2;
+/** Pages of a catch-up after a resync at most (200 messages each: 10,000 messages). */
+const CATCH_UP_MAX_PAGES = 50;
 /** A stall or an unexpected silence lasting this many ticks heals the player. */
 const STALL_TICKS = 2;
 /**
@@ -107,6 +110,35 @@ export class LiveSession {
     for (const r of results) if (r.status === 'rejected' && !(r.reason instanceof ApiError)) console.warn(r.reason);
   }
 
+  /**
+   * After a `resync` (the events the fan missed are gone from the server's memory, e.g. after a
+   * restart): every chat message after the last one the fan has, in pages, never only the newest
+   * page; then the newest page to drop what was deleted meanwhile, and the rest of the state.
+   */
+  private async recover(): Promise<void> {
+    const { store } = this.services;
+    const after = catchUpCursor(store.getState().messages);
+    if (after === null) return this.reload();
+    const tasks: Promise<unknown>[] = [this.catchUpChat(after), this.reloadTracks(), this.reloadStatus()];
+    if (isHostOrAdmin(roleOf(store.getState()))) tasks.push(this.loadBlocked());
+    const results = await Promise.allSettled(tasks);
+    for (const r of results) if (r.status === 'rejected' && !(r.reason instanceof ApiError)) console.warn(r.reason);
+  }
+
+  private async catchUpChat(after: number): Promise<void> {
+    const api = this.services.api();
+    const params = { id: this.services.partyId };
+    let cursor = after;
+    for (let page = 0; page < CATCH_UP_MAX_PAGES; page++) {
+      const r = await api.call('listChatMessages', { params, query: { after_seq_id: cursor, limit: CHAT_FETCH_MAX_LIMIT } });
+      if (r.items.length > 0) this.services.store.getState().applyChat(r.items);
+      if (r.items.length < CHAT_FETCH_MAX_LIMIT) break;
+      cursor = r.items[r.items.length - 1]!.seq_id;
+    }
+    const recent = await api.call('listRecentChatMessages', { params });
+    this.services.store.getState().reconcileChat(recent.items);
+  }
+
   private async reloadTracks(): Promise<void> {
     const r = await this.services.api().call('getTracks', { params: { id: this.services.partyId } });
     this.services.store.getState().setTracks(r.items);
@@ -193,7 +225,7 @@ export class LiveSession {
         return;
       case 'resync':
         store.getState().setStatus(event.status);
-        void this.reload().then(() => this.heal('reconnected'));
+        void this.recover().then(() => this.heal('reconnected'));
         return;
       case 'presence':
         store.getState().setListeners(event.listeners);

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '@fanfare/protocol';
 import {
   applyQuizScores,
+  catchUpCursor,
   initialMessages,
   isArtistMessage,
   isPopupFresh,
@@ -10,6 +11,7 @@ import {
   needsExactOlderPage,
   olderMessagesCursor,
   olderMessagesQuery,
+  reconcileWithRecent,
   resultShares,
 } from './chat.ts';
 
@@ -138,3 +140,24 @@ describe('quiz score rule: quiz_user_scores updates scores per user (spec 4)', (
     expect(resultShares([0, 0])).toEqual([0, 0]);
   });
 });
+
+describe('chat catch-up after a resync', () => {
+  const m = (seq: number, ts = 1_000 + seq): ChatMessage => ({ id: `m${seq}`, seq_id: seq, timestamp_ms: ts, type: 'message', text: `t${seq}`, sender: null }) as ChatMessage;
+
+  it('starts after the highest seq_id the fan has; with no numbered message, the chat loads fresh', () => {
+    expect(catchUpCursor([m(3), m(9), m(5)])).toBe(9);
+    expect(catchUpCursor([])).toBeNull();
+    expect(catchUpCursor([m(0)])).toBeNull();
+  });
+
+  it('drops a message the newest page no longer has inside its range (deleted meanwhile), keeps older ones and merges the page', () => {
+    const existing = [m(1), m(2), m(10), m(11), m(12)];
+    const recent = [m(10), m(12), m(13)];
+    expect(reconcileWithRecent(existing, recent).map((x) => x.seq_id)).toEqual([1, 2, 10, 12, 13]);
+  });
+
+  it('an empty newest page means the chat was cleared', () => {
+    expect(reconcileWithRecent([m(1), m(2)], [])).toEqual([]);
+  });
+});
+

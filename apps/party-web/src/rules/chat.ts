@@ -66,6 +66,28 @@ export function initialMessages(messages: readonly ChatMessage[]): ChatMessage[]
   return mergeMessages([], messages).slice(-CHAT_INITIAL_MESSAGES);
 }
 
+/**
+ * Where a catch-up after a `resync` starts: the highest `seq_id` among the messages the fan has
+ * (null with none: the chat is then loaded fresh). Stored rows keep the number their event got.
+ */
+export function catchUpCursor(messages: readonly ChatMessage[]): number | null {
+  let last: number | null = null;
+  for (const m of messages) if (m.seq_id > 0 && (last === null || m.seq_id > last)) last = m.seq_id;
+  return last;
+}
+
+/**
+ * The list after a catch-up, reconciled with the server's newest page: a message inside that
+ * page's range that the page no longer has was deleted while the fan was away.
+ */
+export function reconcileWithRecent(existing: readonly ChatMessage[], recent: readonly ChatMessage[]): ChatMessage[] {
+  if (recent.length === 0) return mergeMessages([], []);
+  const first = recent[0]!;
+  const present = new Set(recent.map((m) => m.id));
+  const kept = existing.filter((m) => compareMessages(m, first) < 0 || present.has(m.id));
+  return mergeMessages(kept, recent);
+}
+
 /** The `before` cursor of an older-message fetch: the oldest shown time rounded UP to 30 s (spec 9). */
 export function olderMessagesCursor(oldestTimestampMs: number): number {
   return Math.ceil(oldestTimestampMs / OLDER_MESSAGES_CURSOR_ROUND_MS) * OLDER_MESSAGES_CURSOR_ROUND_MS;

@@ -19,7 +19,7 @@ import type {
   VoteResponse,
 } from '@fanfare/protocol';
 import { markPlayed } from '../rules/votes.ts';
-import { applyQuizScores, isPopupFresh, mergeMessages, mergeOlderPage, initialMessages, type PollState } from '../rules/chat.ts';
+import { applyQuizScores, isPopupFresh, mergeMessages, mergeOlderPage, initialMessages, reconcileWithRecent, type PollState } from '../rules/chat.ts';
 
 /** A popup on screen, keyed by its message id. */
 export interface ActivePopup extends Popup {
@@ -91,6 +91,8 @@ export interface PartyActions {
   /** Applies a batch of chat messages (spec 4: 150 ms batches). */
   applyChat(batch: ChatMessage[]): void;
   setInitialChat(messages: ChatMessage[]): void;
+  /** After a catch-up: drops what the server's newest page no longer has (deleted meanwhile). */
+  reconcileChat(recent: ChatMessage[]): void;
   mergeOlder(page: ChatMessage[]): void;
   /** Applies a non-chat sequenced event. */
   applyEvent(event: NonChatEvent): void;
@@ -181,6 +183,11 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
     setInitialChat: (messages) => {
       const shown = initialMessages(messages);
       set({ messages: shown, ...collectInteractive(shown, get()) });
+    },
+
+    reconcileChat: (recent) => {
+      const messages = reconcileWithRecent(get().messages, recent).slice(-CHAT_MAX_KEPT);
+      set({ messages, ...collectInteractive(messages, get()) });
     },
 
     mergeOlder: (page) => {

@@ -55,6 +55,9 @@ export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobS
       slowGraceMs: live.socketSlowGraceMs,
       inboundPerSecond: live.socketInboundPerSecond,
       maxSocketsPerMember: ctx.config.abuse.maxSocketsPerFan,
+      resumeMaxEvents: live.resumeMaxEvents,
+      resumeMaxBytes: live.resumeMaxBytes,
+      resumeWindowMs: live.resumeWindowMs,
     },
   );
   await app.register(websocket, {

@@ -106,6 +106,13 @@ export interface LiveConfig {
   timelineTickMs: number;
   /** Events retained per party for `resume`. */
   retainEvents: number;
+  /** A `resume` missing more events (or bytes) than this gets `resync` instead of a replay. */
+  resumeMaxEvents: number;
+  resumeMaxBytes: number;
+  /** A socket replays at most once in this window; further resumes in it are refused (rate_limited). */
+  resumeWindowMs: number;
+  /** Pending connections each listener's kernel queue holds (reconnect storms after a restart). */
+  listenBacklog: number;
 }
 
 export interface SpotifyConfig {
@@ -155,6 +162,10 @@ const Env = z.object({
   SOCKET_INBOUND_PER_SECOND: z.coerce.number().int().positive().default(20),
   TIMELINE_TICK_MS: z.coerce.number().int().min(10).default(250),
   PARTY_EVENT_RETAIN: z.coerce.number().int().min(100).default(50_000),
+  SOCKET_RESUME_MAX_EVENTS: z.coerce.number().int().positive().default(5_000),
+  SOCKET_RESUME_MAX_BYTES: z.coerce.number().int().positive().default(4 * 1024 * 1024),
+  SOCKET_RESUME_WINDOW_MS: z.coerce.number().int().min(0).default(10_000),
+  LISTEN_BACKLOG: z.coerce.number().int().min(16).max(65_535).default(4_096),
   ALLOWED_REDIRECT_ORIGINS: z.string().optional(),
   CMS_ADMIN_TOKEN: z.string().min(16, 'CMS_ADMIN_TOKEN must have at least 16 characters').optional(),
   SESSION_SECRET: z.string().min(16).optional(),
@@ -254,6 +265,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socketInboundPerSecond: e.SOCKET_INBOUND_PER_SECOND,
       timelineTickMs: e.TIMELINE_TICK_MS,
       retainEvents: e.PARTY_EVENT_RETAIN,
+      resumeMaxEvents: e.SOCKET_RESUME_MAX_EVENTS,
+      resumeMaxBytes: e.SOCKET_RESUME_MAX_BYTES,
+      resumeWindowMs: e.SOCKET_RESUME_WINDOW_MS,
+      listenBacklog: e.LISTEN_BACKLOG,
     },
     allowedRedirectOrigins: origins,
     cmsAdminToken: e.CMS_ADMIN_TOKEN ?? null,

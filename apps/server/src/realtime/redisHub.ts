@@ -267,7 +267,14 @@ export class RedisPartyHub implements PartyHub {
       const ready = (async () => {
         await this.redis.subscriber.subscribe(this.channel(partyId));
         // Subscribed first, head second: every event after the head reaches this node.
-        sequencer.start(await this.head(partyId));
+        const head = await this.head(partyId);
+        // An event published after the subscription but numbered at or below the head is already
+        // on its way on the subscriber connection, which the head's answer (on the other
+        // connection) may have overtaken. One more round trip on the subscriber connection lets
+        // it arrive first, so `start` delivers it in order instead of late, behind the head that
+        // a joining socket is told it starts after.
+        await this.redis.subscriber.subscribe(this.channel(partyId));
+        sequencer.start(head);
         return sequencer.delivered ?? 0;
       })();
       ready.catch((err: unknown) => this.logger.error({ err, partyId }, 'redis subscribe failed'));

@@ -262,6 +262,72 @@ describe.each(TARGETS)('party socket on $name', ({ db, redis }) => {
   });
 });
 
+describe('party socket resume budget', () => {
+  let w: LiveWorld;
+  beforeAll(async () => {
+    w = await startLiveWorld('sqlite', P, {});
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  /** Counts the bytes of every frame the socket receives from now on. */
+  function byteCounter(s: TestSocket): () => number {
+    let bytes = 0;
+    s.ws.on('message', (data: Buffer) => {
+      bytes += data.length;
+    });
+    return () => bytes;
+  }
+
+  it("listening-party §4 resume: 100 resume frames on one socket, from a party of 2,000 events, send at most two replays' worth of bytes", async () => {
+    const ctx = w.t.server.ctx;
+    const from = await ctx.hub.head(P);
+    for (let i = 0; i < 2000; i++) await publishEvent(ctx, P, { type: 'votes_changed', track_id: `budget-${i}`, votes: i });
+    const head = await ctx.hub.head(P);
+
+    // One replay, for reference.
+    const once = await TestSocket.connect(w.t, P, w.fan.token);
+    const onceBytes = byteCounter(once);
+    once.send({ type: 'resume', last_seq_id: from });
+    await waitFor('the replay', () => once.seenThrough() >= head);
+    const replayBytes = onceBytes();
+    expect(replayBytes).toBeGreaterThan(2000 * 40);
+    once.close();
+
+    const greedy = await TestSocket.connect(w.t, P, w.lena.token);
+    const greedyBytes = byteCounter(greedy);
+    for (let i = 0; i < 100; i++) greedy.send({ type: 'resume', last_seq_id: from });
+    await waitFor('the first replay', () => greedy.seenThrough() >= head);
+    await greedy.next('error', (e) => e.code === 'rate_limited');
+    // Whatever else the 99 frames could still cause has arrived by a round trip after them.
+    greedy.send({ type: 'time', client_time_ms: 1 });
+    await new Promise((r) => setTimeout(r, 1_100));
+    greedy.send({ type: 'time', client_time_ms: 2 });
+    await greedy.next('time', (e) => e.client_time_ms === 2);
+    expect(greedyBytes()).toBeLessThanOrEqual(2 * replayBytes);
+    expect(greedy.closed).toBeNull();
+    greedy.close();
+  }, 60_000);
+
+  it('listening-party §4 resume: a fan further behind than the replay budget gets resync, not megabytes', async () => {
+    const budget = await startLiveWorld('sqlite', P, { SOCKET_RESUME_MAX_EVENTS: '100' });
+    try {
+      const ctx = budget.t.server.ctx;
+      const from = await ctx.hub.head(P);
+      for (let i = 0; i < 150; i++) await publishEvent(ctx, P, { type: 'votes_changed', track_id: `far-${i}`, votes: i });
+      const s = await TestSocket.connect(budget.t, P, budget.fan.token);
+      s.send({ type: 'resume', last_seq_id: from });
+      const resync = await s.next('resync');
+      expect(resync.seq_id).toBe(await ctx.hub.head(P));
+      expect(s.sequenced().filter((e) => e.seq_id <= resync.seq_id)).toEqual([]);
+      s.close();
+    } finally {
+      await budget.close();
+    }
+  }, 60_000);
+});
+
 describe('party socket heartbeat', () => {
   // A world of its own: with pings every 300 ms, a fan busy reading megabytes (the shedding test)
   // would be taken for dead on a loaded machine.

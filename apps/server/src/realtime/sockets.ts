@@ -72,6 +72,11 @@ export interface SocketOptions {
   inboundPerSecond: number;
   /** Open sockets one member may hold on this node; more are closed with 1008. */
   maxSocketsPerMember: number;
+  /** A `resume` missing more events than this, or more bytes, gets `resync` instead of a replay. */
+  resumeMaxEvents: number;
+  resumeMaxBytes: number;
+  /** One replay per socket in this window: a resume is a reconnect's, not a way to pull the log. */
+  resumeWindowMs: number;
   /** Listener counts are sent at most this often (default PRESENCE_WINDOW_MS). */
   presenceWindowMs?: number;
 }
@@ -120,6 +125,8 @@ class FanSocket {
   tokens: number;
   tokensAt: number;
   lastRateErrorMs = 0;
+  /** When this socket last resumed (monotonic ms): the replay budget's window. */
+  resumedAt = -Infinity;
 
   constructor(
     readonly ws: WebSocket,
@@ -547,6 +554,13 @@ export class PartySocketServer {
   private async resume(s: FanSocket, partyId: string, lastSeq: number): Promise<void> {
     const channel = this.channels.get(partyId);
     if (!channel || s.state !== 'live') return;
+    // The replay budget: a client resumes once per connection; repeating it would pull the whole
+    // retained log again and again (a few frames could then fill a node's uplink).
+    const now = mono();
+    if (now - s.resumedAt < this.options.resumeWindowMs) {
+      return this.sendError(s, 'rate_limited', `One resume per ${Math.ceil(this.options.resumeWindowMs / 1000)} s on a connection; reload over REST`);
+    }
+    s.resumedAt = now;
     const joinedAt = channel.lastDelivered;
     if (lastSeq >= joinedAt) {
       // The client is as far as this node, or ahead of it (another node delivered sooner).
@@ -557,12 +571,20 @@ export class PartySocketServer {
     s.state = 'catching_up';
     const history = await this.deps.hub.history(partyId, lastSeq);
     if (s.state !== 'catching_up') return;
-    if (!history.complete) return this.resync(s, partyId, channel);
+    if (!history.complete || !this.withinReplayBudget(history.events)) return this.resync(s, partyId, channel);
     const replay = history.events.filter((e) => e.event.seq_id <= joinedAt && inAudience(e.audience, s.fan!));
     for (let i = 0; i < replay.length; i += REPLAY_FRAME_EVENTS) {
       this.sendFrame(s, frameOf(replay.slice(i, i + REPLAY_FRAME_EVENTS).map((e) => e.json)));
     }
     this.finishCatchUp(s, channel, joinedAt);
+  }
+
+  /** A fan this far behind reloads over REST (`resync`) instead: one snapshot, not megabytes. */
+  private withinReplayBudget(events: LoggedEvent[]): boolean {
+    if (events.length > this.options.resumeMaxEvents) return false;
+    let bytes = 0;
+    for (const e of events) if ((bytes += e.json.length) > this.options.resumeMaxBytes) return false;
+    return true;
   }
 
   private async resync(s: FanSocket, partyId: string, channel: PartyChannel): Promise<void> {

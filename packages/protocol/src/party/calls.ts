@@ -319,6 +319,12 @@ export const ChatMessagesQuery = z.object({
    * `seq_id` is below this one (messages can share a millisecond). Pass the oldest message's.
    */
   before_seq_id: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
+  /**
+   * Catch-up cursor (instead of `before`): the messages numbered after this `seq_id`, oldest
+   * first, `limit` at a time. The app pages with it after a `resync`, from the last message it
+   * has, so a fan back from a server restart misses nothing however long the gap.
+   */
+  after_seq_id: z.coerce.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).optional(),
 });
 export type ChatMessagesQuery = z.infer<typeof ChatMessagesQuery>;
 

@@ -58,6 +58,8 @@ interface Entry<V> {
 export class TableCache<K, V> {
   private readonly entries: Lru<K, Entry<V>>;
   private generation = 0;
+  /** Loads under way, with the generation they started in: a burst of the same miss shares one. */
+  private readonly loading = new Map<K, { generation: number; value: Promise<V> }>();
   private readonly tables: Map<string, 'insert' | 'change'>;
   hits = 0;
   misses = 0;
@@ -91,10 +93,20 @@ export class TableCache<K, V> {
     }
     this.misses++;
     const generation = this.generation;
-    const value = await load();
-    const keep = value !== null && (this.options.keep?.(value) ?? true);
-    if (keep && generation === this.generation) this.entries.set(key, { value, at: now });
-    return value;
+    // A load that started with no write since reads what this one would: join it (a reconnect
+    // storm's thousands of identical catch-up reads become one query per write).
+    const under = this.loading.get(key);
+    if (under && under.generation === generation) return under.value;
+    const value = load();
+    this.loading.set(key, { generation, value });
+    try {
+      const loaded = await value;
+      const keep = loaded !== null && (this.options.keep?.(loaded) ?? true);
+      if (keep && generation === this.generation) this.entries.set(key, { value: loaded, at: now });
+      return loaded;
+    } finally {
+      if (this.loading.get(key)?.value === value) this.loading.delete(key);
+    }
   }
 
   /**

@@ -122,6 +122,19 @@ export async function listMessages(db: Db, partyId: string, limit: number, befor
   return rows.reverse();
 }
 
+/** The messages numbered after `afterSeq`, oldest first, at most `limit` (the catch-up after a resync). */
+export async function listMessagesAfter(db: Db, partyId: string, afterSeq: number, limit: number): Promise<MessageRow[]> {
+  return db
+    .selectFrom('chat_messages')
+    .selectAll()
+    .where('party_id', '=', partyId)
+    .where('type', '!=', 'popup')
+    .where('seq_id', '>', afterSeq)
+    .orderBy('seq_id', 'asc')
+    .limit(limit)
+    .execute();
+}
+
 const recentMessagesQuery = reusedQuery((db, v: { partyId: string; fanId: string; since: number }) =>
   db
     .selectFrom('chat_messages')

@@ -4,15 +4,20 @@ import type { App } from '../../../platform/http.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { authorizeCmsOrFan } from '../../policies.ts';
 import { partyRoute } from '../../route.ts';
-import { clearChat, deleteChatMessage, listChatMessages, postChatMessage, recentChatPage } from './service.ts';
+import { badRequest } from '../../../platform/errors.ts';
+import { clearChat, deleteChatMessage, listChatMessages, listChatMessagesAfter, postChatMessage, recentChatPage } from './service.ts';
 
 export async function registerMessageRoutes(app: App, ctx: ServerContext): Promise<void> {
   const route = partyRoute(ctx);
 
   // Reading the chat needs a logged-in fan (the guard).
-  route(app, PARTY_ROUTES.listChatMessages, async (req) => ({
-    items: await listChatMessages(ctx, req.params.id, req.query.limit, req.query.before, req.query.before_seq_id),
-  }));
+  route(app, PARTY_ROUTES.listChatMessages, async (req) => {
+    const { limit, before, before_seq_id, after_seq_id } = req.query;
+    if (after_seq_id === undefined) return { items: await listChatMessages(ctx, req.params.id, limit, before, before_seq_id) };
+    // Two cursors would contradict each other: the catch-up reads forward, `before` backward.
+    if (before !== undefined || before_seq_id !== undefined) throw badRequest('after_seq_id cannot be combined with before or before_seq_id');
+    return { items: await listChatMessagesAfter(ctx, req.params.id, after_seq_id, limit) };
+  });
 
   route(app, PARTY_ROUTES.listRecentChatMessages, async (req) => recentChatPage(ctx, req.params.id));
 

@@ -29,6 +29,7 @@ import {
   emptyMessageRow,
   findMessage,
   listMessages,
+  listMessagesAfter,
   recentMessagesBy,
   toChatMessages,
   type NewMessageRow,
@@ -184,6 +185,23 @@ export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan
 export async function listChatMessages(ctx: ServerContext, partyId: string, limit: number, before?: number, beforeSeqId?: number): Promise<ChatMessage[]> {
   await requireParty(ctx.db, partyId);
   return toChatMessages(ctx.db, await listMessages(ctx.db, partyId, limit, before, beforeSeqId));
+}
+
+/**
+ * Catch-up pages after a `seq_id`, as fans read them after a `resync`. After a restart every fan
+ * of a party asks at once, mostly from the same place: identical reads with no chat write in
+ * between share one query and one answer (the cache's generation), so the storm costs a query per
+ * write, not per fan.
+ */
+const catchUpPages = cacheKind<string, ChatMessage[]>({
+  max: 1000,
+  maxAgeMs: 10_000,
+  dependsOn: [onWrite('chat_messages'), onWrite('chat_questions'), onWrite('chat_answers')],
+});
+
+export async function listChatMessagesAfter(ctx: ServerContext, partyId: string, afterSeq: number, limit: number): Promise<ChatMessage[]> {
+  await requirePartyCached(ctx.db, partyId);
+  return cached(catchUpPages, ctx.db, `${partyId}\n${afterSeq}\n${limit}`, async () => toChatMessages(ctx.db, await listMessagesAfter(ctx.db, partyId, afterSeq, limit)));
 }
 
 /**
