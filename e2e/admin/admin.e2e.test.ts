@@ -1,6 +1,5 @@
 /**
- * The back office end to end, in Debian's Chromium against the real server (issue 13, "What it
- * must show"). Steps run in order and share the pages: an admin and an editor in two contexts.
+ * The back office end to end, in Debian's Chromium against the real server. Steps run in order and share the pages: an admin and an editor in two contexts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Frame, Page } from 'playwright-core';
@@ -56,7 +55,7 @@ async function previewFrame(page: Page): Promise<Frame> {
 type Got = { type: string; campaign?: { name: string }; simulation?: Record<string, unknown>; token?: string | null; url?: string | null; replyTo?: string };
 const received = (frame: Frame) => frame.evaluate(() => (window as unknown as { __got: Got[] }).__got);
 
-describe('back office in Chromium (issue 13)', { timeout: 90_000 }, () => {
+describe('back office in Chromium', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     await buildAdminWeb();
     // The preview frames the real campaign page app (without its build the CMS serves a no-script page).

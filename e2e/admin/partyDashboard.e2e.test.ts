@@ -1,5 +1,5 @@
 /**
- * Issue 14, the live host dashboard end to end in Debian's Chromium against the real server: the
+ * The live host dashboard end to end in Debian's Chromium against the real server: the
  * admin starts the party from the dashboard, three fans join, chat, vote and answer a poll over
  * the real API and sockets, and the dashboard's counters and charts follow; a fan is blocked from
  * the live chat view; fake traffic at 50 messages/s is screenshotted; the party is ended and the
@@ -30,7 +30,7 @@ const figure = async (testId: string) => (await page.getByTestId(testId).textCon
 const untilFigure = (testId: string, ok: (text: string) => boolean, what: string) =>
   waitFor(async () => ok(await figure(testId)) || undefined, what, 20_000);
 
-describe('issue 14: the live host dashboard in Chromium', { timeout: 180_000 }, () => {
+describe('the live host dashboard in Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     await buildAdminWeb();
     server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });

@@ -1,5 +1,5 @@
 /**
- * The back office's party editor end to end (issue 14), in Debian's Chromium against the real
+ * The back office's party editor end to end, in Debian's Chromium against the real
  * server: create a party on a demo album with visual settings, and check the live preview shows
  * them before anything is saved (colours, font and text rendered in the party app's frame); save;
  * grant a host by link and log in with it as a fan, whom the party app then treats as host.
@@ -75,7 +75,7 @@ function rendered(frame: Frame) {
   });
 }
 
-describe('party editor in Chromium (issue 14)', { timeout: 120_000 }, () => {
+describe('party editor in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await Promise.all([buildAdminWeb(), buildPartyWeb()]);
     server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });

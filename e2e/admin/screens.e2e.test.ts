@@ -1,7 +1,7 @@
 /**
  * Every screen of the back office at 1280 and 390 px, each checked by axe-core (no serious or
  * critical violations) at both widths and saved as a screenshot, including the empty, error and
- * not-found states; and the back office used by keyboard alone (issue 13, "What it must show").
+ * not-found states; and the back office used by keyboard alone.
  * The Parties section has its own suite.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -24,7 +24,7 @@ async function check(name: string): Promise<void> {
   await screenshot(page, name);
 }
 
-describe('every back-office screen at 1280 and 390 px, axe-checked, and by keyboard (issue 13)', { timeout: 120_000 }, () => {
+describe('every back-office screen at 1280 and 390 px, axe-checked, and by keyboard', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await buildAdminWeb();
     server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });

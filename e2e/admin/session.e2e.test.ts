@@ -1,6 +1,6 @@
 /**
- * Sign-in edges of the back office in Chromium (issue 13, "Sign in: ... first-admin set-up,
- * session expiry handled gracefully"): a fresh install without ADMIN_PASSWORD, so the first admin
+ * Sign-in edges of the back office in Chromium (first-admin set-up, session expiry handled
+ * gracefully): a fresh install without ADMIN_PASSWORD, so the first admin
  * has a generated password and must set up the account first.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,7 +39,7 @@ async function signIn(email: string, password: string): Promise<void> {
   await page.getByRole('button', { name: 'Sign in' }).click();
 }
 
-describe('back office sign-in: first-admin set-up and session expiry (issue 13)', { timeout: 90_000 }, () => {
+describe('back office sign-in: first-admin set-up and session expiry', { timeout: 90_000 }, () => {
   beforeAll(async () => {
     await buildAdminWeb();
     // No ADMIN_PASSWORD: npm start prints a generated one. The test cannot read the print (silent

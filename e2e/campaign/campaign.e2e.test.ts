@@ -14,7 +14,7 @@ import { startTestServer, type TestServer } from '../../apps/server/src/test/har
 import { buildCampaignWeb, initialJsGzipBytes, launchChromium, screenshotBoth, seriousViolations, waitFor } from './browser.ts';
 
 const ADMIN = { email: 'admin@example.com', password: 'admin-password-0123' };
-/** Issue 12: the first chunk a phone loads stays under 90 KB gzipped. */
+/** The first chunk a phone loads stays under 90 KB gzipped. */
 const INITIAL_JS_BUDGET_BYTES = 90 * 1024;
 const APP = 'e2e-pages';
 const CATALOG_TRACK_IDS: string[] = [];
@@ -99,7 +99,7 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
     await server?.close();
   });
 
-  it(`issue 12 size budget: the initial JS of the built page is under ${INITIAL_JS_BUDGET_BYTES / 1024} KB gzipped`, () => {
+  it(`size budget: the initial JS of the built page is under ${INITIAL_JS_BUDGET_BYTES / 1024} KB gzipped`, () => {
     const { files, bytes } = initialJsGzipBytes();
     expect(files.length).toBeGreaterThan(0);
     // hls.js and the SDK's validators are never in the first chunk.

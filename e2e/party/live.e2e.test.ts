@@ -1,5 +1,5 @@
 /**
- * Issue 15 in Chromium against the real server: a host made by a grant link starts the demo party;
+ * The live party in Chromium against the real server: a host made by a grant link starts the demo party;
  * two fans listen. A fan's network drops for 10 s and the player heals by itself; the offset
  * indicator, the listener count and reactions, the mobile player, the legal pages and the
  * finished album. Steps run in order and share the pages.
@@ -10,7 +10,7 @@ import { IN_SYNC_TOLERANCE_MS } from '../../apps/party-web/src/rules/sync.ts';
 import { startTestServer, TEST_CMS_TOKEN, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { buildPartyWeb, launchChromium, screenshotBoth, waitFor } from './browser.ts';
 
-/** Issue 15: within this long after the network returns, the fan plays in sync again. */
+/** Within this long after the network returns, the fan plays in sync again. */
 const HEAL_WITHIN_MS = 3_000;
 /** The drop of the issue's scenario. */
 const DROP_MS = 10_000;

@@ -68,7 +68,7 @@ describe('listening party in Chromium: fan and host from login to End', { timeou
     hostContext.setDefaultTimeout(10_000);
     fan = await newPage(fanContext);
     host = await newPage(hostContext);
-    // The demo seed makes the emulators' Hanna (Host) the demo party's host (issue 15).
+    // The demo seed makes the emulators' Hanna (Host) the demo party's host.
     const grants = (await (await cms('GET', '/api/parties/demo/grants')).json()) as { items: { service_id: string | null; role: string }[] };
     expect(grants.items).toContainEqual(expect.objectContaining({ service_id: HOST_SPOTIFY_ID, role: 'host' }));
   }, 120_000);
@@ -233,7 +233,7 @@ describe('listening party in Chromium: fan and host from login to End', { timeou
   it('the host deletes a message and blocks the fan; the fan page reflects both', async () => {
     const message = host.getByTestId('chat-message').filter({ hasText: 'Hallo zusammen!' });
     await message.getByRole('button', { name: `Nachricht von ${fanName} löschen` }).click();
-    // Delete asks once more (issue 15).
+    // Delete asks once more.
     await message.getByRole('button', { name: `Nachricht von ${fanName} wirklich löschen` }).click();
     await expect.poll(() => fan.getByTestId('chat-message').filter({ hasText: 'Hallo zusammen!' }).count(), { timeout: 10_000 }).toBe(0);
     await fan.getByLabel('Nachricht', { exact: true }).fill('Noch eine');

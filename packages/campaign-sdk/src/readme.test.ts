@@ -1,4 +1,4 @@
-/** The README lists every event, storage key and error message the code defines (issue 11). */
+/** The README lists every event, storage key and error message the code defines. */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SDK_ERRORS } from './errors.ts';

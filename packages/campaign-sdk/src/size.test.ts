@@ -1,5 +1,5 @@
 /**
- * Size budget (issue 11): the core without hls.js stays under 25 KB gzipped, and hls.js loads
+ * Size budget: the core without hls.js stays under 25 KB gzipped, and hls.js loads
  * only in a lazy chunk (when a preview plays). Built here with esbuild, as a page bundler would.
  */
 import { build, type Metafile } from 'esbuild';

@@ -133,7 +133,7 @@ describe('heartbeat rule: a ping about every 20 s plus jitter (spec 4 and 9)', (
   it('sends the ping text when the heartbeat timer fires, then schedules the next one', () => {
     const { timers, current } = setup();
     current().serverOpen();
-    // The opening clock burst runs out first (issue 16); then only the heartbeat is left.
+    // The opening clock burst runs out first; then only the heartbeat is left.
     for (let i = 1; i < CLOCK_BURST_SAMPLES; i++) expect(timers.runFirstOf(CLOCK_BURST_INTERVAL_MS)).toBe(true);
     const heartbeats = () => [...timers.pending.values()].filter((t) => t.ms >= 20_000).length;
     expect(heartbeats()).toBe(1);
@@ -257,7 +257,7 @@ describe('clock offset rule: estimated from time frames, offset = server - midpo
   it('is 0 before any sample', () => {
     expect(new ClockOffsetEstimator().offsetMs).toBe(0);
   });
-  it(`averages the samples whose round trip is within CLOCK_RTT_FACTOR (${CLOCK_RTT_FACTOR}) x the shortest + ${CLOCK_RTT_SLACK_MS} ms (issue 16: jitter either way cancels)`, () => {
+  it(`averages the samples whose round trip is within CLOCK_RTT_FACTOR (${CLOCK_RTT_FACTOR}) x the shortest + ${CLOCK_RTT_SLACK_MS} ms (jitter either way cancels)`, () => {
     const est = new ClockOffsetEstimator();
     est.add({ sentMs: 0, receivedMs: 100, serverMs: 70 }); // rtt 100, offset 20 (slow way back)
     est.add({ sentMs: 1000, receivedMs: 1120, serverMs: 1040 }); // rtt 120, offset -20 (slow way out)

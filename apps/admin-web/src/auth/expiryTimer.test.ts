@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EXPIRY_WARNING_MS, scheduleSessionExpiry } from './expiryTimer.ts';
 
-describe('session expiry timer (issue 13: session expiry handled gracefully)', () => {
+describe('session expiry timer: an expiring session is handled gracefully', () => {
   beforeEach(() => {
     vi.useFakeTimers();
     vi.setSystemTime(new Date('2027-06-01T12:00:00Z'));

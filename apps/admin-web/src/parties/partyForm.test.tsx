@@ -94,7 +94,7 @@ describe('follow editor (spec 3: per service album, playlist, artists; entries w
   });
 });
 
-describe('preview party (issue 14: the preview shows settings before they are saved)', () => {
+describe('preview party: the preview shows settings before they are saved', () => {
   it('carries the unsaved values over the stored party', () => {
     const p = toPreviewParty('demo', { ...withVisual({ primaryColor: '#ff0000' }), name: 'Renamed' }, party);
     expect(p.name).toBe('Renamed');

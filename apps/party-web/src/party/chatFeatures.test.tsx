@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 /**
- * Issue 10 in the party app: older chat pages ask on (timestamp_ms, seq_id), fans see the party's
+ * Chat features of the party app: older chat pages ask on (timestamp_ms, seq_id), fans see the party's
  * slow mode and the server's refusal, and a quiz scoreboard goes when its closes_at_ms is due.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -120,7 +120,7 @@ describe('slow mode for fans', () => {
   });
 });
 
-describe('hosts switch the party\'s slow mode from the app (issue 10: a party-wide slow mode hosts can switch on)', () => {
+describe('hosts switch the party-wide slow mode from the app', () => {
   it('sends PUT chat/slow_mode with the seconds and says it is on; hosts themselves are exempt', async () => {
     const bodies: unknown[] = [];
     await player({

@@ -54,7 +54,7 @@ function setup(opts: { seekable?: boolean; withRate?: boolean } = {}) {
   return { clock, player, c, step, setStatus: (s: PlayerStatus | null) => void (status = s) };
 }
 
-describe('continuous sync rule (decision 0008): the player keeps correcting small errors, with no attempt cap', () => {
+describe('continuous sync rule: the player keeps correcting small errors, with no attempt cap', () => {
   it('closes the ~70 ms that Chromium\'s freeze after a landed seek leaves, which the old bounded alignment and 250 ms threshold left for good', async () => {
     const t = setup();
     await t.c.play();

@@ -1,5 +1,5 @@
 /**
- * The calls the back office adds (issue 13): the paged campaigns list, the lock take-over and its
+ * The calls the back office adds: the paged campaigns list, the lock take-over and its
  * event stream, the subscribers and consent ledger (paged and streamed as CSV), access-code uses,
  * and folder moves. Lists of 1,000 campaigns and 10,000 subscribers are paged by the database.
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 11: the campaign SDK against the real CMS over HTTP, for the rules that need the server
+ * The campaign SDK against the real CMS over HTTP, for the rules that need the server
  * (login callback, refresh and logout; newsletter signup and its failure; token gate; translation
  * fallback; batched track lookups; the HLS preview manifest).
  */

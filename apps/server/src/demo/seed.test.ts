@@ -23,7 +23,7 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
     expect(tracks.length).toBe(t.server.ctx.catalog.albums[0]!.track_keys.length);
   });
 
-  it("issue 15: the emulators' Hanna (Host) is the demo party's host", async () => {
+  it("the emulators' Hanna (Host) is the demo party's host", async () => {
     const { accessToken } = await loginWithSpotify(t.partyUrl, 'host-hanna');
     const me = await new PartyClient({ baseUrl: t.partyUrl, accessToken }).call('getSystemMe');
     expect(me.grants).toEqual([{ party_id: DEMO_PARTY_ID, role: 'host' }]);
@@ -32,7 +32,7 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
     expect(grants).toHaveLength(1);
   });
 
-  it('issue 15: starts over once it has ended, keeping its signups and chat', async () => {
+  it('starts over once it has ended, keeping its signups and chat', async () => {
     const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
     const lena = new PartyClient({ baseUrl: t.partyUrl, accessToken });
     const params = { id: DEMO_PARTY_ID };
@@ -62,7 +62,7 @@ describe.each(DB_TARGETS)('demo party seed (README: npm start has a demo party) 
   });
 });
 
-describe('issue 15: the demo party keeps its signups and chat across a restart (npm start twice, same ./data)', () => {
+describe('the demo party keeps its signups and chat across a restart (npm start twice, same ./data)', () => {
   it('a second server on the same data directory still has the fan and the message', async () => {
     const first = await startTestServer();
     try {

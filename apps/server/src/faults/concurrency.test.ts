@@ -8,7 +8,7 @@ const P = 'race';
 const statuses = (answers: Answer[]) => answers.map((a) => a.status).sort((x, y) => x - y);
 const hasDetail = (a: Answer) => typeof a.body === 'object' && a.body !== null && 'detail' in a.body;
 
-describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel requests (%s)', (db) => {
+describe.each(DB_TARGETS)('limits and uniqueness hold under parallel requests (%s)', (db) => {
   let w: LiveWorld;
   const url = (path: string) => `${w.t.partyUrl}/api/parties/${P}${path}`;
   const burst = (n: number, make: () => Parameters<typeof send>[1]) => Promise.all(Array.from({ length: n }, () => send('burst', make())));
@@ -20,7 +20,7 @@ describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel r
     await w?.close();
   });
 
-  it(`issue 10 faults: 30 parallel chat posts by one fan: exactly CHAT_RATE_LIMIT_MESSAGES (${CHAT_RATE_LIMIT_MESSAGES}) are stored, the rest get 429 {detail}`, async () => {
+  it(`30 parallel chat posts by one fan: exactly CHAT_RATE_LIMIT_MESSAGES (${CHAT_RATE_LIMIT_MESSAGES}) are stored, the rest get 429 {detail}`, async () => {
     const answers = await burst(30, () => ({ method: 'POST', url: url('/chat/messages'), token: w.lena.token, body: { text: 'race' } }));
     expect(answers.filter((a) => a.status === 200 || a.status === 201)).toHaveLength(CHAT_RATE_LIMIT_MESSAGES);
     const refused = answers.filter((a) => a.status >= 300);
@@ -34,7 +34,7 @@ describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel r
     expect(Number(stored.n)).toBe(CHAT_RATE_LIMIT_MESSAGES);
   });
 
-  it('issue 10 faults: with slow mode on, ten parallel posts by one fan: exactly one is stored, the rest get 429 {detail}', async () => {
+  it('with slow mode on, ten parallel posts by one fan: exactly one is stored, the rest get 429 {detail}', async () => {
     const put = await send('setup', { method: 'PUT', url: url('/chat/slow_mode'), token: w.host.token, body: { seconds: 60 } });
     expect(put.status).toBe(200);
     try {
@@ -46,7 +46,7 @@ describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel r
     }
   });
 
-  it('issue 10 faults: ten parallel identical grant requests: one is created, nine get 409 {detail}, none 500', async () => {
+  it('ten parallel identical grant requests: one is created, nine get 409 {detail}, none 500', async () => {
     const answers = await burst(10, () => ({
       method: 'POST',
       url: url('/grants'),
@@ -57,14 +57,14 @@ describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel r
     expect(answers.filter((a) => a.status >= 300).every((a) => a.status === 409 && hasDetail(a))).toBe(true);
   });
 
-  it('issue 10 faults: ten parallel answers by one fan to one poll: one counts, nine get 409', async () => {
+  it('ten parallel answers by one fan to one poll: one counts, nine get 409', async () => {
     const poll = await w.host.client.call('postPoll', { params: { id: P }, body: { question: 'Race?', options: ['a', 'b'], duration_seconds: 600 } });
     const answers = await burst(10, () => ({ method: 'POST', url: url(`/chat/polls/${poll.poll_id}/answers`), token: w.fan.token, body: { answer_id: 1 } }));
     expect(statuses(answers).filter((s) => s < 300)).toHaveLength(1);
     expect(answers.filter((a) => a.status >= 300).every((a) => a.status === 409 && hasDetail(a))).toBe(true);
   });
 
-  it('issue 10 faults: ten parallel votes and signups by one fan count once and never fail', async () => {
+  it('ten parallel votes and signups by one fan count once and never fail', async () => {
     const { items } = await w.fan.client.call('getTracks', { params: { id: P } });
     const track = items[0]!.id;
     const votes = await burst(10, () => ({ method: 'POST', url: url(`/tracks/${track}/votes`), token: w.admin.token }));
@@ -80,7 +80,7 @@ describe.each(DB_TARGETS)('issue 10: limits and uniqueness hold under parallel r
     expect(rows).toHaveLength(1);
   });
 
-  it('issue 16: parallel votes and withdrawals by four fans keep the track’s stored count equal to its vote rows', async () => {
+  it('parallel votes and withdrawals by four fans keep the track’s stored count equal to its vote rows', async () => {
     const { items } = await w.fan.client.call('getTracks', { params: { id: P } });
     const track = items[1]!.id;
     // Each fan votes, withdraws and votes again, all at once.

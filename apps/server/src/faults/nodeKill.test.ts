@@ -9,7 +9,7 @@ import { PrivateRedis, ServerNode, chatMessagesIn, freshPostgres, until } from '
 const target = (node: ServerNode) => ({ partyUrl: node.partyUrl }) as TestServer;
 const acked = (answers: Answer[]) => answers.filter((a) => a.status === 200 || a.status === 201).map((a) => a.body as ChatMessage);
 
-describe('issue 10 faults: kill -9 of a node mid-burst', () => {
+describe('faults: kill -9 of a node mid-burst', () => {
   let db: { url: string; close: () => Promise<void> };
   let redis: PrivateRedis;
   const nodes: ServerNode[] = [];
@@ -26,7 +26,7 @@ describe('issue 10 faults: kill -9 of a node mid-burst', () => {
     await db?.close();
   }, 60_000);
 
-  it('issue 10 faults: with Redis, nothing a killed node acknowledged is lost: its fans resume on the other node and every fan has every acknowledged message once, in order', async () => {
+  it('with Redis, nothing a killed node acknowledged is lost: its fans resume on the other node and every fan has every acknowledged message once, in order', async () => {
     const P = 'kill-cluster';
     const env = { DATABASE_URL: db.url, REDIS_URL: redis.url };
     const a = await ServerNode.start(env);
@@ -92,7 +92,7 @@ describe('issue 10 faults: kill -9 of a node mid-burst', () => {
     });
   }, 150_000);
 
-  it('issue 10 faults: without Redis, a node killed mid-burst and started again loses nothing acknowledged, numbers above its old seq_ids, and its fans get resync', async () => {
+  it('without Redis, a node killed mid-burst and started again loses nothing acknowledged, numbers above its old seq_ids, and its fans get resync', async () => {
     const P = 'kill-single';
     const dbUrl = db.url;
     const first = await ServerNode.start({ DATABASE_URL: dbUrl });

@@ -12,7 +12,7 @@ const target = (node: ServerNode) => ({ partyUrl: node.partyUrl }) as TestServer
 const ok = (a: Answer) => a.status >= 200 && a.status < 300;
 const detailOf = (a: Answer) => (typeof a.body === 'object' && a.body !== null && 'detail' in a.body ? (a.body as { detail: unknown }).detail : undefined);
 
-describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
+describe('faults: PostgreSQL restarts and hangs under load', () => {
   let pg: PrivatePostgres;
   let redis: PrivateRedis;
   const nodes: ServerNode[] = [];
@@ -36,7 +36,7 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
     pg?.destroy();
   }, 60_000);
 
-  it('issue 10 faults: both nodes answer 503 {detail} while PostgreSQL is down, recover by themselves when it is back, and never die; /readyz follows; the timeline tick and scheduled messages keep running', async () => {
+  it('both nodes answer 503 {detail} while PostgreSQL is down, recover by themselves when it is back, and never die; /readyz follows; the timeline tick and scheduled messages keep running', async () => {
     const [a, b] = nodes as [ServerNode, ServerNode];
     const cms = new PartyClient({ baseUrl: a.partyUrl, cmsToken: TEST_CMS_TOKEN });
     await cms.call('startParty', { params: { id: P } });
@@ -108,7 +108,7 @@ describe('issue 10 faults: PostgreSQL restarts and hangs under load', () => {
     }
   }, 150_000);
 
-  it('issue 10 faults: a hung database makes /readyz answer 503 within its timeout instead of hanging', async () => {
+  it('a hung database makes /readyz answer 503 within its timeout instead of hanging', async () => {
     const node = nodes[0]!;
     const pid = pg.postmasterPid();
     process.kill(pid, 'SIGSTOP');

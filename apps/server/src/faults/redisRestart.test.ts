@@ -10,7 +10,7 @@ const target = (node: ServerNode) => ({ partyUrl: node.partyUrl }) as TestServer
 const acked = (answers: Answer[]) => answers.filter((a) => a.status === 200 || a.status === 201).map((a) => a.body as ChatMessage);
 const chatIds = (s: TestSocket) => chatMessagesIn(s.events).map((e) => e.id);
 
-describe('issue 10 faults: Redis restarts empty while two nodes serve one party', () => {
+describe('faults: Redis restarts empty while two nodes serve one party', () => {
   let db: { url: string; close: () => Promise<void> };
   let redis: PrivateRedis;
   const nodes: ServerNode[] = [];
@@ -32,7 +32,7 @@ describe('issue 10 faults: Redis restarts empty while two nodes serve one party'
     await db?.close();
   }, 60_000);
 
-  it('issue 10 faults: every acknowledged message reaches every connected fan exactly once and in order, seq_ids never go backwards, /readyz reports Redis, and a resume from before the restart gets resync', async () => {
+  it('every acknowledged message reaches every connected fan exactly once and in order, seq_ids never go backwards, /readyz reports Redis, and a resume from before the restart gets resync', async () => {
     const [a, b] = nodes as [ServerNode, ServerNode];
     const fans: [ServerNode, LiveFan][] = [
       [a, cast.fan],

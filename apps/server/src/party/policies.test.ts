@@ -86,7 +86,7 @@ describe('party policies: the ability matrix', () => {
     expect(denial(actor('admin', { startAllowed: 'host' }), 'party.start')).toMatch(/may not start/);
   });
 
-  it('issue 10: live data of a login-required party: a host or admin grant reads without a signup, a listener needs one', () => {
+  it('listening-party §6: live data of a login-required party: a host or admin grant reads without a signup, a listener needs one', () => {
     const unsigned = { isSignedUp: false, canChat: false };
     expect((['admin', 'host', 'listener'] as const).map((r) => can(actor(r, unsigned), 'live.read'))).toEqual([true, true, false]);
     expect(denial(actor('listener', unsigned), 'live.read')).toMatch(/Sign up/);
@@ -94,14 +94,14 @@ describe('party policies: the ability matrix', () => {
     expect((['admin', 'host'] as const).map((r) => can(actor(r, unsigned), 'party.listen'))).toEqual([false, false]);
   });
 
-  it('issue 10: uploading one\'s own profile picture and sending reactions need a signup in the party, whatever the role', () => {
+  it('uploading one\'s own profile picture and sending reactions need a signup in the party, whatever the role', () => {
     for (const ability of ['users.uploadOwn', 'reactions.send'] as const) {
       expect((['admin', 'host', 'listener'] as const).map((r) => can(actor(r, { isSignedUp: false }), ability))).toEqual([false, false, false]);
       expect(denial(ACTORS.stranger, ability)).toMatch(/Sign up/);
     }
   });
 
-  it('issue 10: slow mode is switched by hosts and admins, who also post through it', () => {
+  it('slow mode is switched by hosts and admins, who also post through it', () => {
     expect(denial(ACTORS.listener, 'chat.slowMode')).toMatch(/hosts and admins/);
     expect((['admin', 'host', 'listener'] as const).map((r) => roleHas(r, 'chat.ignoreSlowMode'))).toEqual([true, true, false]);
   });

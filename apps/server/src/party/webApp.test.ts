@@ -9,7 +9,7 @@ import { createLogger } from '../platform/logger.ts';
 import { createHttpApp, type App } from '../platform/http.ts';
 import { ifNoneMatch, pickEncoding, registerPartyWebApp } from './webApp.ts';
 
-/** A hashed asset as the build writes it: the file and its `.br` and `.gz` (issue 16). */
+/** A hashed asset as the build writes it: the file and its `.br` and `.gz`. */
 const JS = 'console.log("party app");'.repeat(200);
 const INDEX = '<!doctype html><html><head><meta name="fanfare-party-id" content="" /><link rel="stylesheet" crossorigin href="/assets/app-1.css"></head><body><script type="module" src="/assets/app-1.js"></script></body></html>';
 
@@ -51,7 +51,7 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     expect(bare.statusCode).toBe(302);
     expect(bare.headers.location).toBe('/p/summer-24/?x=1');
   });
-  it('names the origins allowed to preview the page in a frame, the CMS first (issue 14, spec 2 admin flag)', async () => {
+  it('names the origins allowed to preview the page in a frame, the CMS first (listening-party §2 admin flag)', async () => {
     const res = await app.inject({ url: '/p/summer/' });
     const cms = new URL(loadConfig({}).cmsPublicUrl).origin;
     const content = /<meta name="fanfare-preview-origins" content="([^"]*)"/.exec(res.body)?.[1] ?? '';
@@ -66,7 +66,7 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toContain('immutable');
   });
-  it('sends hashed assets pre-compressed as the browser accepts: brotli, else gzip, else plain (issue 16)', async () => {
+  it('sends hashed assets pre-compressed as the browser accepts: brotli, else gzip, else plain', async () => {
     const br = await app.inject({ url: '/assets/app-1.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
     expect(br.statusCode).toBe(200);
     expect(br.headers['content-encoding']).toBe('br');
@@ -109,12 +109,12 @@ describe('party web app route (spec 2: /p/{partyId}/ per party, / for the defaul
     expect(other.statusCode).toBe(200);
     expect(other.headers.etag).not.toBe(etag);
   });
-  it('writes the stylesheet into the page, so the first paint waits for no other request (issue 16)', async () => {
+  it('writes the stylesheet into the page, so the first paint waits for no other request', async () => {
     const res = await app.inject({ url: '/' });
     expect(res.body).toContain('<style>.hero{color:red}</style>');
     expect(res.body).not.toContain('href="/assets/app-1.css"');
   });
-  it('sends the page compressed as the browser accepts, and plain otherwise (issue 16)', async () => {
+  it('sends the page compressed as the browser accepts, and plain otherwise', async () => {
     const br = await app.inject({ url: '/p/summer-24/', headers: { 'accept-encoding': 'gzip, br' } });
     expect(br.headers['content-encoding']).toBe('br');
     expect(String(br.headers.vary)).toMatch(/accept-encoding/i);

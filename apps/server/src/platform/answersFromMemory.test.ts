@@ -1,7 +1,6 @@
 /**
- * Issue 16 ("GET party served from memory ... at 10x today's rate"), decision 0023: a party the
- * read caches hold is answered ahead of Fastify, with the bytes Fastify would send; everything out
- * of the ordinary still goes to Fastify.
+ * Decision 0023: a party the read caches hold is answered ahead of Fastify, with the bytes Fastify
+ * would send; everything out of the ordinary still goes to Fastify.
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -38,7 +37,7 @@ function comparable(headers: http.IncomingHttpHeaders): http.IncomingHttpHeaders
   return rest;
 }
 
-describe.each(DB_TARGETS)('GET party answered from memory on %s (issue 16, decision 0023)', (db) => {
+describe.each(DB_TARGETS)('GET party answered from memory on %s', (db) => {
   const P = 'memory-party';
   let w: LiveWorld;
   let memory: AnswersFromMemory;
@@ -60,7 +59,7 @@ describe.each(DB_TARGETS)('GET party answered from memory on %s (issue 16, decis
     return { answer, fromMemory: memory.answered > before };
   }
 
-  it('decision 0023: once cached, GET party is answered from memory with the status, headers and JSON Fastify sends', async () => {
+  it('once cached, GET party is answered from memory with the status, headers and JSON Fastify sends', async () => {
     await get(url); // fills the read caches
     const fromMemory = await viaMemory(() => get(url));
     // A query string is left to Fastify, which answers the same route.
@@ -75,13 +74,13 @@ describe.each(DB_TARGETS)('GET party answered from memory on %s (issue 16, decis
     expect(fromMemory.answer.headers['x-request-id']).not.toBe(fromFastify.answer.headers['x-request-id']);
   });
 
-  it('decision 0023: a plain x-request-id is echoed from memory as Fastify echoes it', async () => {
+  it('a plain x-request-id is echoed from memory as Fastify echoes it', async () => {
     const { answer, fromMemory } = await viaMemory(() => get(url, { 'x-request-id': 'trace.me-42' }));
     expect(fromMemory).toBe(true);
     expect(answer.headers['x-request-id']).toBe('trace.me-42');
   });
 
-  it('issue 16 invalidation: an edit is answered from memory at once, and the answer is the edited party', async () => {
+  it('invalidation: an edit is answered from memory at once, and the answer is the edited party', async () => {
     await w.cms.call('putParty', { params: { id: P }, body: { name: 'Edited ahead of Fastify' } });
     const first = await viaMemory(() => get(url)); // the edit emptied the cache: Fastify loads it again
     const second = await viaMemory(() => get(url));
@@ -106,7 +105,7 @@ describe.each(DB_TARGETS)('GET party answered from memory on %s (issue 16, decis
     expect((await client.call('getParty', { params: { id: P } })).status).not.toBeNull();
   });
 
-  it('decision 0023: CORS (an Origin header), HEAD, escaped paths and unknown parties are left to Fastify', async () => {
+  it('CORS (an Origin header), HEAD, escaped paths and unknown parties are left to Fastify', async () => {
     await get(url);
     const origin = w.t.server.ctx.config.allowedRedirectOrigins[0]!;
     const cors = await viaMemory(() => get(url, { origin }));
@@ -129,7 +128,7 @@ describe.each(DB_TARGETS)('GET party answered from memory on %s (issue 16, decis
   });
 });
 
-describe('answers from memory: what is left to the framework (decision 0023)', () => {
+describe('answers from memory: what is left to the framework', () => {
   /** A listener whose "framework" answers 299 and whose memory holds a party named `held`. */
   async function listener(quiet: { on: boolean }) {
     const memory = new AnswersFromMemory(() => quiet.on);

@@ -1,5 +1,5 @@
 /**
- * Issue 9: one contract for both APIs. Every route the server registers comes from a protocol
+ * One contract for both APIs. Every route the server registers comes from a protocol
  * route table (or is a listed exception), and the OpenAPI documents served on both listeners
  * list exactly the table entries with their summaries and schemas.
  */
@@ -28,7 +28,7 @@ const tables: [string, Record<string, RouteDef>][] = [
   ['cms', CMS_ROUTES],
 ];
 
-describe('route contract: the tables are the API (issue 9)', () => {
+describe('route contract: the tables are the API', () => {
   let ts: TestServer;
   const apps = () => ({ party: ts.server.party!, cms: ts.server.cms! }) satisfies Record<string, App>;
 

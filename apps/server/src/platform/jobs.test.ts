@@ -45,8 +45,8 @@ function start(changes: TableChanges | undefined, clock: { now: number }, job: J
   return scheduler;
 }
 
-describe('the due-time scheduler asks the database only when something may have changed (issue 16)', () => {
-  it('issue 16: an idle node looks once, then sweeps without queries until a table its jobs read is written', async () => {
+describe('the due-time scheduler asks the database only when something may have changed', () => {
+  it('an idle node looks once, then sweeps without queries until a table its jobs read is written', async () => {
     const changes = new TableChanges();
     const clock = { now: 1_000_000 };
     const { job, state } = countingJob(['chat_questions']);
@@ -65,7 +65,7 @@ describe('the due-time scheduler asks the database only when something may have 
     await until(() => state.looks === 3);
   });
 
-  it('issue 16: work whose due time comes runs without any write, and a long quiet spell still looks again', async () => {
+  it('work whose due time comes runs without any write, and a long quiet spell still looks again', async () => {
     const changes = new TableChanges();
     const clock = { now: 1_000_000 };
     const { job, state } = countingJob(['chat_questions']);
@@ -82,7 +82,7 @@ describe('the due-time scheduler asks the database only when something may have 
     await until(() => state.looks === looks + 1);
   });
 
-  it('issue 16: without a change feed every sweep looks, as before', async () => {
+  it('without a change feed every sweep looks, as before', async () => {
     const clock = { now: 1_000_000 };
     const { job, state } = countingJob(['chat_questions']);
     start(undefined, clock, job);

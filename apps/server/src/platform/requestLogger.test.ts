@@ -11,7 +11,7 @@ function sink(): { stream: Writable; lines: () => Record<string, unknown>[] } {
   return { stream, lines: () => chunks.join('').trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>) };
 }
 
-describe('issue 16: request loggers are made on first use', () => {
+describe('request loggers are made on first use', () => {
   it('makes no pino child for a request that logs nothing at an enabled level', () => {
     const { stream, lines } = sink();
     const parent = createLogger('warn', stream);

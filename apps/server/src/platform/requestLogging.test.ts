@@ -4,7 +4,7 @@ import { createHttpApp } from './http.ts';
 import { createLogger } from './logger.ts';
 import { isQuietRequest } from './requestLogging.ts';
 
-describe('issue 15 npm start output: no access logs for static files and HLS segments unless LOG_LEVEL=debug', () => {
+describe('npm start output: no access logs for static files and HLS segments unless LOG_LEVEL=debug', () => {
   it('static files, catalog media and HLS are quiet at info, logged at debug; API calls always', () => {
     for (const url of ['/assets/index-abc.js', '/media/catalog/audio/a/seg3.ts', '/media/catalog/audio/a/index.m3u8?x=1', '/c/assets/x.css', '/healthz']) {
       expect(isQuietRequest(url, 'info'), url).toBe(true);

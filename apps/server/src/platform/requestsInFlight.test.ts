@@ -13,7 +13,7 @@ async function until(what: string, check: () => boolean): Promise<void> {
   }
 }
 
-describe('requests in flight (decision 0018: the fan-out yields sooner while one waits)', () => {
+describe('requests in flight: the fan-out yields sooner while one waits', () => {
   let app: FastifyInstance;
   let base: string;
   let release: () => void = () => {};

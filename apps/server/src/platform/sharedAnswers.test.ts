@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { serializeAnswer, sharedAnswer, sharedAnswerWith } from './route.ts';
 
-describe('issue 16: answers served from memory are serialized once', () => {
+describe('answers served from memory are serialized once', () => {
   const base = sharedAnswer({ id: 'demo', name: 'Tidal "Lights" ✨', tracks: [1, 2], frontend: { visual: { stickers: ['fire'] } } });
 
   it('a shared answer is sent as JSON.stringify would send it, and serialized once', () => {

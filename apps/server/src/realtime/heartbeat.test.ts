@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HeartbeatSlices, heartbeatSliceCount } from './heartbeat.ts';
 
 describe('heartbeat slices', () => {
-  it('issue 16: heartbeats are staggered: each tick pings about 1/slices of the sockets, every socket once per interval', () => {
+  it('heartbeats are staggered: each tick pings about 1/slices of the sockets, every socket once per interval', () => {
     const h = new HeartbeatSlices(20);
     const slots = Array.from({ length: 10_000 }, () => h.assign());
     const pinged = new Array<number>(slots.length).fill(0);
@@ -22,7 +22,7 @@ describe('heartbeat slices', () => {
     expect(pinged.every((p) => p === 1)).toBe(true);
   });
 
-  it('issue 16: 20 ticks per interval, at least 10 ms apart for short (test) intervals', () => {
+  it('20 ticks per interval, at least 10 ms apart for short (test) intervals', () => {
     expect(heartbeatSliceCount(20_000)).toBe(20);
     expect(heartbeatSliceCount(300)).toBe(20);
     expect(heartbeatSliceCount(100)).toBe(10);

@@ -34,8 +34,8 @@ async function emitMany(hub: PartyHub, n: number): Promise<number[]> {
   return seqs;
 }
 
-describe.each(DB_TARGETS)('issue 10: a party\'s seq_id never goes backwards (%s)', (target) => {
-  it('issue 10 faults: without Redis, a restarted process numbers above everything the previous one handed out, and a resume from before gets resync', async () => {
+describe.each(DB_TARGETS)('a party\'s seq_id never goes backwards (%s)', (target) => {
+  it('without Redis, a restarted process numbers above everything the previous one handed out, and a resume from before gets resync', async () => {
     const { database, drop } = await openTarget(target);
     try {
       const first = new LocalPartyHub(Date.now, {}, databaseSeqBlocks(database.db));
@@ -58,7 +58,7 @@ describe.each(DB_TARGETS)('issue 10: a party\'s seq_id never goes backwards (%s)
     }
   });
 
-  it('issue 10 faults: a block runs out and the next one follows without a gap or a repeat', async () => {
+  it('a block runs out and the next one follows without a gap or a repeat', async () => {
     const { database, drop } = await openTarget(target);
     try {
       const hub = new LocalPartyHub(Date.now, {}, databaseSeqBlocks(database.db, 3));
@@ -71,7 +71,7 @@ describe.each(DB_TARGETS)('issue 10: a party\'s seq_id never goes backwards (%s)
   });
 });
 
-describe('issue 16: the seq_id a party\'s next event is expected to get (a guess, not a reservation)', () => {
+describe('the seq_id a party\'s next event is expected to get (a guess, not a reservation)', () => {
   it('is unknown until the party\'s numbering is loaded, then names the number the next event gets, and reserves nothing', async () => {
     const hub = new LocalPartyHub(Date.now, {}, memorySeqBlocks(3));
     expect(hub.expectedSeq(P)).toBeNull();
@@ -90,7 +90,7 @@ describe('issue 16: the seq_id a party\'s next event is expected to get (a guess
 });
 
 const REDIS = process.env.TEST_REDIS_URL;
-describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('issue 10: the Redis hub\'s seq_id survives Redis losing its data', () => {
+describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('the Redis hub\'s seq_id survives Redis losing its data', () => {
   const prefix = `fanfare-seq-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;
   afterAll(async () => {
     const redis = new Redis(REDIS!);
@@ -99,7 +99,7 @@ describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('issue 10: the Redis hub\
     await redis.quit();
   });
 
-  it('issue 10 faults: after the counter is lost, numbering resumes above every earlier seq_id and a resume from before gets resync', async () => {
+  it('after the counter is lost, numbering resumes above every earlier seq_id and a resume from before gets resync', async () => {
     const { database, drop } = await openTarget('postgres');
     const hub = new RedisPartyHub(connectRedis(REDIS!, prefix, logger), Date.now, logger, {}, databaseSeqBlocks(database.db));
     try {

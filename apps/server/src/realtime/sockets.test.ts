@@ -39,7 +39,7 @@ describe.each(TARGETS)('party socket on $name', ({ db, redis }) => {
       SOCKET_SEND_BUFFER_SOFT_BYTES: String(64 * 1024),
       SOCKET_SEND_BUFFER_HARD_BYTES: String(256 * 1024),
       SOCKET_SLOW_GRACE_MS: '200',
-      // Every test here runs with cycles writing 2 sockets per turn of the loop (issue 16).
+      // Every test here runs with cycles writing 2 sockets per turn of the loop.
       SOCKET_SWEEP_CHUNK: String(SWEEP_CHUNK),
       ...(redis ? { REDIS_URL: process.env.TEST_REDIS_URL!, REDIS_KEY_PREFIX: prefix } : {}),
     });
@@ -355,7 +355,7 @@ describe('party socket heartbeat', () => {
   });
 });
 
-describe('party socket cycles written in chunks (issue 16)', () => {
+describe('party socket cycles written in chunks', () => {
   // One socket per turn of the event loop and no batch window: new events always arrive while a
   // cycle is under way, and a resume lands in the middle of one.
   let w: LiveWorld;
@@ -396,7 +396,7 @@ describe('party socket cycles written in chunks (issue 16)', () => {
   });
 });
 
-describe('party socket cycles end their turn when the write budget is spent (decision 0018)', () => {
+describe('party socket cycles end their turn when the write budget is spent', () => {
   // No count limit to speak of and no time at all: while a request is under way the turn ends at
   // the first clock check (every 32 sockets), so 40 sockets take two turns of the event loop.
   let w: LiveWorld;

@@ -9,7 +9,7 @@ import { handlesWithQueuedWrites, unsentBytes, wireFrame, writeFrame, writesToHa
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 describe('wireFrame', () => {
-  it('issue 16: encodes a complete unmasked text frame once (short, 16-bit and 64-bit lengths)', () => {
+  it('encodes a complete unmasked text frame once (short, 16-bit and 64-bit lengths)', () => {
     for (const len of [2, 125, 126, 300, 70_000]) {
       const payload = Buffer.alloc(len, 0x61);
       const { wire } = wireFrame(payload);
@@ -20,7 +20,7 @@ describe('wireFrame', () => {
     }
   });
 
-  it('issue 16: works in a process that loaded nothing else (imports ws\'s Sender itself)', () => {
+  it('works in a process that loaded nothing else (imports ws\'s Sender itself)', () => {
     const file = path.join(HERE, 'wireFrame.ts');
     const out = execFileSync(process.execPath, ['--import', 'tsx', '-e', `import(${JSON.stringify(file)}).then((m) => process.stdout.write(m.wireFrame(Buffer.from('hi')).wire.toString('hex')))`], {
       encoding: 'utf8',
@@ -50,7 +50,7 @@ describe('writeFrame', () => {
     pair = null;
   });
 
-  it('issue 16 (decision 0027): on this Node a frame goes straight to the TCP handle, byte for byte', async () => {
+  it('on this Node a frame goes straight to the TCP handle, byte for byte', async () => {
     expect(writesToHandle).toBe(true);
     pair = await connectedPair();
     const { server, client } = pair;
@@ -65,7 +65,7 @@ describe('writeFrame', () => {
     expect(viaStream).toBe(0);
   });
 
-  it('issue 16 (decision 0027): frames to a fan that stops reading queue in order with the socket library\'s own frames, and count as unsent', async () => {
+  it('frames to a fan that stops reading queue in order with the socket library\'s own frames, and count as unsent', async () => {
     pair = await connectedPair();
     const { server, client } = pair;
     tcp(client).pause(); // the kernel's buffers fill, and writes stay queued in libuv and the stream
@@ -98,7 +98,7 @@ describe('writeFrame', () => {
     expect(handlesWithQueuedWrites()).toBe(0);
   }, 30_000);
 
-  it('issue 16 (decision 0027): a socket with nothing queued is not asked for its queue (a call into C++ on every write)', async () => {
+  it('a socket with nothing queued is not asked for its queue (a call into C++ on every write)', async () => {
     pair = await connectedPair();
     const { server, client } = pair;
     const handle = (tcp(server) as unknown as { _handle: object })._handle;
@@ -118,7 +118,7 @@ describe('writeFrame', () => {
     expect(asked).toBe(0);
   });
 
-  it('issue 16 (decision 0027): a handle write the kernel did not take at once is counted as unsent until libuv has written it', async () => {
+  it('a handle write the kernel did not take at once is counted as unsent until libuv has written it', async () => {
     pair = await connectedPair();
     const { server, client } = pair;
     tcp(client).pause();

@@ -49,7 +49,7 @@ describe('campaign protocol', () => {
     expect(PatchCampaignBody.safeParse({ bogus: 'x' }).success).toBe(false);
   });
 
-  it('issue 10: a campaign patch accepts the read-only fields of GET and drops them', () => {
+  it('campaign spec §7: a campaign patch accepts the read-only fields of GET and drops them', () => {
     const parsed = PatchCampaignBody.parse({ id: 'c1', created_at: 'x', updated_at: 'y', app: 'a', app_id: 'x', url: '/c/a/b', lock: null, parent_id: null, name: 'New' });
     expect(parsed).toEqual({ name: 'New' });
   });

@@ -20,7 +20,7 @@ const party = {
   is_playable: false,
 };
 
-describe('party preview bridge (issue 14, spec 2 "the admin flag lets the editor preview")', () => {
+describe('party preview bridge (listening-party §2: "the admin flag lets the editor preview")', () => {
   it('accepts a preview frame of one of the four screens with the unsaved party', () => {
     const frame = { channel: PARTY_PREVIEW_CHANNEL, type: 'preview', revision: 3, screen: 'waiting', party, tracks: [] };
     expect(PartyPreviewToApp.parse(frame).party.frontend.visual?.primaryColor).toBe('#123456');

@@ -22,7 +22,7 @@ const stats = (chat: ChatMessage[], deleted: string[] = [], skipped = 0): PartyS
   blocked: [],
 });
 
-describe('issue 14: the dashboard state', () => {
+describe('the live dashboard state', () => {
   it('keeps the newest CHAT_VIEW_SIZE messages across events, without duplicates, and drops deleted ones', () => {
     let s = dashboardReducer(initialDashboardState, { type: 'stats', event: stats([msg('a'), msg('b')]), at: 1 });
     s = dashboardReducer(s, { type: 'stats', event: stats([msg('b'), msg('c')], ['a'], 5), at: 2 });

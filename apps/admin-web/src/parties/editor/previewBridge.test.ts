@@ -5,7 +5,7 @@ import { readAppMessage } from './previewBridge.ts';
 const PARTY = 'http://party.test:8080';
 const frameWindow = {};
 
-describe('party preview bridge, editor side (issue 14): only the party app in our frame is heard', () => {
+describe('party preview bridge, editor side: only the party app in our frame is heard', () => {
   const rendered = { channel: PARTY_PREVIEW_CHANNEL, type: 'rendered', revision: 4, screen: 'end' };
   it('reads ready and rendered from the party origin and the frame window', () => {
     expect(readAppMessage({ origin: PARTY, source: frameWindow as MessageEventSource, data: rendered }, PARTY, frameWindow)).toEqual(rendered);

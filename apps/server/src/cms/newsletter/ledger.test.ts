@@ -1,6 +1,6 @@
 /**
- * The consent ledger keeps the exact words each fan agreed to (issue 13: "a consent ledger per fan
- * with the exact consent text"), and CSV exports stream in keyset batches.
+ * The consent ledger keeps the exact words each fan agreed to (the consent text as shown, per fan),
+ * and CSV exports stream in keyset batches.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { NewsletterEntry } from '@fanfare/protocol';

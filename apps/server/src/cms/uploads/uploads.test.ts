@@ -61,7 +61,7 @@ describe.each(DB_TARGETS)('CMS uploads with folders (%s)', (db) => {
     expect((await api().call('listUploads')).items.length).toBe(before);
   });
 
-  it('issue 16: the multipart parser serves the upload route only; a multipart body to another CMS route is refused (415) and stores nothing', async () => {
+  it('the multipart parser serves the upload route only; a multipart body to another CMS route is refused (415) and stores nothing', async () => {
     const before = (await api().call('listCampaigns')).items.length;
     const r = await fetch(`${ts.cmsUrl}/api/campaigns`, { method: 'POST', headers: { authorization: `Bearer ${editor}` }, body: form(PNG, 'x.png') });
     expect(r.status).toBe(415);

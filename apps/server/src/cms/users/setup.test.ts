@@ -1,5 +1,5 @@
 /**
- * First-admin set-up (issue 13, "Sign in: ... first-admin set-up") and "stay signed in" (session
+ * First-admin set-up and "stay signed in" (session
  * expiry handled gracefully): enforced by the server through the CMS route table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -5,7 +5,7 @@ import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { ADMIN, login, startCmsServer, statusOf } from '../../cms/testing.ts';
 import { loginWithSpotify } from '../../test/logins.ts';
 
-describe.each(DB_TARGETS)("issue 15: party admin calls accept the CMS user's bearer as well as X-Cms-Token, on %s", (db) => {
+describe.each(DB_TARGETS)("party admin calls accept the CMS user's bearer as well as X-Cms-Token, on %s", (db) => {
   let ts: TestServer;
   let cmsToken: string;
   beforeAll(async () => {

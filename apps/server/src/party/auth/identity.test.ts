@@ -216,7 +216,7 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
     });
 
     it('gives the granted streaming account its role, and takes it back on delete', async () => {
-      // The demo seed makes the emulators' Hanna (Host) the demo party's host (issue 15).
+      // The demo seed makes the emulators' Hanna (Host) the demo party's host.
       const hanna = client((await loginWithSpotify(t.partyUrl, 'host-hanna')).accessToken);
       await hanna.call('signup', { params: { id: 'demo' }, body: { real_name: 'Hanna', display_name: 'hanna-host' } });
       expect((await hanna.call('getPartyMe', { params: { id: 'demo' } })).role).toBe('host');
@@ -261,7 +261,7 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
     };
     const upload = (token: string | undefined, bytes: Buffer, name: string, type: string) =>
       client(token).call('uploadProfile', { params: { id: 'demo' }, form: form(bytes, name, type) });
-    /** Issue 10: only fans signed up for the party may upload to it. */
+    /** Only fans signed up for the party may upload to it. */
     const signedUpLena = async () => {
       const { accessToken } = await loginWithSpotify(t.partyUrl, 'lena');
       await client(accessToken).call('signup', { params: { id: 'demo' }, body: { real_name: 'Lena', display_name: 'lena-uploads' } });

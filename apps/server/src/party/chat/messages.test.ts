@@ -265,7 +265,7 @@ describe.each(DB_TARGETS)('chat messages on %s', (db) => {
   });
 });
 
-describe('chat posts on SQLite under load (issue 16)', () => {
+describe('chat posts on SQLite under load', () => {
   let w: ChatWorld;
   beforeAll(async () => {
     w = await startChatWorld('sqlite');

@@ -64,7 +64,7 @@ describe.each(DB_TARGETS)('chat moderation and permissions on %s', (db) => {
     const listener = w.fan.client;
     const cmsOnly = w.cms;
     // The third field: the route also takes the admin tool's token (`cms_or_bearer` in the route
-    // table), so the back office's live dashboard can moderate and post (issue 14).
+    // table), so the back office's live dashboard can moderate and post.
     const actions: [string, (c: PartyClient) => Promise<unknown>, 'cms allowed' | 'bearer only'][] = [
       ['block', (c) => c.call('blockUser', { params: { id: PARTY, userId: w.lena.id } }), 'cms allowed'],
       ['unblock', (c) => c.call('unblockUser', { params: { id: PARTY, userId: w.lena.id } }), 'cms allowed'],

@@ -1,5 +1,5 @@
 /**
- * Issue 16: the read caches of the hot REST paths (token → fan, party rows, a fan's standing in a
+ * The read caches of the hot REST paths (token → fan, party rows, a fan's standing in a
  * party, chat/recent, GET party) never answer with what a write has changed: each case reads
  * first (so the cache holds the value), writes through the API, and reads again at once.
  */
@@ -25,7 +25,7 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     expect(changesOf(w.t.server.ctx.db)).toBeDefined();
   });
 
-  it('issue 16 invalidation: a blocked fan is refused at once, though their standing was just read (cached); unblocked, they post again', async () => {
+  it('invalidation: a blocked fan is refused at once, though their standing was just read (cached); unblocked, they post again', async () => {
     expect((await w.lena.client.call('postChatMessage', { params, body: { text: 'before' } })).text).toBe('before');
     await w.host.client.call('blockUser', { params: { id: PARTY, userId: w.lena.id } });
     await expectStatus(w.lena.client.call('postChatMessage', { params, body: { text: 'blocked' } }), 403);
@@ -33,7 +33,7 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     expect((await w.lena.client.call('postChatMessage', { params, body: { text: 'after' } })).text).toBe('after');
   });
 
-  it('issue 16 invalidation: chat/recent shows a new message and drops a deleted one right away', async () => {
+  it('invalidation: chat/recent shows a new message and drops a deleted one right away', async () => {
     const posted = await w.fan.client.call('postChatMessage', { params, body: { text: 'to be deleted' } });
     const seen = await w.fan.client.call('listRecentChatMessages', { params });
     expect(seen.items.map((m) => m.id)).toContain(posted.id);
@@ -46,7 +46,7 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     expect(after.items.at(-1)?.id).toBe(next.id);
   });
 
-  it('issue 16 invalidation: GET party and the vote check read a party edit at once', async () => {
+  it('invalidation: GET party and the vote check read a party edit at once', async () => {
     expect((await w.anon.call('getParty', { params })).name).not.toBe('Edited by the cache test');
     await w.cms.call('putParty', { params, body: { name: 'Edited by the cache test', voting_enabled: true } });
     expect((await w.anon.call('getParty', { params })).name).toBe('Edited by the cache test');
@@ -58,7 +58,7 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     await w.cms.call('putParty', { params, body: { voting_enabled: true } });
   });
 
-  it('issue 16 invalidation: a fan refused before signing up is let in at once after (standings are kept only once signed up)', async () => {
+  it('invalidation: a fan refused before signing up is let in at once after (standings are kept only once signed up)', async () => {
     const other = 'cache-signup';
     await w.cms.call('putParty', { params: { id: other }, body: { name: 'Signup cache', starts_at: new Date(Date.now() + 3600_000).toISOString() } });
     await w.cms.call('putTracks', { params: { id: other }, body: { type: 'album', id: ALBUM_ID, service: 'spotify', country: 'de' } });
@@ -70,7 +70,7 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     expect((await vote()).voted).toBe(true);
   });
 
-  it('issue 16 invalidation: a revoked token stops working at once, though it was just used (cached)', async () => {
+  it('invalidation: a revoked token stops working at once, though it was just used (cached)', async () => {
     const client = new PartyClient({ baseUrl: w.t.partyUrl });
     const { access_token: token } = await client.call('signup', { params, body: { real_name: 'Short Stay', display_name: 'short-stay' } }).catch(() => ({ access_token: null }));
     // The demo party may require a login: fall back to a fan of the cast then.
@@ -80,14 +80,14 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     await expectStatus(fan.call('getSystemMe', {}), 401);
   });
 
-  it('issue 16 invalidation: a write made straight in the database (not through a route) empties the caches too', async () => {
+  it('invalidation: a write made straight in the database (not through a route) empties the caches too', async () => {
     const before = await w.anon.call('getParty', { params });
     await w.t.server.ctx.db.updateTable('parties').set({ name: 'Changed in the database' }).where('id', '=', PARTY).execute();
     expect((await w.anon.call('getParty', { params })).name).toBe('Changed in the database');
     await w.t.server.ctx.db.updateTable('parties').set({ name: before.name }).where('id', '=', PARTY).execute();
   });
 
-  it('issue 16 invalidation: a change rolled back in a transaction leaves nothing stale', async () => {
+  it('invalidation: a change rolled back in a transaction leaves nothing stale', async () => {
     const before = await w.anon.call('getParty', { params });
     await w.t.server.ctx.db
       .transaction()
@@ -123,7 +123,7 @@ describe.runIf(CLUSTER)('read caches across two nodes on one PostgreSQL and one 
     await pgDrop?.();
   });
 
-  it('issue 16 invalidation across nodes: an edit, a block and a deletion on node A reach node B\'s caches (through Redis)', async () => {
+  it('invalidation across nodes: an edit, a block and a deletion on node A reach node B\'s caches (through Redis)', async () => {
     const cast = await setUpParty(a, P);
     const onB = (token: string) => new PartyClient({ baseUrl: b.partyUrl, accessToken: token });
     const anonB = new PartyClient({ baseUrl: b.partyUrl });

@@ -8,7 +8,7 @@ import { DB_TARGETS, TEST_CMS_TOKEN, startTestServer, type TestServer } from '..
 const legalDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-legal-'));
 fs.writeFileSync(path.join(legalDir, 'privacy.html'), '<p>Operator privacy text</p><script>alert(1)</script>');
 
-describe.each(DB_TARGETS)('issue 15 legal pages (imprint, privacy, terms) on %s', (db) => {
+describe.each(DB_TARGETS)('legal pages (imprint, privacy, terms) on %s', (db) => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ db, env: { LEGAL_DIR: legalDir } });

@@ -7,7 +7,7 @@ import { ReactionAggregator } from './reactions.ts';
 
 const P = 'presence';
 
-describe('issue 15 reactions: aggregated by the server, rate-limited per fan', () => {
+describe('reactions: aggregated by the server, rate-limited per fan', () => {
   it('sums a window into one event per party and track, and refuses a second reaction within REACTION_MIN_INTERVAL_MS', () => {
     const sent: [string, ReactionsEvent][] = [];
     let now = 1_000_000;
@@ -32,7 +32,7 @@ describe('issue 15 reactions: aggregated by the server, rate-limited per fan', (
   });
 });
 
-describe.each(DB_TARGETS)('issue 15 presence and reactions over the socket on %s', (db) => {
+describe.each(DB_TARGETS)('presence and reactions over the socket on %s', (db) => {
   let w: LiveWorld;
   beforeAll(async () => {
     w = await startLiveWorld(db, P);

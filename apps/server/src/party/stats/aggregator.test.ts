@@ -31,7 +31,7 @@ const message = (text: string, over: Partial<ChatMessageEvent> = {}): ChatMessag
   ...over,
 });
 
-describe('issue 14: the party stats aggregator', () => {
+describe('the party stats aggregator', () => {
   it('counts fan chat per bucket and carries at most STATS_CHAT_TAIL messages per event, counting the rest as skipped', () => {
     const a = new PartyStatsAggregator(snapshot(), 'cluster');
     for (let i = 0; i < STATS_CHAT_TAIL + 15; i++) a.apply(message(`m ${i}`), T0 + 100);

@@ -1,5 +1,5 @@
 /**
- * Issue 14: the hosts' live dashboard over the party socket (`view=dashboard`), the admin tool's
+ * The hosts' live dashboard over the party socket (`view=dashboard`), the admin tool's
  * host actions, the recap and the CSV exports, on SQLite and (with TEST_DATABASE_URL) PostgreSQL.
  */
 import { CloseCode, PARTY_EXPORT_COLUMNS, STATS_CHAT_TAIL, type PartyStatsEvent } from '@fanfare/protocol';
@@ -52,7 +52,7 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-describe.each(DB_TARGETS)('issue 14: the live dashboard, recap and exports, on %s', (db) => {
+describe.each(DB_TARGETS)('the live dashboard, recap and exports, on %s', (db) => {
   let w: LiveWorld;
   beforeAll(async () => {
     w = await startLiveWorld(db, PARTY);
@@ -61,7 +61,7 @@ describe.each(DB_TARGETS)('issue 14: the live dashboard, recap and exports, on %
     await w?.close();
   });
 
-  it('issue 14: a listener may not open the dashboard (1008); the admin tool and a host may', async () => {
+  it('a listener may not open the dashboard (1008); the admin tool and a host may', async () => {
     const asListener = dashboard(w, w.fan.token);
     expect((await asListener.waitClosed()).code).toBe(CloseCode.POLICY_VIOLATION);
     const wrong = dashboard(w, 'not-a-token');
@@ -72,7 +72,7 @@ describe.each(DB_TARGETS)('issue 14: the live dashboard, recap and exports, on %
     asHost.close();
   });
 
-  it('issue 14: the dashboard gets aggregates (party_stats at most one per second), never the chat stream itself', async () => {
+  it('the dashboard gets aggregates (party_stats at most one per second), never the chat stream itself', async () => {
     const dash = dashboard(w, TEST_CMS_TOKEN);
     const first = await dash.next('party_stats');
     const messagesBefore = first.totals.messages;
@@ -106,7 +106,7 @@ describe.each(DB_TARGETS)('issue 14: the live dashboard, recap and exports, on %
     dash.close();
   });
 
-  it('issue 14: votes and poll answers reach the dashboard; the admin tool posts the poll and moderates with its token', async () => {
+  it('votes and poll answers reach the dashboard; the admin tool posts the poll and moderates with its token', async () => {
     const dash = dashboard(w, TEST_CMS_TOKEN);
     await dash.next('party_stats');
     const tracks = (await w.cms.call('getTracks', { params: { id: PARTY } })).items;
@@ -140,7 +140,7 @@ describe.each(DB_TARGETS)('issue 14: the live dashboard, recap and exports, on %
     dash.close();
   });
 
-  it('issue 14: after the end, the recap places chat, votes and the poll on the timeline of plays', async () => {
+  it('after the end, the recap places chat, votes and the poll on the timeline of plays', async () => {
     await w.fan.client.call('postChatMessage', { params: { id: PARTY }, body: { text: '=HYPERLINK("x")' } });
     await w.cms.call('endParty', { params: { id: PARTY } });
     const anon = await fetch(`${w.t.partyUrl}/api/parties/${PARTY}/recap`, { headers: { authorization: `Bearer ${w.host.token}` } });
@@ -160,7 +160,7 @@ describe.each(DB_TARGETS)('issue 14: the live dashboard, recap and exports, on %
     expect(poll.results).toEqual([0, 2]);
   });
 
-  it('issue 14: the chat log, results and fans export as CSV (streamed), stamped, formula-safe, with the competition consent', async () => {
+  it('the chat log, results and fans export as CSV (streamed), stamped, formula-safe, with the competition consent', async () => {
     const chat = await csv(w, 'chat');
     expect(chat.status).toBe(200);
     expect(chat.type).toContain('text/csv');

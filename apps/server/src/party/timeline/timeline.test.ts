@@ -148,7 +148,7 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     sock.close();
   });
 
-  it(`spec notes, every change of the upcoming order is a queue_change: a burst of votes publishes the final order once per VOTE_QUEUE_REFRESH_MS (${VOTE_QUEUE_REFRESH_MS} ms) window, not once per vote (issue 16)`, async () => {
+  it(`spec notes, every change of the upcoming order is a queue_change: a burst of votes publishes the final order once per VOTE_QUEUE_REFRESH_MS (${VOTE_QUEUE_REFRESH_MS} ms) window, not once per vote`, async () => {
     const sock = await TestSocket.connect(w.t, P, w.fan.token);
     const tracks = (await w.fan.client.call('getTracks', { params: { id: P } })).items;
     const last = tracks[3]!.id;

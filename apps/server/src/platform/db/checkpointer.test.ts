@@ -37,7 +37,7 @@ async function until(check: () => boolean, timeoutMs: number): Promise<boolean> 
 }
 
 describe('SQLite checkpoints off the event loop', () => {
-  it('issue 16: the checkpoint thread copies committed WAL pages into the database file while the writer never checkpoints itself', async () => {
+  it('the checkpoint thread copies committed WAL pages into the database file while the writer never checkpoints itself', async () => {
     const { file, writer } = walWriter();
     const checkpointer = startCheckpointer(file, 20);
     const before = fs.statSync(file).size;
@@ -51,7 +51,7 @@ describe('SQLite checkpoints off the event loop', () => {
     writer.close();
   });
 
-  it('issue 16: the thread copies later commits too, and finishes a copy a reader held back once the reader is gone, with no new commit', async () => {
+  it('the thread copies later commits too, and finishes a copy a reader held back once the reader is gone, with no new commit', async () => {
     const { file, writer } = walWriter();
     const insert = writer.prepare('insert into notes (body) values (?)');
     const checkpointer = startCheckpointer(file, 20);
@@ -74,7 +74,7 @@ describe('SQLite checkpoints off the event loop', () => {
     writer.close();
   });
 
-  it('issue 16: a writer adding fewer than BUSY_WAL_FRAMES_PER_S WAL frames a second is light', () => {
+  it('a writer adding fewer than BUSY_WAL_FRAMES_PER_S WAL frames a second is light', () => {
     const light = (frames: number, ms: number) => isLightWriter(frames, ms, BUSY_WAL_FRAMES_PER_S);
     // A lone commit after a quiet spell (seen within a tick of 100 ms): light.
     expect(light(5, 100)).toBe(true);
@@ -88,7 +88,7 @@ describe('SQLite checkpoints off the event loop', () => {
     expect(light(BUSY_WAL_FRAMES_PER_S / 10 - 1, 100)).toBe(true);
   });
 
-  it('issue 16: a light writer\'s small commits are still copied into the database file, with no further commit', async () => {
+  it('a light writer\'s small commits are still copied into the database file, with no further commit', async () => {
     const { file, writer } = walWriter();
     const checkpointer = startCheckpointer(file, 20, 200);
     const insert = writer.prepare('insert into notes (body) values (?)');
@@ -117,7 +117,7 @@ describe('SQLite checkpoints off the event loop', () => {
     writer.close();
   });
 
-  it('issue 16: a file database hands checkpoints to the thread and keeps its own only as a fallback; close stops the thread', async () => {
+  it('a file database hands checkpoints to the thread and keeps its own only as a fallback; close stops the thread', async () => {
     const handle = openDatabase(`sqlite:${tempFile()}`);
     const { rows } = await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(handle.db);
     expect(rows[0]?.wal_autocheckpoint).toBe(FALLBACK_AUTOCHECKPOINT_PAGES);

@@ -1,4 +1,4 @@
-/** The read caches' and statement caches' LRU (issue 16: "the per-request lookups cached where correct"). */
+/** The read caches' and statement caches' LRU (the per-request lookups, cached where correct). */
 import { describe, expect, it } from 'vitest';
 import { Lru } from './statements.ts';
 

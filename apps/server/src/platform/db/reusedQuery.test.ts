@@ -29,7 +29,7 @@ async function open(target: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
 const fan = (id: string, name: string, at: number) => ({ id, display_name: name, premium: 0, created_at: at, updated_at: at });
 
 describe.each(DB_TARGETS)('queries built once and run with new values (%s)', (target) => {
-  it('issue 16 (query building on the hot paths): an insert and a select built once give what the builder gives, with each call’s own values', async () => {
+  it('query building on the hot paths: an insert and a select built once give what the builder gives, with each call’s own values', async () => {
     const { db } = await open(target);
     let builds = 0;
     const insertFan = reusedQuery((d: Db, row: ReturnType<typeof fan>) => {
@@ -51,7 +51,7 @@ describe.each(DB_TARGETS)('queries built once and run with new values (%s)', (ta
     expect(builds).toBe(2);
   });
 
-  it('issue 16 (query building on the hot paths): inside a transaction a built-once insert is rolled back with it', async () => {
+  it('query building on the hot paths: inside a transaction a built-once insert is rolled back with it', async () => {
     const { db } = await open(target);
     const insertFan = reusedQuery((d: Db, row: ReturnType<typeof fan>) => d.insertInto('fans').values(row));
     await insertFan(db, fan('kept', 'kept', 1));
@@ -64,7 +64,7 @@ describe.each(DB_TARGETS)('queries built once and run with new values (%s)', (ta
     expect((await db.selectFrom('fans').select('id').execute()).map((r) => r.id)).toEqual(['kept']);
   });
 
-  it('issue 16 (query building on the hot paths): values with other names are built as usual; a value that does not reach the query is refused', async () => {
+  it('query building on the hot paths: values with other names are built as usual; a value that does not reach the query is refused', async () => {
     const { db } = await open(target);
     const insertFan = reusedQuery((d: Db, row: Partial<ReturnType<typeof fan>> & { id: string; display_name: string }) =>
       d.insertInto('fans').values({ premium: 0, created_at: 0, updated_at: 0, ...row }),

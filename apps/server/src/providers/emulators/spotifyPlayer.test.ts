@@ -1,5 +1,5 @@
 /**
- * The Spotify emulator's player API (campaign spec §7, issue 11): state per fan and device, over
+ * The Spotify emulator's player API (campaign spec §7): state per fan and device, over
  * HTTP; and the campaign SDK's Spotify-style player driving it end to end, offline.
  */
 import { PlaybackStore, SpotifyPlayer, SpotifyPlayerApi } from '@fanfare/campaign-sdk';

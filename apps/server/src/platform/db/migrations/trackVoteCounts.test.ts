@@ -26,7 +26,7 @@ async function open(target: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
 }
 
 describe.each(DB_TARGETS)('migration 011 (%s)', (target) => {
-  it('issue 16: an existing database gets each track’s vote count from the votes already stored; triggers keep it with every later vote row', async () => {
+  it('an existing database gets each track’s vote count from the votes already stored; triggers keep it with every later vote row', async () => {
     const { db } = await open(target);
     const migrator = new Migrator({
       db,

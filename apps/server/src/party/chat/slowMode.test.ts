@@ -1,9 +1,9 @@
-/** Issue 10: a party-wide slow mode hosts can switch on (one message per N seconds per listener). */
+/** A party-wide slow mode hosts can switch on (one message per N seconds per listener). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, PartyClient } from '@fanfare/client/party';
 import { CHAT_SLOW_MODE_ERROR, ErrorBody } from '@fanfare/protocol';
-import { DB_TARGETS, TEST_CMS_TOKEN, startTestServer, type TestServer } from '../test/harness.ts';
-import { loginWithSpotify } from '../test/logins.ts';
+import { DB_TARGETS, TEST_CMS_TOKEN, startTestServer, type TestServer } from '../../test/harness.ts';
+import { loginWithSpotify } from '../../test/logins.ts';
 
 const PARTY = 'slow-party';
 
@@ -17,7 +17,7 @@ async function failure(call: Promise<unknown>): Promise<ApiError> {
   return e;
 }
 
-describe.each(DB_TARGETS)('issue 10 slow mode on %s', (db) => {
+describe.each(DB_TARGETS)('chat slow mode on %s', (db) => {
   let t: TestServer;
   const fans: Record<string, PartyClient> = {};
   const params = { id: PARTY };
@@ -36,7 +36,7 @@ describe.each(DB_TARGETS)('issue 10 slow mode on %s', (db) => {
   });
   afterAll(async () => t?.close());
 
-  it('issue 10: only hosts and admins switch slow mode; then a listener posts once per interval (429 ChatSlowMode), hosts are exempt', async () => {
+  it('only hosts and admins switch slow mode; then a listener posts once per interval (429 ChatSlowMode), hosts are exempt', async () => {
     const host = fans['slow-host']!;
     const fan = fans['slow-fan']!;
     expect((await failure(fan.call('setSlowMode', { params, body: { seconds: 60 } }))).status).toBe(403);

@@ -1,4 +1,4 @@
-/** Issue 10: a per-fan cap on open sockets (a handful, MAX_SOCKETS_PER_FAN), not hundreds. */
+/** A per-fan cap on open sockets (a handful, MAX_SOCKETS_PER_FAN), not hundreds. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket } from 'ws';
 import { CloseCode } from '@fanfare/protocol';
@@ -8,7 +8,7 @@ import { loginWithSpotify } from '../test/logins.ts';
 
 const PARTY = 'demo';
 
-describe.each(DB_TARGETS)('issue 10 socket cap on %s', (db) => {
+describe.each(DB_TARGETS)('socket cap per fan on %s', (db) => {
   let t: TestServer;
   const fanToken = async (hint: string) => {
     const token = (await loginWithSpotify(t.partyUrl, hint)).accessToken;
@@ -34,7 +34,7 @@ describe.each(DB_TARGETS)('issue 10 socket cap on %s', (db) => {
   const opened: WebSocket[] = [];
   afterAll(() => opened.forEach((ws) => ws.terminate()));
 
-  it('issue 10: a fan holds at most MAX_SOCKETS_PER_FAN (5) sockets; parallel extra connects are closed 1008; others are unaffected', async () => {
+  it('a fan holds at most MAX_SOCKETS_PER_FAN (5) sockets; parallel extra connects are closed 1008; others are unaffected', async () => {
     const cap = t.server.ctx.config.abuse.maxSocketsPerFan;
     expect(cap).toBe(5);
     const [mine, theirs] = [await fanToken('cap-fan'), await fanToken('cap-other')];

@@ -1,9 +1,9 @@
-/** Issue 10: an editor saves the campaign exactly as GET returned it; unknown fields still fail. */
+/** An editor saves the campaign exactly as GET returned it; unknown fields still fail. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, type TestServer } from '../test/harness.ts';
-import { ADMIN, cmsApi, createApp, createCampaign, errorDetail, login, rawCall, startCmsServer } from '../cms/testing.ts';
+import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, errorDetail, login, rawCall, startCmsServer } from '../testing.ts';
 
-describe.each(DB_TARGETS)('issue 10 campaign patch on %s', (db) => {
+describe.each(DB_TARGETS)('campaign spec §7 campaign patch on %s', (db) => {
   let t: TestServer;
   let admin: string;
   let campaignId: string;
@@ -15,7 +15,7 @@ describe.each(DB_TARGETS)('issue 10 campaign patch on %s', (db) => {
   });
   afterAll(async () => t?.close());
 
-  it('issue 10: POST /api/campaigns/{id}/patch accepts the campaign as GET returned it and ignores its read-only fields', async () => {
+  it('campaign spec §7: POST /api/campaigns/{id}/patch accepts the campaign as GET returned it and ignores its read-only fields', async () => {
     const cms = cmsApi(t, admin);
     const params = { id: campaignId };
     const loaded = await cms.call('getCampaign', { params });
@@ -31,7 +31,7 @@ describe.each(DB_TARGETS)('issue 10 campaign patch on %s', (db) => {
     expect(saved.url).toBe(loaded.url);
   });
 
-  it('issue 10: a patch with an unknown field is still refused with 422', async () => {
+  it('a patch with an unknown field is still refused with 422', async () => {
     // An unknown field does not type-check in the client, so it goes raw.
     const r = await rawCall(t, 'POST', `/api/campaigns/${campaignId}/patch`, { token: admin, body: { name: 'x', not_a_field: 1 } });
     expect(r.status).toBe(422);

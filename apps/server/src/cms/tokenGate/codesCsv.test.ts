@@ -1,8 +1,8 @@
-/** Issue 10: a CSV of 100k token-gate codes must not stall every other request. */
+/** A CSV of 100k token-gate codes must not stall every other request. */
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS, type TestServer } from '../test/harness.ts';
-import { ADMIN, cmsApi, login, rawCall, startCmsServer } from '../cms/testing.ts';
+import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
+import { ADMIN, cmsApi, login, rawCall, startCmsServer } from '../testing.ts';
 
 /**
  * The old upload held the event loop for the whole file (43 s for 100k codes on SQLite here).
@@ -10,7 +10,7 @@ import { ADMIN, cmsApi, login, rawCall, startCmsServer } from '../cms/testing.ts
  */
 const LONGEST_STALL_MS = 5_000;
 
-describe.each(DB_TARGETS)('issue 10 token-gate CSV on %s', (db) => {
+describe.each(DB_TARGETS)('token-gate access codes CSV on %s', (db) => {
   let t: TestServer;
   let admin: string;
   beforeAll(async () => {
@@ -19,7 +19,7 @@ describe.each(DB_TARGETS)('issue 10 token-gate CSV on %s', (db) => {
   });
   afterAll(async () => t?.close());
 
-  it('issue 10: 100k codes are stored in batches; the server keeps answering meanwhile', async () => {
+  it('100k codes are stored in batches; the server keeps answering meanwhile', async () => {
     const csv = ['code,max_uses', ...Array.from({ length: 100_000 }, (_, i) => `CODE-${i}`)].join('\n');
     const loop = monitorEventLoopDelay({ resolution: 20 });
     loop.enable();

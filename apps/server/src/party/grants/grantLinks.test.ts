@@ -1,13 +1,13 @@
-/** Issue 10 / SPEC-NOTES "Grant links": one use and 7 days by default, settable; the list names who redeemed. */
+/** SPEC-NOTES "Grant links": one use and 7 days by default, settable; the list names who redeemed. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, PartyClient } from '@fanfare/client';
 import { ErrorBody, GRANT_LINK_DEFAULT_TTL_DAYS, GRANT_LINK_REFUSED_ERROR, type Grant } from '@fanfare/protocol';
-import { redeemGrantToken } from '../party/grants/service.ts';
-import { DB_TARGETS } from '../test/harness.ts';
-import { appleMusicUserToken, loginWithApple, spotifyRedirectChain } from '../test/logins.ts';
-import { PARTY, startChatWorld, type ChatWorld } from '../party/chat/testkit.ts';
+import { redeemGrantToken } from './service.ts';
+import { DB_TARGETS } from '../../test/harness.ts';
+import { appleMusicUserToken, loginWithApple, spotifyRedirectChain } from '../../test/logins.ts';
+import { PARTY, startChatWorld, type ChatWorld } from '../chat/testkit.ts';
 
-describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
+describe.each(DB_TARGETS)('spec notes, grant links on %s', (db) => {
   let w: ChatWorld;
   const params = { id: PARTY };
   beforeAll(async () => {
@@ -70,7 +70,7 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     expect(Date.parse(row.redeemed_by[0]!.redeemed_at)).toBeGreaterThan(0);
   });
 
-  it('issue 10: the use limit and the expiry are settable when the link is made', async () => {
+  it('spec notes, grant links: the use limit and the expiry are settable when the link is made', async () => {
     const three = await w.cms.call('postGrant', { params, body: { role: 'admin', display_name: 'Three Uses', max_uses: 3, expires_in_days: 1 } });
     expect(three.max_uses).toBe(3);
     for (const hint of ['three-a', 'three-b', 'three-c']) expect(await redeem(hint, three.token!)).toBe('admin');
@@ -89,7 +89,7 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     expect((await listed(short.token!, short)).uses).toBe(0);
   });
 
-  it('issue 10: a refused grant link refuses the login (403 with the reason) and issues no session and no role', async () => {
+  it('a refused grant link refuses the login (403 with the reason) and issues no session and no role', async () => {
     const once = await w.cms.call('postGrant', { params, body: { role: 'admin', display_name: 'Refusal Admin' } });
     expect(await redeem('refusal-first', once.token!)).toBe('admin');
     const before = await sessionCount();
@@ -107,7 +107,7 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     expect(await sessionCount()).toBe(before + 1); // only the plain login above
   });
 
-  it('issue 10: one fan redeeming a link in parallel takes one use; parallel fans never exceed max_uses', async () => {
+  it('one fan redeeming a link in parallel takes one use; parallel fans never exceed max_uses', async () => {
     const two = await w.cms.call('postGrant', { params, body: { role: 'host', display_name: 'Parallel Host', max_uses: 2 } });
     const fanId = (await new PartyClient({ baseUrl: w.t.partyUrl, accessToken: await loginWithApple(w.t.partyUrl, 'parallel-one') }).call('getSystemMe', {})).id;
     const ctx = w.t.server.ctx;
@@ -129,7 +129,7 @@ describe.each(DB_TARGETS)('issue 10 grant links on %s', (db) => {
     expect(row.redeemed_by).toHaveLength(3);
   });
 
-  it('issue 14: the list shows no token, so the back office revokes a link by its grant id; an account grant is not revoked that way', async () => {
+  it('the list shows no token, so the back office revokes a link by its grant id; an account grant is not revoked that way', async () => {
     const made = await w.cms.call('postGrant', { params, body: { role: 'host', display_name: 'Revoke By Id' } });
     const row = await listed(made.token!, made);
     expect(row.token).toBeNull();

@@ -1,15 +1,15 @@
 /**
- * Issue 10, uploads: a signup in the party first, per-fan (and per-party) quotas, a pixel limit
+ * Uploads: a signup in the party first, per-fan (and per-party) quotas, a pixel limit
  * against decompression bombs, and unused files swept.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, PartyClient } from '@fanfare/client';
 import { ErrorBody } from '@fanfare/protocol';
-import { MAX_IMAGE_PIXELS } from '../platform/images.ts';
-import { UNUSED_UPLOAD_TTL_MS, sweepUnusedUploads } from '../party/uploads/quota.ts';
-import { DB_TARGETS, startTestServer, type TestServer } from '../test/harness.ts';
-import { loginWithApple, loginWithSpotify } from '../test/logins.ts';
-import { ADMIN, cmsApi, failure, login, statusOf } from '../cms/testing.ts';
+import { MAX_IMAGE_PIXELS } from '../../platform/images.ts';
+import { UNUSED_UPLOAD_TTL_MS, sweepUnusedUploads } from './quota.ts';
+import { DB_TARGETS, startTestServer, type TestServer } from '../../test/harness.ts';
+import { loginWithApple, loginWithSpotify } from '../../test/logins.ts';
+import { ADMIN, cmsApi, failure, login, statusOf } from '../../cms/testing.ts';
 
 const PARTY = 'demo';
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -31,7 +31,7 @@ const form = (bytes: Buffer, name = 'a.png') => {
   return f;
 };
 
-describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
+describe.each(DB_TARGETS)('party uploads on %s', (db) => {
   let t: TestServer;
   const params = { id: PARTY };
   const as = (token: string) => new PartyClient({ baseUrl: t.partyUrl, accessToken: token });
@@ -64,14 +64,14 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
   });
   afterAll(async () => t?.close());
 
-  it('issue 10: uploading a profile picture needs a signup in that party', async () => {
+  it('listening-party §7 uploads: uploading a profile picture needs a signup in that party', async () => {
     const stranger = await fan('upload-stranger', false);
     const refused = await refusal('profile', stranger, PNG_1X1);
     expect(refused.status).toBe(403);
     expect(refused.detail).toMatch(/sign up/i);
   });
 
-  it('issue 10: a fan has an upload quota per party (413 with detail beyond it)', async () => {
+  it('a fan has an upload quota per party (413 with detail beyond it)', async () => {
     const token = await fan('upload-quota');
     expect(await uploadStatus('profile', token, PNG_1X1)).toBe(201);
     expect(await uploadStatus('media', token, PNG_1X1)).toBe(201);
@@ -82,7 +82,7 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
     expect(await uploadStatus('profile', await fan('upload-other'), PNG_1X1)).toBe(201);
   });
 
-  it(`issue 10: images declaring more than ${MAX_IMAGE_PIXELS} pixels are refused (party and CMS uploads)`, async () => {
+  it(`images declaring more than ${MAX_IMAGE_PIXELS} pixels are refused (party and CMS uploads)`, async () => {
     const token = await fan('upload-bomb');
     const bomb = bombPng(20_000);
     const party = await refusal('media', token, bomb);
@@ -94,13 +94,13 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
     expect(await statusOf((opts) => cms.call('createUpload', { form: form(PNG_1X1) }, opts))).toBe(201);
   });
 
-  it("issue 10: a file cut off at UPLOAD_MAX_BYTES is refused with 413, never stored truncated", async () => {
+  it("a file cut off at UPLOAD_MAX_BYTES is refused with 413, never stored truncated", async () => {
     const token = await fan("upload-big");
     const big = Buffer.concat([PNG_1X1, Buffer.alloc(t.server.ctx.config.uploadMaxBytes + 10)]);
     for (const kind of ['profile', 'media'] as const) expect((await refusal(kind, token, big)).status).toBe(413);
   });
 
-  it('issue 10: uploads nothing refers to are swept after UNUSED_UPLOAD_TTL_MS; used ones stay', async () => {
+  it('uploads nothing refers to are swept after UNUSED_UPLOAD_TTL_MS; used ones stay', async () => {
     const token = await fan('upload-sweep');
     const unused = await upload('profile', token, PNG_1X1);
     const used = await upload('media', token, PNG_1X1);
@@ -125,7 +125,7 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
     return results.filter((r) => r.status === 'fulfilled').length;
   }
 
-  it('issue 10: the per-fan quota holds under parallel uploads (exactly two 1x1 images of 16 fired at once)', async () => {
+  it('the per-fan quota holds under parallel uploads (exactly two 1x1 images of 16 fired at once)', async () => {
     const token = await fan('upload-parallel');
     const stored = await parallelUploads(Array.from({ length: 16 }, (_, i) => ({ kind: i % 2 ? 'profile' : 'media', token })));
     expect(stored).toBe(2);
@@ -133,7 +133,7 @@ describe.each(DB_TARGETS)('issue 10 uploads on %s', (db) => {
     expect(rows).toHaveLength(2);
   });
 
-  it('issue 10: the per-party quota holds under parallel uploads of many fans (exactly three more images)', async () => {
+  it('the per-party quota holds under parallel uploads of many fans (exactly three more images)', async () => {
     const ctx = t.server.ctx;
     const used = Number((await ctx.db.selectFrom('party_uploads').select((eb) => eb.fn.sum<number | string>('size').as('n')).where('party_id', '=', PARTY).executeTakeFirst())?.n ?? 0);
     const tokens = await Promise.all(Array.from({ length: 6 }, (_, i) => fan(`upload-crowd-${i}`, true, 'apple')));

@@ -1,10 +1,10 @@
-/** Issue 10: reading a login_required party's live data needs a signup there (or host/admin/CMS). */
+/** Reading a login_required party's live data needs a signup there (or host/admin/CMS). */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../test/harness.ts';
 import { statusOf } from '../cms/testing.ts';
-import { PARTY, expectStatus, startChatWorld, type ChatWorld } from '../party/chat/testkit.ts';
+import { PARTY, expectStatus, startChatWorld, type ChatWorld } from './chat/testkit.ts';
 
-describe.each(DB_TARGETS)('issue 10 live-data reads on %s', (db) => {
+describe.each(DB_TARGETS)('live-data reads of a login_required party on %s', (db) => {
   let w: ChatWorld;
   const params = { id: PARTY };
   beforeAll(async () => {
@@ -13,14 +13,14 @@ describe.each(DB_TARGETS)('issue 10 live-data reads on %s', (db) => {
   });
   afterAll(async () => w?.close());
 
-  it('issue 10: a fan not signed up for a login_required party may not read its chat, player status or scoreboard', async () => {
+  it('listening-party §6: a fan not signed up for a login_required party may not read its chat, player status or scoreboard', async () => {
     await expectStatus(w.stranger.client.call('listChatMessages', { params, query: {} }), 403);
     await expectStatus(w.stranger.client.call('listRecentChatMessages', { params }), 403);
     await expectStatus(w.stranger.client.call('getPlayerStatus', { params }), 403);
     await expectStatus(w.stranger.client.call('getScoreboard', { params, query: {} }), 403);
   });
 
-  it('issue 10: a HEAD request is checked as its GET is (it answers the same status)', async () => {
+  it('a HEAD request is checked as its GET is (it answers the same status)', async () => {
     for (const path of ['chat/recent', 'chat/messages', 'player/status', 'chat/quiz/scoreboard']) {
       const head = (token: string) => fetch(`${w.t.partyUrl}/api/parties/${PARTY}/${path}`, { method: 'HEAD', headers: { authorization: `Bearer ${token}` } });
       expect((await head(w.stranger.token)).status, path).toBe(403);
@@ -28,7 +28,7 @@ describe.each(DB_TARGETS)('issue 10 live-data reads on %s', (db) => {
     }
   });
 
-  it('issue 10: signed-up fans, hosts, admins and the CMS still read them; no bearer is still 401', async () => {
+  it('signed-up fans, hosts, admins and the CMS still read them; no bearer is still 401', async () => {
     for (const reader of [w.fan, w.host, w.admin]) {
       expect((await reader.client.call('listRecentChatMessages', { params })).items).toBeInstanceOf(Array);
       await reader.client.call('getPlayerStatus', { params });
@@ -38,7 +38,7 @@ describe.each(DB_TARGETS)('issue 10 live-data reads on %s', (db) => {
     await expectStatus(w.anon.call('listRecentChatMessages', { params }), 401);
   });
 
-  it('issue 10: a party open to anonymous signup stays readable by any logged-in fan', async () => {
+  it('a party open to anonymous signup stays readable by any logged-in fan', async () => {
     await w.cms.call('putParty', { params, body: { login_required: false } });
     try {
       expect((await w.stranger.client.call('listRecentChatMessages', { params })).items).toBeInstanceOf(Array);

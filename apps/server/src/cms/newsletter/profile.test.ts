@@ -1,11 +1,11 @@
-/** Issue 10: the newsletter's name and country from the party page are stored and exported by the CMS. */
+/** The newsletter's name and country from the party page (listening-party §1) are stored and exported by the CMS. */
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readOutbox } from '../platform/mail.ts';
-import { DB_TARGETS, type TestServer } from '../test/harness.ts';
-import { ADMIN, cmsApi, createApp, createCampaign, failure, issuesOf, login, startCmsServer, withResponse } from '../cms/testing.ts';
+import { readOutbox } from '../../platform/mail.ts';
+import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, failure, issuesOf, login, startCmsServer, withResponse } from '../testing.ts';
 
-describe.each(DB_TARGETS)('issue 10 newsletter name and country on %s', (db) => {
+describe.each(DB_TARGETS)('newsletter name and country on %s', (db) => {
   let t: TestServer;
   let admin: string;
   let campaign: { id: string; url: string };
@@ -22,7 +22,7 @@ describe.each(DB_TARGETS)('issue 10 newsletter name and country on %s', (db) => 
   });
   afterAll(async () => t?.close());
 
-  it('party spec 1 / issue 10: name and country of a signup are stored, listed and exported once confirmed', async () => {
+  it('listening-party §1: name and country of a signup are stored, listed and exported once confirmed', async () => {
     const signup = await withResponse((opts) => cmsApi(t).call('newsletterSignup', {
       params: { id: campaign.id },
       body: {
@@ -55,7 +55,7 @@ describe.each(DB_TARGETS)('issue 10 newsletter name and country on %s', (db) => 
     expect(export1).toContain('"Nina Named","DE"');
   });
 
-  it('issue 10: a bad country is refused with 422', async () => {
+  it('a bad country is refused with 422', async () => {
     const e = await failure(cmsApi(t).call('newsletterSignup', {
       params: { id: campaign.id },
       body: { email: 'x@example.com', country: 'Germany', locale: 'en', consents: [], newsletter_ids: ['party-news'], redirect_url: campaign.url, error_redirect_url: campaign.url, host_url: campaign.url },

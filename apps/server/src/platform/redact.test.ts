@@ -1,11 +1,11 @@
-/** Issue 10, "Secrets in logs": no token, code or password in a URL reaches a log line. */
+/** No token, code or password in a URL reaches a log line. */
 import { Writable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createHttpApp } from "../platform/http.ts";
-import { createLogger } from "../platform/logger.ts";
-import { REDACTED, redactSecrets } from "../platform/redact.ts";
+import { createHttpApp } from "./http.ts";
+import { createLogger } from "./logger.ts";
+import { REDACTED, redactSecrets } from "./redact.ts";
 
-describe("issue 10: secrets in URLs are redacted in every log line", () => {
+describe("secrets in URLs are redacted in every log line", () => {
   it("redactSecrets masks credential parameters and grant path segments, and keeps the rest", () => {
     const line = redactSecrets(
       '{"url":"/api/parties/demo/socket?access_token=AT1&seq=3","b":"/confirm?token=NT2","c":"/cb?code=OC3&state=s","d":"/grant/GT4","e":"/x#refresh_token=RT5","f":"?password=PW6&new_password=PW7"}',

@@ -1,5 +1,5 @@
 /**
- * Issue 10: a fuzz test generated from both OpenAPI documents (`/docs/json` of the party and the
+ * A fuzz test generated from both OpenAPI documents (`/docs/json` of the party and the
  * CMS listener). Every documented operation is called with values shaped by its schemas, mixed
  * with hostile ones (NUL bytes, huge and fractional numbers, markup, `../`, deep or odd JSON), with
  * and without credentials. It fails on any 5xx, and on any 4xx without a JSON `detail`.
@@ -364,7 +364,7 @@ function describeRequest(r: Request): string {
   return `${r.method} ${r.url.slice(0, 300)} ${JSON.stringify(r.headers).slice(0, 200)} ${(r.body ?? "").slice(0, 300)}`;
 }
 
-describe.each(DB_TARGETS)("issue 10: OpenAPI fuzz on %s", (db) => {
+describe.each(DB_TARGETS)("OpenAPI fuzz on %s", (db) => {
   let t: TestServer;
   let ops: Operation[] = [];
   let known: (name: string) => string[] = () => [];
@@ -415,7 +415,7 @@ describe.each(DB_TARGETS)("issue 10: OpenAPI fuzz on %s", (db) => {
   });
   afterAll(async () => t?.close());
 
-  it("issue 10: no generated request gets a 5xx, and every 4xx carries a JSON detail", async () => {
+  it("no generated request gets a 5xx, and every 4xx carries a JSON detail", async () => {
     expect(ops.length).toBeGreaterThan(80);
     const byOperation = fc
       .constantFrom(...ops)

@@ -1,19 +1,19 @@
 /**
- * Issue 10: the emulators approve any `login_hint` as a deterministic fan (keeping the four named
+ * The emulators approve any `login_hint` as a deterministic fan (keeping the four named
  * demo fans), and check `redirect_uri` against the registered callbacks like the real providers;
  * a login never returns to a non-page path of our origin.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ApiError, PartyClient } from "@fanfare/client";
-import { DEMO_FANS } from "../providers/emulators/demoFans.ts";
+import { DEMO_FANS } from "./demoFans.ts";
 import {
   DB_TARGETS,
   startTestServer,
   type TestServer,
-} from "../test/harness.ts";
-import { loginWithApple, loginWithSpotify } from "../test/logins.ts";
+} from "../../test/harness.ts";
+import { loginWithApple, loginWithSpotify } from "../../test/logins.ts";
 
-describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
+describe.each(DB_TARGETS)("provider emulators on %s", (db) => {
   let t: TestServer;
   beforeAll(async () => {
     t = await startTestServer({ db });
@@ -26,7 +26,7 @@ describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
       {},
     );
 
-  it("issue 10: any login_hint logs in as a fan derived from that name, the same fan every time (Spotify)", async () => {
+  it("any login_hint logs in as a fan derived from that name, the same fan every time (Spotify)", async () => {
     const first = await me(
       (await loginWithSpotify(t.partyUrl, "load-fan-0017")).accessToken,
     );
@@ -42,14 +42,14 @@ describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
     expect(other.id).not.toBe(first.id);
   });
 
-  it("issue 10: any login_hint logs in as a derived fan at the Apple emulator too", async () => {
+  it("any login_hint logs in as a derived fan at the Apple emulator too", async () => {
     const a = await me(await loginWithApple(t.partyUrl, "apple-load-1"));
     const b = await me(await loginWithApple(t.partyUrl, "apple-load-1"));
     expect(a.service).toBe("apple");
     expect(b.service_user_id).toBe(a.service_user_id);
   });
 
-  it("issue 10: the four named demo fans keep their accounts", async () => {
+  it("the four named demo fans keep their accounts", async () => {
     for (const fan of DEMO_FANS) {
       const profile = await me(
         (await loginWithSpotify(t.partyUrl, fan.hint)).accessToken,
@@ -59,7 +59,7 @@ describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
     }
   });
 
-  it("issue 10: the Spotify emulator refuses a redirect_uri that is not a registered callback", async () => {
+  it("the Spotify emulator refuses a redirect_uri that is not a registered callback", async () => {
     const authorize = new URL(
       `${t.partyUrl}/emulator/spotify/accounts/authorize`,
     );
@@ -80,7 +80,7 @@ describe.each(DB_TARGETS)("issue 10 emulators on %s", (db) => {
     expect((await fetch(authorize, { redirect: "manual" })).status).toBe(302);
   });
 
-  it("issue 10: the Apple emulator and the party login refuse return paths that are not app pages", async () => {
+  it("the Apple emulator and the party login refuse return paths that are not app pages", async () => {
     const bounce = `${t.partyUrl}/emulator/spotify/accounts/authorize?redirect_uri=https://evil.example/`;
     const party = new PartyClient({ baseUrl: t.partyUrl });
     const login = await party
