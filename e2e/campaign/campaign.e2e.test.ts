@@ -115,7 +115,7 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
     await screenshotBoth(page, 'newsletter-form');
     await expectAccessible(page, 'newsletter form');
     await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
-    await expect(page.getByRole('alert').textContent()).resolves.toContain('Bitte stimme dem Pflicht-Newsletter zu.');
+    await expect(page.getByRole('alert').textContent()).resolves.toContain('Um mitzumachen, setze bitte das Häkchen für den Newsletter.');
     await page.getByLabel(/Ich stimme den Artist-Updates zu\./).check();
     await page.getByRole('button', { name: 'Anmelden', exact: true }).click();
     await page.getByTestId('newsletter-sent').waitFor();

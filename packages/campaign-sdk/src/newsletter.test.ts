@@ -116,4 +116,10 @@ describe('newsletter confirmation banner', () => {
     p.read();
     expect(p.events).toHaveLength(1);
   });
+
+  it('campaign spec §2 keeps the redirect\'s parameters; once read, they leave the address bar (no list ids in a shared URL)', () => {
+    const p = page('newsletter_state=success&locale=en&address_book_id=ab1&form_id=f1&utm_source=mail');
+    expect(p.read()).toMatchObject({ addressBookId: 'ab1', formId: 'f1' });
+    expect(p.env.location.href).toBe('https://cms.fanfare.example/c/a/b?locale=en&utm_source=mail');
+  });
 });

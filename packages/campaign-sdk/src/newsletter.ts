@@ -101,9 +101,14 @@ export interface NewsletterBanner {
  * `address_book_id` or `newsletter_selection`, `form_id`), once per browser session; tracked when shown.
  */
 export function readNewsletterBanner(env: PageEnv, tracker: Tracker): NewsletterBanner | null {
-  const q = new URL(env.location.href).searchParams;
+  const url = new URL(env.location.href);
+  const q = new URLSearchParams(url.searchParams);
   const state = q.get('newsletter_state');
   if (state !== 'success' && state !== 'error') return null;
+  // The spec's confirmation redirect carries these parameters for the banner (campaign spec §2):
+  // read, they leave the address bar, so a shared or bookmarked URL does not carry the lists' ids.
+  for (const name of ['newsletter_state', 'address_book_id', 'newsletter_selection', 'form_id']) url.searchParams.delete(name);
+  env.replaceUrl(url.toString());
   try {
     if (env.sessionStorage.getItem(NEWSLETTER_BANNER_SHOWN_KEY)) return null;
     env.sessionStorage.setItem(NEWSLETTER_BANNER_SHOWN_KEY, '1');

@@ -114,7 +114,7 @@ export function createApiClient<T extends RouteTable>(table: T, options: ApiClie
     const text = await res.text();
     const parsed = text ? parseJsonOrText(text) : null;
     if (res.status < 200 || res.status >= 300) {
-      throw new ApiError(res.status, parsed as ApiError['body'], url, { statusText: res.statusText });
+      throw new ApiError(res.status, parsed as ApiError['body'], url, { statusText: res.statusText, headers: res.headers });
     }
     if (route.textResponse) return text;
     if (!route.response || res.status === 204) return undefined;

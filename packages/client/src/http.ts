@@ -13,17 +13,27 @@ export type ApiErrorKind = 'http' | 'network' | 'timeout' | 'aborted' | 'invalid
 export class ApiError extends Error {
   readonly kind: ApiErrorKind;
   readonly statusText: string;
+  /** The answer's headers (empty when no answer came), e.g. `Retry-After` on a 429. */
+  readonly headers: Headers;
 
   constructor(
     readonly status: number,
     readonly body: ErrorBody | string | null,
     readonly url: string,
-    opts: { statusText?: string; kind?: ApiErrorKind; message?: string } = {},
+    opts: { statusText?: string; kind?: ApiErrorKind; message?: string; headers?: Headers } = {},
   ) {
     super(opts.message ?? errorMessage(status, body, opts.statusText ?? ''));
     this.name = 'ApiError';
     this.kind = opts.kind ?? 'http';
     this.statusText = opts.statusText ?? '';
+    this.headers = opts.headers ?? new Headers();
+  }
+
+  /** Seconds to wait from a `Retry-After` header given in seconds; null when the answer has none. */
+  get retryAfterSeconds(): number | null {
+    const raw = this.headers.get('retry-after');
+    if (raw === null || !/^\d+$/.test(raw.trim())) return null;
+    return Number(raw.trim());
   }
 }
 

@@ -9,7 +9,8 @@ import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Failed, Loading } from '../ui/States.tsx';
 import { useNow } from '../ui/useNow.ts';
 import { useSlugTaken } from './CreateCampaignModal.tsx';
-import { previewCampaign, toDraft, toPatch } from './editor/draft.ts';
+import { pageOf, previewCampaign, toDraft, toPatch, withModuleField } from './editor/draft.ts';
+import { mediaFieldTarget } from '../preview/mediaField.ts';
 import { useDraftForm } from './editor/useDraftForm.ts';
 import { GeneralFields, MetaFields, NewsletterFields, TokenGateFields } from './editor/fields.tsx';
 import { ModulesField } from './editor/ModulesField.tsx';
@@ -172,7 +173,16 @@ function Editor({ stored: initial }: { stored: Campaign }) {
           </form>
         </Grid.Col>
         <Grid.Col span={{ base: 12, lg: 6 }}>
-          <PreviewPane stored={stored} draft={draftCampaign} savedVersion={saved} />
+          <PreviewPane
+            stored={stored}
+            draft={draftCampaign}
+            savedVersion={saved}
+            onMediaPicked={(fieldId, url) => {
+              const target = mediaFieldTarget(fieldId, (pageOf(form.values).modules ?? []).length);
+              if (readOnly || !target) return;
+              form.setFieldValue('data', withModuleField(form.values, target.index, target.key, url));
+            }}
+          />
         </Grid.Col>
       </Grid>
       <Modal opened={blocker.state === 'blocked'} onClose={() => blocker.reset?.()} title="Leave without saving?">

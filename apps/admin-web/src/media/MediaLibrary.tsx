@@ -286,6 +286,20 @@ function FileCard({ file, target, onPick, onDelete, onOpenFolder }: FileCardProp
             Pick
           </Button>
         )}
+        <Button
+          size="compact-xs"
+          variant="default"
+          aria-label={`Copy the URL of ${file.name}`}
+          onClick={() => {
+            const url = new URL(file.file, window.location.href).href;
+            navigator.clipboard.writeText(url).then(
+              () => notifyDone(url, 'URL copied'),
+              () => notifyError('The browser did not allow copying; select the address instead.', url),
+            );
+          }}
+        >
+          Copy URL
+        </Button>
         {onDelete && (
           <Button size="compact-xs" variant="subtle" color="red" onClick={onDelete} aria-label={`Delete ${file.name}`}>
             Delete

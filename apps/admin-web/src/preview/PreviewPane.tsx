@@ -19,7 +19,18 @@ const FRAME_HEIGHT = 636;
  * bridge on every change, with a simulation (time, locale, country, gate, login) that never
  * reaches the server.
  */
-export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign; draft: Campaign; savedVersion: Campaign | null }) {
+export function PreviewPane({
+  stored,
+  draft,
+  savedVersion,
+  onMediaPicked,
+}: {
+  stored: Campaign;
+  draft: Campaign;
+  savedVersion: Campaign | null;
+  /** The page's media request was answered with a file: set it in the draft (the page re-renders from the draft). */
+  onMediaPicked?: (fieldId: string, url: string) => void;
+}) {
   const session = useSessionStore();
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<EditorBridge | null>(null);
@@ -77,6 +88,7 @@ export function PreviewPane({ stored, draft, savedVersion }: { stored: Campaign;
   const pick = (url: string | null) => {
     if (!media) return;
     bridge.current?.sendMediaPicked(media.fieldId, url ? new URL(url, window.location.href).href : null, media.requestId);
+    if (url) onMediaPicked?.(media.fieldId, url);
     setMedia(null);
   };
 

@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'react';
 import { useLocation, useNavigate } from './router.tsx';
-import { useParty } from './context.tsx';
+import { useParty, useServices } from './context.tsx';
 import { roleOf } from '../state/store.ts';
+import { isHostOrAdmin } from '../rules/roles.ts';
 import { isAdminPreview, redirectFrom, waitingRoomOpensAtMs } from '../rules/redirect.ts';
 
 /** Longest single timer (browsers overflow past 2^31-1 ms). */
@@ -19,13 +20,17 @@ export function RedirectGuard() {
   const isAdminRole = useParty((s) => roleOf(s) === 'admin');
   // The editor previews any screen with the admin flag in the address (spec 2).
   const isAdmin = isAdminRole || isAdminPreview(location.search) || isAdminPreview(window.location.search);
+  // A host prepares before the waiting room opens; so may whoever holds a grant link, to log in.
+  const services = useServices();
+  const isHost = useParty((s) => isHostOrAdmin(roleOf(s)));
+  const mayPrepare = isHost || services.storage.grant !== null;
   const [tick, setTick] = useState(0);
 
   useEffect(() => {
     if (!party) return;
-    const target = redirectFrom(location.pathname, party, Date.now(), isAdmin);
+    const target = redirectFrom(location.pathname, party, Date.now(), isAdmin, mayPrepare);
     if (target) void navigate(target, { replace: true });
-  }, [location.pathname, party, partyVersion, isAdmin, tick, navigate]);
+  }, [location.pathname, party, partyVersion, isAdmin, mayPrepare, tick, navigate]);
 
   // Re-check at the next moment the rule's answer can change.
   useEffect(() => {

@@ -27,6 +27,7 @@ export const de = {
   },
   home: {
     title: 'Hör mit uns gemeinsam',
+    grantInvite: 'Du wurdest als Host eingeladen. Melde dich an, um deine Rolle zu bestätigen.',
     text: 'Melde dich an, hör das Album zeitgleich mit allen anderen Fans, chatte, stimm über Songs ab und mach beim Quiz mit.',
     join: 'Jetzt teilnehmen',
   },
@@ -56,6 +57,8 @@ export const de = {
   },
   waiting: {
     title: 'Willkommen, {{name}}!',
+    hostRole: 'Du bist Host dieser Party. Du kannst dich schon jetzt vorbereiten; die Fans kommen ab der Öffnung des Warteraums dazu.',
+    adminRole: 'Du bist Admin dieser Party. Du kannst dich schon jetzt vorbereiten; die Fans kommen ab der Öffnung des Warteraums dazu.',
     countdownLabel: 'Die Party startet in',
     startingSoon: 'Die Party startet jeden Moment …',
     faq: 'Fragen & Antworten',

@@ -29,6 +29,7 @@ export const en: Dictionary = {
   },
   home: {
     title: 'Listen together',
+    grantInvite: 'You have been invited as a host. Log in to confirm your role.',
     text: 'Log in, hear the album at the same moment as every other fan, chat, vote on songs and play the quiz.',
     join: 'Join now',
   },
@@ -58,6 +59,8 @@ export const en: Dictionary = {
   },
   waiting: {
     title: 'Welcome, {{name}}!',
+    hostRole: 'You are a host of this party. You can prepare here now; fans come in when the waiting room opens.',
+    adminRole: 'You are an admin of this party. You can prepare here now; fans come in when the waiting room opens.',
     countdownLabel: 'The party starts in',
     startingSoon: 'The party starts any moment now …',
     faq: 'Questions & answers',

@@ -42,4 +42,14 @@ describe('redirect rule: Pre before start minus waiting room, End after the end 
     expect(redirectFrom('/pre', party(), start, false)).toBe('/');
     expect(redirectFrom('/waiting', party(), start, false)).toBeNull();
   });
+
+  it('a grant link works at any time before the end: a host, or a holder of a grant link, is not sent to Pre but still to End', () => {
+    const start = Date.parse(party().starts_at);
+    const dayBefore = start - 24 * 3600_000;
+    expect(redirectTarget(party(), dayBefore, false, true)).toBeNull();
+    expect(redirectFrom('/pre', party(), dayBefore, false, true)).toBe('/');
+    expect(redirectFrom('/waiting', party(), dayBefore, false, true)).toBeNull();
+    expect(redirectFrom('/waiting', party(), dayBefore, false, false)).toBe('/pre');
+    expect(redirectTarget(party(), start + 3600_000, false, true)).toBe('/end');
+  });
 });

@@ -30,20 +30,23 @@ export function hasEnded(party: PartyTimes, nowMs: number): boolean {
 /**
  * The redirect rule (spec 2): unless the user is an admin, before the waiting room opens the app
  * goes to Pre, after the end time it goes to End. Null means: stay. Admins are never redirected.
+ * A host (or a visitor holding a grant link not yet confirmed by a login, `mayPrepare`) is not
+ * sent to Pre: a grant link works at any time before the end, so the host can log in, see the
+ * role confirmed and prepare in the waiting room the day before.
  */
-export function redirectTarget(party: PartyTimes, nowMs: number, isAdmin: boolean): '/pre' | '/end' | null {
+export function redirectTarget(party: PartyTimes, nowMs: number, isAdmin: boolean, mayPrepare = false): '/pre' | '/end' | null {
   if (isAdmin) return null;
   if (hasEnded(party, nowMs)) return '/end';
-  if (nowMs < waitingRoomOpensAtMs(party)) return '/pre';
+  if (nowMs < waitingRoomOpensAtMs(party) && !mayPrepare) return '/pre';
   return null;
 }
 
 /**
  * Where a redirect leads from `path`, or null to stay: the rule's target unless already there.
- * A fan on Pre whose waiting room has opened goes back to the entry page.
+ * A fan on Pre whose waiting room has opened (or who may prepare) goes back to the entry page.
  */
-export function redirectFrom(path: string, party: PartyTimes, nowMs: number, isAdmin: boolean): string | null {
-  const target = redirectTarget(party, nowMs, isAdmin);
+export function redirectFrom(path: string, party: PartyTimes, nowMs: number, isAdmin: boolean, mayPrepare = false): string | null {
+  const target = redirectTarget(party, nowMs, isAdmin, mayPrepare);
   if (target) return path === target ? null : target;
   if (!isAdmin && path === '/pre') return '/';
   if (!isAdmin && path === '/end') return '/';

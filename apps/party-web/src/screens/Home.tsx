@@ -1,6 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate } from '../app/router.tsx';
-import { useParty } from '../app/context.tsx';
+import { useParty, useServices } from '../app/context.tsx';
 import { PartyHero } from './parts.tsx';
 
 /**
@@ -12,6 +12,7 @@ export function Home() {
   const party = useParty((s) => s.party);
   const token = useParty((s) => s.token);
   const user = useParty((s) => s.user);
+  const hasGrantLink = useServices().storage.grant !== null;
   if (!party) return null;
   if (token && user) return <Navigate to={party.status ? '/player' : '/waiting'} replace />;
   const next = token || !party.login_required ? '/register' : '/service';
@@ -20,6 +21,11 @@ export function Home() {
       <PartyHero isStartPage />
       <h1>{t('home.title')}</h1>
       <p className="lead">{t('home.text')}</p>
+      {hasGrantLink && (
+        <p className="lead" role="status" data-testid="grant-invite">
+          {t('home.grantInvite')}
+        </p>
+      )}
       <Link className="button button--large" to={next}>
         {t('home.join')}
       </Link>

@@ -27,6 +27,7 @@ export function Waiting() {
   const token = useParty((s) => s.token);
   const user = useParty((s) => s.user);
   const mayStart = useParty((s) => canStart(roleOf(s), s.party?.frontend.partyStartAllowed));
+  const role = useParty((s) => roleOf(s));
   const modules = party?.frontend.pageModulesWaiting ?? ['countdown', 'tracks', 'faq'];
   // The render's clock: read once, and again when the countdown reaches zero.
   const [now, setNow] = useState(() => Date.now());
@@ -44,6 +45,11 @@ export function Waiting() {
       <div className="listener-slot">
         <ListenerCount />
       </div>
+      {(role === 'host' || role === 'admin') && (
+        <p className="lead" role="status" data-testid="role-confirmed">
+          {t(role === 'host' ? 'waiting.hostRole' : 'waiting.adminRole')}
+        </p>
+      )}
       {mayStart && (
         <LoadErrorBoundary fallback={<LoadFailed />}>
           <Suspense fallback={null}>

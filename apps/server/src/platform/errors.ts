@@ -7,6 +7,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     readonly detail: Detail,
+    /** Response headers that go with the answer (e.g. `Retry-After` on a 429). */
+    readonly headers: Readonly<Record<string, string>> = {},
   ) {
     super(typeof detail === 'string' ? detail : Array.isArray(detail) ? 'Validation failed' : detail.message);
     this.name = 'HttpError';

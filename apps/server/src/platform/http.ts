@@ -88,6 +88,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
 
   app.setErrorHandler((error: FastifyError, req, reply) => {
     const { status, body } = toErrorResponse(error);
+    if (error instanceof HttpError) for (const [name, value] of Object.entries(error.headers)) void reply.header(name, value);
     if (status >= 500) req.log.error({ err: error }, 'request failed');
     else req.log.info({ status, detail: body.detail }, 'request refused');
     void reply.status(status).send(body);

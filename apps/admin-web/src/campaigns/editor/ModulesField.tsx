@@ -1,4 +1,7 @@
-import { ActionIcon, Button, Group, Paper, Select, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
+import { useState } from 'react';
+import { ActionIcon, Button, Group, Image, Modal, Paper, Select, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
+import { MediaLibrary } from '../../media/MediaLibrary.tsx';
+import { IMAGE_FIELDS } from '../../preview/mediaField.ts';
 import { PAGE_MODULE_TYPES, type CampaignPageInput, type PageModuleType } from '@fanfare/protocol';
 import type { DraftForm } from './fields.tsx';
 import { pageOf } from './draft.ts';
@@ -26,6 +29,7 @@ function newModule(type: PageModuleType, n: number): Record<string, unknown> {
 
 /** The page's modules in order, each with its content per locale. */
 export function ModulesField({ form, readOnly, locales }: { form: DraftForm; readOnly: boolean; locales: string[] }) {
+  const [picking, setPicking] = useState<{ index: number; key: string } | null>(null);
   const page = pageOf(form.values);
   const modules = (page.modules ?? []) as Record<string, unknown>[];
   const setModules = (next: Record<string, unknown>[]) => form.setFieldValue('data', { ...form.values.data, page: { ...page, modules: next } as CampaignPageInput } as typeof form.values.data);
@@ -91,17 +95,29 @@ export function ModulesField({ form, readOnly, locales }: { form: DraftForm; rea
                   })}
                 </Group>
               ))}
-              {spec.urls.map((key) => (
-                <TextInput
-                  key={key}
-                  size="xs"
-                  label={label(key)}
-                  description="An https address, or a file of the media library (/uploads/…)"
-                  readOnly={readOnly}
-                  value={(m[key] as string | null | undefined) ?? ''}
-                  onChange={(e) => setField(i, key, e.currentTarget.value || null)}
-                />
-              ))}
+              {spec.urls.map((key) => {
+                const value = (m[key] as string | null | undefined) ?? '';
+                const isImage = IMAGE_FIELDS.has(key);
+                return (
+                  <Group key={key} align="flex-end" gap="xs" wrap="nowrap">
+                    {isImage && value && <Image src={value} alt={`${label(key)} of module ${i + 1}`} w={48} h={48} fit="cover" radius="sm" data-testid={`image-preview-${i}-${key}`} />}
+                    <TextInput
+                      style={{ flex: 1 }}
+                      size="xs"
+                      label={label(key)}
+                      description={isImage ? 'Pick from the media library, or an https address (e.g. https://cdn.example.com/cover.jpg)' : 'An https address (e.g. https://shop.example.com/vinyl)'}
+                      readOnly={readOnly}
+                      value={value}
+                      onChange={(e) => setField(i, key, e.currentTarget.value || null)}
+                    />
+                    {isImage && !readOnly && (
+                      <Button size="xs" variant="default" onClick={() => setPicking({ index: i, key })} aria-label={`Pick ${label(key).toLowerCase()} of module ${i + 1} from the media library`}>
+                        Pick…
+                      </Button>
+                    )}
+                  </Group>
+                );
+              })}
               {type === 'player' && (
                 <TagsInput
                   size="xs"
@@ -121,6 +137,16 @@ export function ModulesField({ form, readOnly, locales }: { form: DraftForm; rea
           </Paper>
         );
       })}
+      <Modal opened={picking !== null} onClose={() => setPicking(null)} title="Pick an image" size="xl">
+        {picking && (
+          <MediaLibrary
+            onPick={(url) => {
+              setField(picking.index, picking.key, url);
+              setPicking(null);
+            }}
+          />
+        )}
+      </Modal>
       {!readOnly && (
         <Select
           w={240}

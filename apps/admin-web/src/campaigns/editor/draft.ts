@@ -53,3 +53,10 @@ export function previewCampaign(stored: Campaign, d: Draft): Campaign {
 export function pageOf(d: Draft): CampaignPageInput {
   return ((d.data as { page?: CampaignPageInput }).page ?? { modules: [] }) as CampaignPageInput;
 }
+
+/** The draft's data with one field of one page module set (a media pick, a picker's choice). */
+export function withModuleField(d: Draft, index: number, key: string, value: unknown): Draft['data'] {
+  const page = pageOf(d);
+  const modules = ((page.modules ?? []) as Record<string, unknown>[]).map((m, i) => (i === index ? { ...m, [key]: value } : m));
+  return { ...d.data, page: { ...page, modules } as CampaignPageInput } as Draft['data'];
+}

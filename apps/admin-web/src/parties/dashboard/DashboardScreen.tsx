@@ -3,7 +3,7 @@ import { useState, type ReactNode } from 'react';
 import { useParams } from 'react-router';
 import { AreaChart, BarChart } from '@mantine/charts';
 import { Alert, Badge, Button, Card, Grid, Group, Progress, SimpleGrid, Stack, Text, Title } from '@mantine/core';
-import { STATS_BUCKET_MS, type PartyStatsEvent, type QuestionStats } from '@fanfare/protocol';
+import { type PartyStatsEvent, type QuestionStats } from '@fanfare/protocol';
 import { notifyDone, notifyError } from '../../ui/notify.ts';
 import { Loading } from '../../ui/States.tsx';
 import { useNow } from '../../ui/useNow.ts';
@@ -13,8 +13,8 @@ import { PartyScreenHeader } from './PartyNav.tsx';
 import { PostPanel } from './PostPanel.tsx';
 import { usePartyLiveApi, type PartyLiveApi } from './liveApi.ts';
 import { useDashboardStats } from './useDashboardStats.ts';
+import { messagesPerMinute } from './statsState.ts';
 
-const PER_MINUTE = 60_000 / STATS_BUCKET_MS;
 const clock = (ms: number) => new Date(ms).toLocaleTimeString([], { hour: '2-digit', minute: '2-digit', second: '2-digit' });
 const mmss = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
 
@@ -191,7 +191,7 @@ export default function DashboardScreen() {
               <Panel title="Chat messages per minute">
                 <BarChart
                   h={200}
-                  data={stats.buckets.map((b) => ({ time: clock(b.start_ms), 'messages/min': b.messages * PER_MINUTE }))}
+                  data={messagesPerMinute(stats.buckets).map((b) => ({ time: clock(b.start_ms), 'messages/min': b.perMinute }))}
                   dataKey="time"
                   series={[{ name: 'messages/min', color: 'grape.7' }]}
                   data-testid="chart-chat"

@@ -1,6 +1,6 @@
 import type { ChatMessage, PartyStatsEvent } from '@fanfare/protocol';
 import { describe, expect, it } from 'vitest';
-import { CHAT_VIEW_SIZE, dashboardReducer, initialDashboardState, reconnectDelayMs } from './statsState.ts';
+import { CHAT_VIEW_SIZE, dashboardReducer, initialDashboardState, messagesPerMinute, reconnectDelayMs } from './statsState.ts';
 
 const msg = (id: string): ChatMessage => ({ id, seq_id: 1, timestamp_ms: 1, type: 'message', sender: null, text: id });
 const stats = (chat: ChatMessage[], deleted: string[] = [], skipped = 0): PartyStatsEvent => ({
@@ -40,5 +40,13 @@ describe('the live dashboard state', () => {
     expect(reconnectDelayMs(3, () => 0)).toBe(2800);
     expect(reconnectDelayMs(2, () => 0.5)).toBe(1700);
     expect(reconnectDelayMs(50, () => 0)).toBe(25_200);
+  });
+});
+
+describe('the chat chart\'s messages per minute', () => {
+  it('is the count of the minute ending with each bucket, not a 10 s count times 6', () => {
+    const b = (start_ms: number, messages: number) => ({ start_ms, joins: 0, leaves: 0, messages, listeners: 0 });
+    const series = messagesPerMinute([b(0, 2), b(10_000, 1), b(50_000, 0), b(60_000, 3), b(70_000, 0)]);
+    expect(series.map((s) => s.perMinute)).toEqual([2, 3, 3, 4, 3]);
   });
 });

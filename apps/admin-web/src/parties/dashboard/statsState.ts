@@ -43,3 +43,14 @@ export function dashboardReducer(state: DashboardState, action: DashboardAction)
 export function reconnectDelayMs(failures: number, random: () => number = Math.random): number {
   return Math.min(30_000, 400 * (2 ** Math.min(failures, 6) - 1)) + random() * 1000;
 }
+
+/**
+ * The chat rate per bucket as a true per-minute figure: the messages of the minute that ends with
+ * each bucket (it and the buckets of the 50 s before), not a 10 s count multiplied by 6.
+ */
+export function messagesPerMinute(buckets: PartyStatsEvent['buckets']): { start_ms: number; perMinute: number }[] {
+  return buckets.map((b) => ({
+    start_ms: b.start_ms,
+    perMinute: buckets.filter((o) => o.start_ms <= b.start_ms && o.start_ms > b.start_ms - 60_000).reduce((n, o) => n + o.messages, 0),
+  }));
+}

@@ -9,6 +9,7 @@ import { notifyError } from '../../ui/notify.ts';
 import { Empty, QueryState } from '../../ui/States.tsx';
 import { PartyScreenHeader } from '../dashboard/PartyNav.tsx';
 import { usePartyLiveApi } from '../dashboard/liveApi.ts';
+import { countOf } from '../../ui/plural.ts';
 
 const mmss = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
 const EXPORT_LABELS: Record<PartyExportKind, string> = { chat: 'Chat log', answers: 'Poll and quiz results', fans: 'Fans and competition consent' };
@@ -31,13 +32,13 @@ function PlayRow({ play, recap }: { play: RecapPlay; recap: PartyRecapResponse }
       </Group>
       <Group gap="xs" mb="xs">
         <Badge variant="outline" color="indigo.9" data-testid="recap-play-messages">
-          {messages} messages
+          {countOf(messages, 'message', 'messages')}
         </Badge>
         <Badge variant="outline" color="teal.9" data-testid="recap-play-votes">
-          {votes.reduce((n, v) => n + v.votes, 0)} votes cast
+          {countOf(votes.reduce((n, v) => n + v.votes, 0), 'vote cast', 'votes cast')}
         </Badge>
         <Badge variant="outline" color="grape.9">
-          {questions.length} polls and quizzes
+          {countOf(questions.length, 'poll or quiz', 'polls and quizzes')}
         </Badge>
       </Group>
       {chat.length > 0 && (
@@ -103,7 +104,7 @@ export default function RecapScreen() {
                 {r.ends_at ? `, ended ${new Date(r.ends_at).toLocaleString()}` : ''}
               </Text>
               <Text size="sm" data-testid="recap-chat-total">
-                {r.chat_total} messages ({r.chat_outside_plays} outside the tracks)
+                {countOf(r.chat_total, 'message', 'messages')} ({r.chat_outside_plays} outside the tracks)
               </Text>
             </Group>
             {r.plays.length === 0 ? (

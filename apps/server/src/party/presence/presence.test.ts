@@ -1,4 +1,4 @@
-import { ErrorBody, REACTION_MIN_INTERVAL_MS, REACTION_RATE_LIMITED_ERROR, type ReactionsEvent } from '@fanfare/protocol';
+import { ErrorBody, REACTION_BURST, REACTION_MIN_INTERVAL_MS, REACTION_RATE_LIMITED_ERROR, type ReactionsEvent } from '@fanfare/protocol';
 import { ApiError } from '@fanfare/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS } from '../../test/harness.ts';
@@ -7,25 +7,61 @@ import { ReactionAggregator } from './reactions.ts';
 
 const P = 'presence';
 
-describe('reactions: aggregated by the server, rate-limited per fan', () => {
-  it('sums a window into one event per party and track, and refuses a second reaction within REACTION_MIN_INTERVAL_MS', () => {
+describe('reactions: aggregated by the server, free at a fan\'s pace, limited beyond abuse', () => {
+  it('sums a window into one event per party and track', () => {
     const sent: [string, ReactionsEvent][] = [];
     let now = 1_000_000;
     const agg = new ReactionAggregator((partyId, event) => sent.push([partyId, event]), () => now, 60_000);
     try {
       for (let i = 0; i < 500; i++) agg.record('p', `fan${i}`, i % 2 ? 'fire' : 'heart', 't1');
       agg.record('q', 'fan0', 'clap', 't9');
-      expect(() => agg.record('p', 'fan0', 'fire', 't1')).toThrow(expect.objectContaining({ statusCode: 429 }));
       agg.flush();
       expect(sent).toEqual([
         ['p', { type: 'reactions', track_id: 't1', counts: { heart: 250, fire: 250 } }],
         ['q', { type: 'reactions', track_id: 't9', counts: { clap: 1 } }],
       ]);
-      now += REACTION_MIN_INTERVAL_MS;
+      now += 1_000;
       agg.record('p', 'fan0', 'wow', 't2');
       agg.flush();
       agg.flush();
       expect(sent.slice(2)).toEqual([['p', { type: 'reactions', track_id: 't2', counts: { wow: 1 } }]]);
+    } finally {
+      agg.close();
+    }
+  });
+
+  it('takes a tapping fan\'s natural pace: 5 reactions a second for a minute, none refused', () => {
+    let now = 1_000_000;
+    const agg = new ReactionAggregator(() => undefined, () => now, 60_000);
+    try {
+      for (let i = 0; i < 300; i++) {
+        agg.record('p', 'fan', 'fire', 't1');
+        now += 200;
+      }
+    } finally {
+      agg.close();
+    }
+  });
+
+  it(`beyond the abuse limit (a burst of REACTION_BURST = ${REACTION_BURST}, then one per REACTION_MIN_INTERVAL_MS = ${REACTION_MIN_INTERVAL_MS} ms) answers 429 with Retry-After and retry_after_ms`, () => {
+    let now = 1_000_000;
+    const agg = new ReactionAggregator(() => undefined, () => now, 60_000);
+    try {
+      for (let i = 0; i < REACTION_BURST; i++) agg.record('p', 'fan', 'fire', 't1');
+      let refusal: unknown;
+      try {
+        agg.record('p', 'fan', 'fire', 't1');
+      } catch (e) {
+        refusal = e;
+      }
+      expect(refusal).toMatchObject({ statusCode: 429, headers: { 'retry-after': '1' }, detail: { type: REACTION_RATE_LIMITED_ERROR, retry_after_ms: REACTION_MIN_INTERVAL_MS } });
+      // Another fan and another party have their own allowance.
+      agg.record('p', 'other', 'fire', 't1');
+      agg.record('q', 'fan', 'fire', 't1');
+      // The wait it named is enough.
+      now += REACTION_MIN_INTERVAL_MS;
+      agg.record('p', 'fan', 'fire', 't1');
+      expect(() => agg.record('p', 'fan', 'fire', 't1')).toThrow(expect.objectContaining({ statusCode: 429 }));
     } finally {
       agg.close();
     }
@@ -62,7 +98,7 @@ describe.each(DB_TARGETS)('presence and reactions over the socket on %s', (db) =
     for (const s of [a, secondTab]) s.close();
   });
 
-  it('reactions need a playing track, reach every fan summed, and a second one within the interval answers 429 with the wait', async () => {
+  it('reactions need a playing track, reach every fan summed, and a flood beyond the abuse limit answers 429 with Retry-After', async () => {
     const listener = await TestSocket.connect(w.t, P, w.lena.token);
     const idle = await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } }).catch((e: unknown) => e);
     expect(idle).toBeInstanceOf(ApiError);
@@ -72,12 +108,25 @@ describe.each(DB_TARGETS)('presence and reactions over the socket on %s', (db) =
     expect(ok.reaction).toBe('fire');
     await w.lena.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } });
     await w.host.client.call('sendReaction', { params: { id: P }, body: { reaction: 'heart' } });
-    const tooSoon = (await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'clap' } }).catch((e: unknown) => e)) as ApiError;
-    expect(tooSoon.status).toBe(429);
-    expect(tooSoon.body).toMatchObject({ detail: { type: REACTION_RATE_LIMITED_ERROR } });
-    expect((tooSoon.body as unknown as { detail: { retry_after_ms: number } }).detail.retry_after_ms).toBeGreaterThan(0);
-    const burst = await listener.next('reactions', (e) => (e.counts.fire ?? 0) + (e.counts.heart ?? 0) >= 3);
-    expect(burst.counts).toEqual({ fire: 2, heart: 1 });
+    // A second tap right away is fine: taps are free at a fan's pace.
+    await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } });
+    // Summed over the windows they fell into (the window timer may split them).
+    const summed = () => {
+      const counts: Record<string, number> = {};
+      for (const e of listener.events) if (e.type === 'reactions') for (const [k, n] of Object.entries(e.counts)) counts[k] = (counts[k] ?? 0) + n;
+      return counts;
+    };
+    await listener.next('reactions', () => (summed().fire ?? 0) + (summed().heart ?? 0) >= 4);
+    expect(summed()).toEqual({ fire: 3, heart: 1 });
+    // A scripted flood is not: beyond the burst the answer is 429 with Retry-After and the wait.
+    const flood = await Promise.all(
+      Array.from({ length: REACTION_BURST + 5 }, () => w.admin.client.call('sendReaction', { params: { id: P }, body: { reaction: 'clap' } }).catch((e: unknown) => e)),
+    );
+    const tooMany = flood.find((r): r is ApiError => r instanceof ApiError)!;
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.body).toMatchObject({ detail: { type: REACTION_RATE_LIMITED_ERROR } });
+    expect((tooMany.body as unknown as { detail: { retry_after_ms: number } }).detail.retry_after_ms).toBeGreaterThan(0);
+    expect(tooMany.retryAfterSeconds).toBeGreaterThanOrEqual(1);
     expect(burst.track_id).toBe(ok.track_id);
     // An unknown reaction does not type-check in the client: raw on purpose.
     const bad = (await fetch(`${w.t.partyUrl}/api/parties/${P}/reactions`, {

@@ -1,4 +1,5 @@
 import {
+  REACTION_BURST,
   REACTION_MIN_INTERVAL_MS,
   REACTION_RATE_LIMITED_ERROR,
   REACTIONS_WINDOW_MS,
@@ -10,49 +11,65 @@ import { HttpError } from '../../platform/errors.ts';
 /** Sends one aggregated `reactions` event to a party's fans. */
 export type ReactionsSink = (partyId: string, event: ReactionsEvent) => void;
 
-/** Fans' last reaction times are forgotten after this (they may react again anyway). */
-const LAST_REACTION_TTL_MS = 60_000;
+/** A fan's bucket is forgotten once it has been full this long (it would be full again anyway). */
+const BUCKET_TTL_MS = 60_000;
 
 interface PartyWindow {
   trackId: string | null;
   counts: Partial<Record<Reaction, number>>;
 }
 
+/** A fan's token bucket: `tokens` reactions left at time `at` (refills one per interval). */
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
 /**
- * Quick reactions (issue 15), aggregated by the server: each fan may react once per
- * `REACTION_MIN_INTERVAL_MS` (429 with the wait otherwise); the reactions of a party are summed per
- * `REACTIONS_WINDOW_MS` and sent as one `reactions` event, so 10,000 fans reacting at once make
- * one frame per second per fan, not 10,000. Counts live in memory on the node that took them.
+ * Quick reactions, aggregated by the server. Taps are free at a fan's natural pace: each fan has a
+ * token bucket of `REACTION_BURST` reactions refilled one per `REACTION_MIN_INTERVAL_MS` (10 per
+ * second sustained), and only a client beyond that (a script, not a thumb) gets 429 with
+ * `Retry-After`. The reactions of a party are summed per `REACTIONS_WINDOW_MS` and sent as one
+ * `reactions` event, so 10,000 fans reacting at once make one frame per second per fan, not 10,000.
+ * Counts live in memory on the node that took them.
  */
 export class ReactionAggregator {
   private readonly windows = new Map<string, PartyWindow>();
-  /** Last reaction time per `${partyId}\n${fanId}` (the rate limit). */
-  private readonly lastByFan = new Map<string, number>();
+  /** Token bucket per `${partyId}\n${fanId}` (the abuse limit). */
+  private readonly buckets = new Map<string, Bucket>();
   private readonly timer: NodeJS.Timeout;
 
   constructor(
     private readonly sink: ReactionsSink,
     private readonly now: () => number,
     windowMs = REACTIONS_WINDOW_MS,
+    private readonly limit = { burst: REACTION_BURST, intervalMs: REACTION_MIN_INTERVAL_MS },
   ) {
     this.timer = setInterval(() => this.flush(), windowMs);
     this.timer.unref();
   }
 
-  /** Counts a fan's reaction on the current track, or throws 429 when it came too soon. */
+  /** Counts a fan's reaction on the current track, or throws 429 (with `Retry-After`) beyond the abuse limit. */
   record(partyId: string, fanId: string, reaction: Reaction, trackId: string | null): void {
     const now = this.now();
     const key = `${partyId}\n${fanId}`;
-    const last = this.lastByFan.get(key);
-    if (last !== undefined && now - last < REACTION_MIN_INTERVAL_MS) {
-      const retryAfterMs = REACTION_MIN_INTERVAL_MS - (now - last);
-      throw new HttpError(429, {
-        message: `One reaction per ${REACTION_MIN_INTERVAL_MS / 1000} s. Try again in ${Math.ceil(retryAfterMs / 1000)} s.`,
-        type: REACTION_RATE_LIMITED_ERROR,
-        retry_after_ms: retryAfterMs,
-      });
+    const { burst, intervalMs } = this.limit;
+    const bucket = this.buckets.get(key) ?? { tokens: burst, at: now };
+    const tokens = Math.min(burst, bucket.tokens + Math.max(0, now - bucket.at) / intervalMs);
+    // Guards the party's fan-out against a scripted flood from one fan: beyond the burst, one per interval.
+    if (tokens < 1) {
+      const retryAfterMs = Math.ceil((1 - tokens) * intervalMs);
+      throw new HttpError(
+        429,
+        {
+          message: `Too many reactions. Try again in ${Math.ceil(retryAfterMs / 1000)} s.`,
+          type: REACTION_RATE_LIMITED_ERROR,
+          retry_after_ms: retryAfterMs,
+        },
+        { 'retry-after': String(Math.max(1, Math.ceil(retryAfterMs / 1000))) },
+      );
     }
-    this.lastByFan.set(key, now);
+    this.buckets.set(key, { tokens: tokens - 1, at: now });
     let window = this.windows.get(partyId);
     // A new track starts a new window: reactions belong to the track they were sent on.
     if (window && window.trackId !== trackId) {
@@ -71,8 +88,8 @@ export class ReactionAggregator {
     const windows = [...this.windows];
     this.windows.clear();
     for (const [partyId, window] of windows) this.send(partyId, window);
-    const cutoff = this.now() - LAST_REACTION_TTL_MS;
-    for (const [key, at] of this.lastByFan) if (at < cutoff) this.lastByFan.delete(key);
+    const cutoff = this.now() - BUCKET_TTL_MS;
+    for (const [key, bucket] of this.buckets) if (bucket.at < cutoff) this.buckets.delete(key);
   }
 
   private send(partyId: string, window: PartyWindow): void {
@@ -83,6 +100,6 @@ export class ReactionAggregator {
   close(): void {
     clearInterval(this.timer);
     this.windows.clear();
-    this.lastByFan.clear();
+    this.buckets.clear();
   }
 }

@@ -1,6 +1,7 @@
 import { STATS_BUCKET_MS, STATS_CHAT_TAIL, type ChatMessageEvent } from '@fanfare/protocol';
 import { describe, expect, it } from 'vitest';
 import { PartyStatsAggregator, type StatsSnapshot } from './aggregator.ts';
+import { JoinLedger } from './joinLedger.ts';
 
 const T0 = 1_700_000_000_000 - (1_700_000_000_000 % STATS_BUCKET_MS);
 
@@ -83,5 +84,47 @@ describe('the party stats aggregator', () => {
     expect(e.blocked).toEqual([{ user_id: 'f1', display_name: 'Fan One' }]);
     a.apply({ type: 'user_can_chat', seq_id: 10, server_time_ms: T0, user_id: 'f1', can_chat: true }, T0);
     expect(a.take(T0 + 20).blocked).toEqual([]);
+  });
+
+  it('messages per minute is the count of the last 60 s to the second, not of every 10 s bucket touching the minute', () => {
+    const a = new PartyStatsAggregator(snapshot(), 'cluster');
+    // Three messages 65 s, 30 s and 1 s before the reading; two of them in the last minute.
+    const now = T0 + 5 * STATS_BUCKET_MS + 5_500;
+    a.apply(message('old'), now - 65_000);
+    a.apply(message('half'), now - 30_000);
+    a.apply(message('new'), now - 1_000);
+    const e = a.take(now);
+    expect(e.totals.messages).toBe(3);
+    expect(e.messages_last_minute).toBe(2);
+    // A minute later the rate falls to zero while the total stays.
+    const later = a.take(now + 60_000);
+    expect(later.messages_last_minute).toBe(0);
+    expect(later.totals.messages).toBe(3);
+  });
+
+  it('starts the per-minute rate from the stored messages of the last minute', () => {
+    const a = new PartyStatsAggregator({ ...snapshot(), totalMessages: 7, messageSeconds: new Map([[T0 - 70_000, 4], [T0 - 10_000, 3]]) }, 'cluster');
+    const e = a.take(T0);
+    expect(e.messages_last_minute).toBe(3);
+    expect(e.totals.messages).toBe(7);
+  });
+
+  it('joins and leaves of fan sockets before the first dashboard opened are counted (the ledger keeps them)', () => {
+    const ledger = new JoinLedger();
+    ledger.joined('p', T0 + 1, 1);
+    ledger.joined('p', T0 + 2, 2);
+    ledger.joined('p', T0 + 3, 3);
+    ledger.left('p', T0 + STATS_BUCKET_MS + 1, 2);
+    ledger.joined('other', T0, 1);
+    const a = new PartyStatsAggregator({ ...snapshot(), joins: ledger.of('p') }, 'cluster');
+    a.joined(T0 + 2 * STATS_BUCKET_MS, 3);
+    const e = a.take(T0 + 2 * STATS_BUCKET_MS + 5);
+    expect(e.totals).toMatchObject({ joins: 4, leaves: 1 });
+    expect(e.listeners).toBe(3);
+    expect(e.buckets.map((b) => [b.joins, b.leaves, b.listeners])).toEqual([
+      [3, 0, 3],
+      [0, 1, 2],
+      [1, 0, 3],
+    ]);
   });
 });

@@ -17,6 +17,7 @@ import {
   type SequencedEvent,
   type StatsBucket,
 } from '@fanfare/protocol';
+import type { PartyJoins } from './joinLedger.ts';
 
 /** What the aggregator starts from (read from the database when the first dashboard opens). */
 export interface StatsSnapshot {
@@ -35,6 +36,10 @@ export interface StatsSnapshot {
   recentChat: ChatMessage[];
   /** Display names of fans, for the blocked list (filled as messages arrive). */
   names: Map<string, string>;
+  /** Fan chat messages per second start over the last minute (the per-minute rate). */
+  messageSeconds?: Map<number, number>;
+  /** Fan socket joins and leaves this node counted before the first dashboard opened. */
+  joins?: PartyJoins;
 }
 
 interface Bucket {
@@ -67,6 +72,8 @@ export class PartyStatsAggregator {
   private skipped = 0;
   private deleted: string[] = [];
   private listeners = 0;
+  /** Fan chat messages per second start, for the last minute only. */
+  private readonly seconds = new Map<number, number>();
   /** True when something changed since the last `take()`. */
   dirty = true;
 
@@ -84,9 +91,16 @@ export class PartyStatsAggregator {
     for (const b of snapshot.blocked.slice(0, STATS_BLOCKED)) this.blocked.set(b.user_id, b);
     this.names = snapshot.names;
     for (const [start, messages] of snapshot.messageBuckets) this.buckets.set(start, { joins: 0, leaves: 0, messages, listeners: 0 });
+    const joins = snapshot.joins ?? { joins: 0, leaves: 0, buckets: new Map() };
+    for (const [start, j] of [...joins.buckets].sort((a, b) => a[0] - b[0])) {
+      const b = this.buckets.get(start) ?? { joins: 0, leaves: 0, messages: 0, listeners: 0 };
+      this.buckets.set(start, Object.assign(b, { joins: j.joins, leaves: j.leaves, listeners: j.listeners }));
+      this.listeners = j.listeners;
+    }
+    for (const [second, n] of snapshot.messageSeconds ?? []) this.seconds.set(second, n);
     let votes = 0;
     for (const n of this.votes.values()) votes += n;
-    this.totals = { messages: snapshot.totalMessages, joins: 0, leaves: 0, votes, answers: snapshot.totalAnswers };
+    this.totals = { messages: snapshot.totalMessages, joins: joins.joins, leaves: joins.leaves, votes, answers: snapshot.totalAnswers };
     this.tail = [];
     this.recent = snapshot.recentChat.slice(-STATS_CHAT_TAIL);
   }
@@ -200,6 +214,8 @@ export class PartyStatsAggregator {
     if (!isFanChat(m)) return;
     if (m.sender) this.names.set(m.sender.id, m.sender.display_name);
     this.bucket(now).messages += 1;
+    const second = now - (now % 1_000);
+    this.seconds.set(second, (this.seconds.get(second) ?? 0) + 1);
     this.totals.messages += 1;
     this.tail.push(m);
     this.recent.push(m);
@@ -243,10 +259,17 @@ export class PartyStatsAggregator {
     this.dirty = true;
   }
 
-  /** Chat messages in the 60 s before `now`, from the buckets (the current one pro rata). */
+  /**
+   * Fan chat messages in the 60 s up to `now`, to the second: a per-minute rate, not the sum of
+   * the 10 s buckets that touch the minute (which counted up to 70 s).
+   */
   private lastMinute(now: number): number {
+    const from = now - (now % 1_000) - 59_000;
     let n = 0;
-    for (const [start, b] of this.buckets) if (start + STATS_BUCKET_MS > now - 60_000) n += b.messages;
+    for (const [second, count] of this.seconds) {
+      if (second < from) this.seconds.delete(second);
+      else n += count;
+    }
     return n;
   }
 

@@ -18,6 +18,7 @@ import { closeWebSocket, type PartySocketServer, type SocketObserver } from '../
 import { findParty } from '../parties/queries.ts';
 import { can, cmsActor, fanActor } from '../policies.ts';
 import { PartyStatsAggregator } from './aggregator.ts';
+import { JoinLedger } from './joinLedger.ts';
 import { loadStatsSnapshot } from './snapshot.ts';
 
 /** A party without dashboards keeps its aggregator this long (a reload keeps the joins and leaves). */
@@ -47,7 +48,8 @@ class PartyDashboards {
     this.ready = (async () => {
       await ctx.hub.ready(partyId);
       const snapshot = await loadStatsSnapshot(ctx, partyId);
-      const aggregator = new PartyStatsAggregator(snapshot, owner.scope);
+      // Read with no await before `this.aggregator` is set: no join falls in between.
+      const aggregator = new PartyStatsAggregator(Object.assign(snapshot, { joins: owner.joins.of(partyId) }), owner.scope);
       const seen = new Set(snapshot.recentChat.map((m) => m.id));
       for (const e of this.early) {
         // A message already counted by the stored figures is not counted twice.
@@ -71,6 +73,8 @@ export class DashboardSockets implements SocketObserver {
   private readonly parties = new Map<string, PartyDashboards>();
   private readonly timer: NodeJS.Timeout;
   readonly scope: PartyStatsEvent['listeners_scope'];
+  /** Every fan socket join and leave on this node, dashboard or not. */
+  readonly joins = new JoinLedger();
   private closing = false;
 
   constructor(
@@ -86,11 +90,17 @@ export class DashboardSockets implements SocketObserver {
   }
 
   joined(partyId: string): void {
-    this.parties.get(partyId)?.aggregator?.joined(this.ctx.now(), this.fanSockets.listenersOf(partyId));
+    const now = this.ctx.now();
+    const listeners = this.fanSockets.listenersOf(partyId);
+    this.joins.joined(partyId, now, listeners);
+    this.parties.get(partyId)?.aggregator?.joined(now, listeners);
   }
 
   left(partyId: string): void {
-    this.parties.get(partyId)?.aggregator?.left(this.ctx.now(), this.fanSockets.listenersOf(partyId));
+    const now = this.ctx.now();
+    const listeners = this.fanSockets.listenersOf(partyId);
+    this.joins.left(partyId, now, listeners);
+    this.parties.get(partyId)?.aggregator?.left(now, listeners);
   }
 
   /** Dashboard sockets open on this node (tests, metrics). */

@@ -46,12 +46,20 @@ export async function blockedFans(db: Db, partyId: string): Promise<BlockedFan[]
   return rows.map((r) => ({ user_id: r.fan_id, display_name: r.display_name }));
 }
 
-/** Fan chat messages (type `message`, with a sender) per dashboard bucket over the shown window. */
-export async function messageBuckets(db: Db, partyId: string, now: number): Promise<Map<number, number>> {
-  const since = now - (now % STATS_BUCKET_MS) - (STATS_BUCKETS - 1) * STATS_BUCKET_MS;
+/**
+ * Fan chat messages (type `message`, with a sender) per bucket of `bucketMs` (a dashboard bucket
+ * by default) from `since` (the shown window by default).
+ */
+export async function messageBuckets(
+  db: Db,
+  partyId: string,
+  now: number,
+  bucketMs = STATS_BUCKET_MS,
+  since = now - (now % STATS_BUCKET_MS) - (STATS_BUCKETS - 1) * STATS_BUCKET_MS,
+): Promise<Map<number, number>> {
   // Integer division on both dialects (bigint / integer).
   // A literal, not a parameter: PostgreSQL matches the GROUP BY expression to the select's by text.
-  const bucket = sql<number>`(timestamp_ms / ${sql.lit(STATS_BUCKET_MS)})`;
+  const bucket = sql<number>`(timestamp_ms / ${sql.lit(bucketMs)})`;
   const rows = await db
     .selectFrom('chat_messages')
     .select([bucket.as('b'), (eb) => eb.fn.countAll<number>().as('n')])
@@ -61,7 +69,7 @@ export async function messageBuckets(db: Db, partyId: string, now: number): Prom
     .where('timestamp_ms', '>=', since)
     .groupBy(bucket)
     .execute();
-  return new Map(rows.map((r) => [Math.floor(Number(r.b)) * STATS_BUCKET_MS, Number(r.n)]));
+  return new Map(rows.map((r) => [Math.floor(Number(r.b)) * bucketMs, Number(r.n)]));
 }
 
 /** Every fan chat message of the party, and every answer. */

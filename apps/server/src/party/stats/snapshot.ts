@@ -13,7 +13,7 @@ import { blockedFans, chatAndAnswerTotals, messageBuckets, questionStats } from 
 export async function loadStatsSnapshot(ctx: ServerContext, partyId: string): Promise<StatsSnapshot> {
   const party = await requireParty(ctx.db, partyId);
   const now = ctx.now();
-  const [tracks, questions, status, blocked, buckets, totals, recent] = await Promise.all([
+  const [tracks, questions, status, blocked, buckets, totals, recent, seconds] = await Promise.all([
     listTrackRows(ctx.db, partyId),
     questionStats(ctx.db, partyId, STATS_QUESTIONS),
     currentStatus(ctx, partyId),
@@ -22,6 +22,8 @@ export async function loadStatsSnapshot(ctx: ServerContext, partyId: string): Pr
     chatAndAnswerTotals(ctx.db, partyId),
     // A few more than shown: system posts and polls in between are filtered out.
     listChatMessages(ctx, partyId, STATS_CHAT_TAIL * 2),
+    // Per second over the last minute: the per-minute rate.
+    messageBuckets(ctx.db, partyId, now, 1_000, now - (now % 1_000) - 59_000),
   ]);
   const recentChat = recent.filter(isFanChat).slice(-STATS_CHAT_TAIL);
   return {
@@ -34,6 +36,7 @@ export async function loadStatsSnapshot(ctx: ServerContext, partyId: string): Pr
     ends_at: party.ends_at == null ? null : iso(Number(party.ends_at)),
     blocked,
     messageBuckets: buckets,
+    messageSeconds: seconds,
     totalMessages: totals.messages,
     totalAnswers: totals.answers,
     recentChat,

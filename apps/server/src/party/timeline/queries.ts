@@ -40,7 +40,15 @@ export function voteCountsOf(rows: Pick<TrackRow, 'track_id' | 'votes'>[]): Map<
 
 /** Ids of the tracks each fan voted for in a party, by fan id (for the users list). */
 export async function trackVotesByFan(db: Db, partyId: string): Promise<Map<string, string[]>> {
-  const rows = await db.selectFrom('track_votes').select(['fan_id', 'track_id']).where('party_id', '=', partyId).orderBy('created_at').execute();
+  const rows = await db
+    .selectFrom('track_votes')
+    .innerJoin('party_tracks', (j) => j.onRef('party_tracks.party_id', '=', 'track_votes.party_id').onRef('party_tracks.track_id', '=', 'track_votes.track_id'))
+    .select(['track_votes.fan_id as fan_id', 'track_votes.track_id as track_id'])
+    .where('track_votes.party_id', '=', partyId)
+    // Votes on played tracks are history, not a wish: they are left out.
+    .where('party_tracks.played', '=', 0)
+    .orderBy('track_votes.created_at')
+    .execute();
   const byFan = new Map<string, string[]>();
   for (const r of rows) byFan.set(r.fan_id, [...(byFan.get(r.fan_id) ?? []), r.track_id]);
   return byFan;
@@ -50,10 +58,13 @@ export async function trackVotesByFan(db: Db, partyId: string): Promise<Map<stri
 export async function fanTrackVotes(db: Db, partyId: string, fanId: string): Promise<string[]> {
   const rows = await db
     .selectFrom('track_votes')
-    .select('track_id')
-    .where('party_id', '=', partyId)
-    .where('fan_id', '=', fanId)
-    .orderBy('created_at')
+    .innerJoin('party_tracks', (j) => j.onRef('party_tracks.party_id', '=', 'track_votes.party_id').onRef('party_tracks.track_id', '=', 'track_votes.track_id'))
+    .select('track_votes.track_id as track_id')
+    .where('track_votes.party_id', '=', partyId)
+    .where('track_votes.fan_id', '=', fanId)
+    // Votes on played tracks are history, not a wish: they are left out.
+    .where('party_tracks.played', '=', 0)
+    .orderBy('track_votes.created_at')
     .execute();
   return rows.map((r) => r.track_id);
 }

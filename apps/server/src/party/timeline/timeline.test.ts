@@ -227,6 +227,7 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     const sock = await TestSocket.connect(w.t, P, w.fan.token);
     const tracks = (await w.fan.client.call('getTracks', { params: { id: P } })).items;
     const voted = tracks.find((t) => t.votes > 0)!;
+    expect((await w.fan.client.call('getPartyMe', { params: { id: P } })).track_votes).toContain(voted.id);
     expect((await w.fan.client.call('getPlayerStatus', { params: { id: P } })).status).toBeNull();
 
     const started = await w.host.client.call('startParty', { params: { id: P } });
@@ -277,6 +278,11 @@ describe.each(DB_TARGETS)('live party on %s', (db) => {
     expect(sock.events.slice(from).filter((e) => e.type === 'track_change')).toHaveLength(1);
     const played = (await w.fan.client.call('getTracks', { params: { id: P } })).items.filter((t) => t.played).map((t) => t.id);
     expect(played.sort()).toEqual([voted.id, expectedNext.id].sort());
+    // Votes pick what plays next: a played (or playing) track takes no vote, and the fan's
+    // track_votes leave out the track they voted for once it has played.
+    expect(await status(w.fan.client.call('voteTrack', { params: { id: P, trackId: expectedNext.id } }))).toBe(409);
+    expect(await status(w.lena.client.call('voteTrack', { params: { id: P, trackId: voted.id } }))).toBe(409);
+    expect((await w.fan.client.call('getPartyMe', { params: { id: P } })).track_votes).not.toContain(voted.id);
 
     // Every track played: the timeline pauses at the end of the last (open-ended party, so the
     // end time does not stop it first).

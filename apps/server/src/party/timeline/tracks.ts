@@ -172,6 +172,8 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
   if (!toBool(party.voting_enabled)) throw conflict('Voting is disabled for this party');
   const track: TrackRow | null = await findTrackRow(ctx.db, partyId, trackId);
   if (!track || toBool(track.excluded)) throw notFound(`Track ${trackId} is not in this party`);
+  // A vote picks what plays next: a track already played (or playing) cannot be picked again.
+  if (on && toBool(track.played)) throw conflict(`Track ${trackId} has already been played; votes are for the tracks still to come`);
 
   // A trigger keeps the track's count with the vote row (migration 011): read it back, do not count.
   const vote = { partyId, trackId, fanId: fan.id };
