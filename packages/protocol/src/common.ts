@@ -28,6 +28,12 @@ export type Id = z.infer<typeof Id>;
 export const NonNegativeInt = z.number().int().nonnegative();
 export type NonNegativeInt = z.infer<typeof NonNegativeInt>;
 
+/** Largest value of a PostgreSQL `integer` column (4 bytes); SQLite's integers are wider. */
+export const INT32_MAX = 2_147_483_647;
+
+/** A non-negative integer a client sends that is stored in an `integer` column: it must fit. */
+export const StoredNonNegativeInt = NonNegativeInt.max(INT32_MAX);
+
 /**
  * A URL the browser can load: absolute `http(s)://...` or a path on our own host (`/uploads/...`),
  * which is what the upload calls return.

@@ -1,4 +1,4 @@
-import { CHAT_RATE_LIMIT_MESSAGES } from '@fanfare/protocol';
+import { CHAT_RATE_LIMIT_MESSAGES, CHAT_RATE_LIMIT_WINDOW_MS } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, TEST_CMS_TOKEN } from '../test/harness.ts';
 import { startLiveWorld, type LiveWorld } from '../test/liveParty.ts';
@@ -32,6 +32,23 @@ describe.each(DB_TARGETS)('limits and uniqueness hold under parallel requests (%
       .where('sender_id', '=', w.lena.id)
       .executeTakeFirstOrThrow();
     expect(Number(stored.n)).toBe(CHAT_RATE_LIMIT_MESSAGES);
+  });
+
+  it('chat rate limit: deleting your own messages gives back no allowance, also when posts and deletes run in parallel', async () => {
+    // Earlier tests filled lena's window: start a fresh one on the server's clock.
+    w.advanceClock(CHAT_RATE_LIMIT_WINDOW_MS + 1);
+    const first = await burst(CHAT_RATE_LIMIT_MESSAGES, () => ({ method: 'POST', url: url('/chat/messages'), token: w.lena.token, body: { text: 'to delete' } }));
+    expect(first.map((a) => a.status), JSON.stringify(first.map((a) => a.body))).toEqual(first.map(() => 201));
+    const ids = first.map((a) => (a.body as { id: string }).id);
+    const deleted = await Promise.all(ids.map((id) => send('delete', { method: 'DELETE', url: url(`/chat/messages/${id}`), token: w.lena.token })));
+    expect(deleted.every((a) => a.status < 300)).toBe(true);
+    // Post, delete, post: within the window every further post is refused.
+    const again = await burst(10, () => ({ method: 'POST', url: url('/chat/messages'), token: w.lena.token, body: { text: 'refund?' } }));
+    expect(statuses(again)).toEqual(Array.from({ length: 10 }, () => 429));
+    expect(again.every(hasDetail)).toBe(true);
+    // The allowance comes back only when the window has passed.
+    w.advanceClock(CHAT_RATE_LIMIT_WINDOW_MS + 1);
+    expect((await send('after', { method: 'POST', url: url('/chat/messages'), token: w.lena.token, body: { text: 'next window' } })).status).toBe(201);
   });
 
   it('with slow mode on, ten parallel posts by one fan: exactly one is stored, the rest get 429 {detail}', async () => {

@@ -247,7 +247,21 @@ export const AppTranslationsQuery = z.object({ fresh: z.string().optional() });
 export const AppTranslationsParams = z.object({ app: z.string().min(1) });
 
 /** `GET /api/i18n/countries?locale=`: country names in that locale (default en). */
-export const CountriesQuery = z.object({ locale: LocaleCode.optional() });
+export const CountriesQuery = z.object({
+  /** A well-formed BCP 47 tag (`Intl` refuses the rest, and sorting by it would throw). */
+  locale: LocaleCode.max(35)
+    .refine(isWellFormedLocale, 'Expected a well-formed locale tag such as de or en-GB')
+    .optional(),
+});
+
+/** Whether `Intl` accepts `tag` as a locale (a pattern alone lets through repeated or misplaced subtags). */
+function isWellFormedLocale(tag: string): boolean {
+  try {
+    return Intl.getCanonicalLocales(tag.replaceAll('_', '-')).length === 1;
+  } catch {
+    return false;
+  }
+}
 export const Country = z.object({ code: z.string().regex(/^[A-Z]{2}$/), name: z.string() });
 export type Country = z.infer<typeof Country>;
 export const CountriesResponse = listOf(Country);

@@ -5,7 +5,7 @@
  * (cache busters and the like are ignored) and coerce their string values.
  */
 import { z } from 'zod';
-import { EpochMs, ID_MAX_LENGTH, Id, IsoDateTime, NonNegativeInt, URL_MAX_LENGTH, WebUrl, headerToken, listOf } from '../common.ts';
+import { EpochMs, ID_MAX_LENGTH, Id, IsoDateTime, NonNegativeInt, StoredNonNegativeInt, URL_MAX_LENGTH, WebUrl, headerToken, listOf } from '../common.ts';
 import { ChatMessage } from './chat.ts';
 import {
   CHAT_FETCH_DEFAULT_LIMIT,
@@ -389,7 +389,7 @@ export type PostPollBody = z.infer<typeof PostPollBody>;
 /** Body of `POST .../chat/polls/{pollId}/answers` and `.../chat/quiz/questions/{questionId}/answers`. */
 export const AnswerBody = z.strictObject({
   /** Index into the options. A fan answers once; a second answer is a 409. */
-  answer_id: NonNegativeInt,
+  answer_id: StoredNonNegativeInt,
 });
 export type AnswerBody = z.infer<typeof AnswerBody>;
 
@@ -407,7 +407,7 @@ export const PostQuizQuestionBody = z
     question: PollQuestionText,
     options: PollOptions,
     /** Index of the correct option. */
-    correct_answer: NonNegativeInt,
+    correct_answer: StoredNonNegativeInt,
     /** The app creates quiz questions with false (spec 5). */
     set_next_track: z.boolean().default(false),
     duration_seconds: DurationSeconds,
@@ -445,6 +445,9 @@ export type ScoreboardResponse = z.infer<typeof ScoreboardResponse>;
 export const ScheduledMessagesResponse = listOf(ScheduledMessage);
 export type ScheduledMessagesResponse = z.infer<typeof ScheduledMessagesResponse>;
 
+/** Longest repeat interval of a scheduled message: a year (also fits the `integer` column). */
+export const SCHEDULE_RECURRING_MAX_SECONDS = 366 * 24 * 3600;
+
 /** Body of `POST /api/parties/{id}/chat/schedule` (CMS). */
 export const PostScheduledMessageBody = z.strictObject({
   text: ChatText,
@@ -455,6 +458,7 @@ export const PostScheduledMessageBody = z.strictObject({
     .number()
     .int()
     .nonnegative()
+    .max(SCHEDULE_RECURRING_MAX_SECONDS)
     .nullable()
     .optional()
     .transform((seconds) => (seconds ? seconds : null)),

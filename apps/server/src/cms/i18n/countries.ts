@@ -11,11 +11,17 @@ export const COUNTRY_CODES = (
 
 /** Every country with its name in `locale` (Intl display names), sorted by name. */
 export function countryList(locale: string): { code: string; name: string }[] {
+  // The query schema lets through only tags `Intl` accepts; `en_GB` is read as `en-GB`. A tag
+  // `Intl` still refused would fall back to English for the names and the order alike.
   let names: Intl.DisplayNames;
+  let collator: Intl.Collator;
   try {
-    names = new Intl.DisplayNames([locale, 'en'], { type: 'region' });
+    const tags = [locale.replaceAll('_', '-'), 'en'];
+    names = new Intl.DisplayNames(tags, { type: 'region' });
+    collator = new Intl.Collator(tags);
   } catch {
     names = new Intl.DisplayNames(['en'], { type: 'region' });
+    collator = new Intl.Collator(['en']);
   }
-  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => a.name.localeCompare(b.name, locale));
+  return COUNTRY_CODES.map((code) => ({ code, name: names.of(code) ?? code })).sort((a, b) => collator.compare(a.name, b.name));
 }

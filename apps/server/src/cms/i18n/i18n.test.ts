@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_PLURAL_FORM, type TranslationsResponse } from '@fanfare/protocol';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer } from '../testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, errorDetail, failure, login, rawCall, startCmsServer } from '../testing.ts';
 
 describe.each(DB_TARGETS)('i18n: translations, geo, countries (%s)', (db) => {
   let ts: TestServer;
@@ -99,5 +99,16 @@ describe.each(DB_TARGETS)('i18n: translations, geo, countries (%s)', (db) => {
     expect(en.items).toContainEqual({ code: 'DE', name: 'Germany' });
     const de = await api().call('listCountries', { query: { locale: 'de' } });
     expect(de.items).toContainEqual({ code: 'DE', name: 'Deutschland' });
+  });
+
+  it('countries: a long or malformed locale tag answers 422 {detail} like any invalid query, never 500; en_GB reads as en-GB', async () => {
+    // Raw: the typed client would refuse these queries before sending them.
+    for (const locale of ['en-aaaaaaaa-aaaaaaaa', `en-${'abcdefgh-'.repeat(40)}x1`, 'x'.repeat(5000)]) {
+      const res = await rawCall(ts, 'GET', `/api/i18n/countries?locale=${encodeURIComponent(locale)}`);
+      expect(res.status, locale).toBe(422);
+      expect(errorDetail(res.body)).toBeTruthy();
+    }
+    const gb = await api().call('listCountries', { query: { locale: 'en_GB' } });
+    expect(gb.items).toContainEqual({ code: 'DE', name: 'Germany' });
   });
 });

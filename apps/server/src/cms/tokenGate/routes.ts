@@ -7,10 +7,9 @@ import { checkWithProvider, listAccessKeys, revokeAccessKey, uploadAccessCodes, 
 export async function registerTokenGateRoutes(app: App, ctx: ServerContext): Promise<void> {
   const route = cmsRoute(ctx);
 
-  route(app, CMS_ROUTES.tokenGateCheck, async (req) => checkWithProvider(ctx, req.params.id, req.body.credentials), {
-    // Slows guessing of access codes: per client address and campaign.
-    config: { rateLimit: { max: 10, timeWindow: 60_000, keyGenerator: (req: { ip: string; params: unknown }) => `${req.ip}|${(req.params as { id?: string }).id ?? ''}` } },
-  });
+  // Guessing of access codes is slowed per product and client address inside the service (codes
+  // belong to a product, so campaigns sharing one share the guesses).
+  route(app, CMS_ROUTES.tokenGateCheck, async (req) => checkWithProvider(ctx, req.params.id, req.body.credentials, req.ip));
 
   route(app, CMS_ROUTES.tokenGateVerify, async (req, reply) => {
     const key = req.headers[TOKEN_GATE_ACCESS_KEY_HEADER];

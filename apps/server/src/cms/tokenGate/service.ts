@@ -1,6 +1,7 @@
 import type { TokenGateCodesResponse, TokenGateKey, TokenGateResult } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { forbidden, notFound, unprocessable } from '../../platform/errors.ts';
+import { consumeAllowance } from '../../platform/limits/counters.ts';
 import { hashToken, newId, newToken } from '../../platform/tokens.ts';
 import { getCampaign } from '../campaigns/service.ts';
 import { iso, isoOrNull } from '../shared.ts';
@@ -73,10 +74,17 @@ const denied = (message: string) => forbidden({ message, type: 'TokenGateDenied'
  * use of it and issues an access key (random, stored hashed, expiring no later than the campaign).
  * A gate that is disabled or has no product lets everyone in without a key.
  */
-export async function checkWithProvider(ctx: ServerContext, campaignId: string, credentials: { code: string }): Promise<TokenGateResult> {
+/** Access code checks one client address may make per product and minute. */
+export const TOKEN_GATE_GUESSES_PER_MINUTE = 10;
+
+export async function checkWithProvider(ctx: ServerContext, campaignId: string, credentials: { code: string }, clientAddress: string): Promise<TokenGateResult> {
   const campaign = await getCampaign(ctx, campaignId);
   const productId = campaign.token_gate.product_id;
   if (!campaign.token_gate.enabled || !productId) return { has_access: true, access_key: null };
+  // Slows guessing of access codes. Codes belong to a product, so the count is per product and
+  // client address, shared by every campaign of that product and every node; a refused guess
+  // counts too.
+  await consumeAllowance(ctx.db, `token-gate:${productId}:${clientAddress}`, { max: TOKEN_GATE_GUESSES_PER_MINUTE, windowMs: 60_000, what: 'access code checks a minute for this product' }, ctx.now());
   const now = ctx.now();
   const endsAt = campaign.ends_at ? Date.parse(campaign.ends_at) : null;
   if (endsAt !== null && endsAt <= now) throw denied('The campaign has ended');

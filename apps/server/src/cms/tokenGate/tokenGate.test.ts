@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TOKEN_GATE_ACCESS_KEY_HEADER, type Campaign } from '@fanfare/protocol';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
+import { postFrom } from '../../test/fromAddress.ts';
+import { TOKEN_GATE_GUESSES_PER_MINUTE } from './service.ts';
 import { ADMIN, cmsApi, createApp, createCampaign, detailOf, failure, issuesOf, login, startCmsServer, userWithRoles } from '../testing.ts';
 
 describe.each(DB_TARGETS)('token gate (%s)', (db) => {
@@ -121,5 +123,24 @@ describe.each(DB_TARGETS)('token gate (%s)', (db) => {
     const key = await keyOf(other.id, 'OTHER1');
     expect((await verify(gated.id, key)).has_access).toBe(false);
     expect((await failure(check(gate.id, ''))).status).toBe(422);
+  });
+  it('access code guesses count per product and address across campaigns: two campaigns of one product share TOKEN_GATE_GUESSES_PER_MINUTE, in parallel', async () => {
+    const tokenGate = { enabled: true, product_id: 'shared-product' };
+    const one = await createCampaign(ts, admin, { app_id: appId, name: 'Shared one', slug: 'shared-one', is_token_gate: true, token_gate: tokenGate });
+    const two = await createCampaign(ts, admin, { app_id: appId, name: 'Shared two', slug: 'shared-two', is_token_gate: true, token_gate: tokenGate });
+    // The limit counts in fixed minutes: hold the server's clock so the burst stays in one.
+    const realNow = ts.server.ctx.now;
+    const held = realNow();
+    ts.server.ctx.now = () => held;
+    const n = TOKEN_GATE_GUESSES_PER_MINUTE + 4;
+    const answers = await Promise.all(
+      Array.from({ length: n }, (_, i) => postFrom('127.0.0.60', `${ts.cmsUrl}/api/campaigns/${(i % 2 ? one : two).id}/token_gate/provider_check`, { credentials: { code: `GUESS-${i}` } })),
+    ).finally(() => {
+      ts.server.ctx.now = realNow;
+    });
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([...Array.from({ length: TOKEN_GATE_GUESSES_PER_MINUTE }, () => 403), ...Array.from({ length: 4 }, () => 429)]);
+    // Another address guessing the same product keeps its own allowance.
+    expect((await postFrom('127.0.0.61', `${ts.cmsUrl}/api/campaigns/${one.id}/token_gate/provider_check`, { credentials: { code: 'GUESS-X' } })).status).toBe(403);
   });
 });

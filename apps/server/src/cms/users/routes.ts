@@ -3,6 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import { unauthorized } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
+import { consumeAllowance } from '../../platform/limits/counters.ts';
 import { cmsRoute } from '../route.ts';
 import { cmsTokenOf } from './guards.ts';
 import { listUsers, toCmsUser } from './queries.ts';
@@ -14,7 +15,16 @@ export async function registerCmsUserRoutes(app: App, ctx: ServerContext): Promi
   // Guessing passwords or flooding reset e-mails is slowed per client address.
   const limited = { config: { rateLimit: { max: ctx.config.cms.loginRateLimit, timeWindow: 60_000 } } };
 
-  route(app, CMS_ROUTES.login, async (req) => loginCmsUser(ctx, req.body.email, req.body.password), limited);
+  // Also per account, in the database: guesses spread over many addresses or nodes still share
+  // one allowance per e-mail. Every attempt counts, before the password is checked, so parallel
+  // guesses cannot all pass; a 429 says nothing about whether the account exists.
+  const perAccount = (what: string, email: string) =>
+    consumeAllowance(ctx.db, `${what}:${email.trim().toLowerCase()}`, { max: ctx.config.cms.loginRateLimit, windowMs: 60_000, what: `${what} attempts a minute for this account` }, ctx.now());
+
+  route(app, CMS_ROUTES.login, async (req) => {
+    await perAccount('cms-login', req.body.email);
+    return loginCmsUser(ctx, req.body.email, req.body.password);
+  }, limited);
 
   route(app, CMS_ROUTES.logout, async (req) => {
     const token = cmsTokenOf(req);
@@ -41,6 +51,7 @@ export async function registerCmsUserRoutes(app: App, ctx: ServerContext): Promi
   }, limited);
 
   route(app, CMS_ROUTES.requestPasswordReset, async (req) => {
+    await perAccount('password-reset', req.body.email);
     await requestPasswordReset(ctx, req.body.email, req.body.cms ?? false);
   }, limited);
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CreateCmsUserBody } from '@fanfare/protocol';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { readOutbox } from '../../platform/mail.ts';
+import { postFrom } from '../../test/fromAddress.ts';
 import path from 'node:path';
 import { PartyClient } from '@fanfare/client/party';
 import { ADMIN, EDITOR_PASSWORD, cmsApi, failure, issuesOf, login, startCmsServer, statusOf, userWithRoles } from '../testing.ts';
@@ -142,6 +143,26 @@ describe('CMS login rate limit and first-admin bootstrap', () => {
       const r = await failure(cmsApi(ts).call('login', { body: { email: ADMIN.email, password: ADMIN.password } }));
       expect(r.status).toBe(429);
       expect(typeof (r.body as { detail: unknown }).detail).toBe('string');
+    } finally {
+      await ts.close();
+    }
+  });
+
+  it.each(DB_TARGETS)('login attempts are limited per account as well: parallel guesses from many addresses share one allowance (%s)', async (db) => {
+    const ts = await startCmsServer(db, { CMS_LOGIN_RATE_LIMIT: '3' });
+    // The limit counts in fixed minutes: hold the server's clock so the burst stays in one.
+    const held = Date.now();
+    ts.server.ctx.now = () => held;
+    try {
+      // Eight addresses, one guess each: the per-address limit alone would let all eight through.
+      const answers = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => postFrom(`127.0.0.${20 + i}`, `${ts.cmsUrl}/api/users/login`, { email: ADMIN.email.toUpperCase(), password: `wrong-password-${i}` })),
+      );
+      const statuses = answers.map((a) => a.status).sort();
+      expect(statuses).toEqual([401, 401, 401, 429, 429, 429, 429, 429]);
+      expect(answers.filter((a) => a.status === 429).every((a) => typeof (a.body as { detail?: unknown }).detail === 'object')).toBe(true);
+      // Another account keeps its own allowance.
+      expect((await postFrom('127.0.0.40', `${ts.cmsUrl}/api/users/login`, { email: 'someone-else@example.com', password: 'wrong-password-x' })).status).toBe(401);
     } finally {
       await ts.close();
     }

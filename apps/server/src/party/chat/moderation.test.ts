@@ -1,7 +1,7 @@
 import { PartyClient } from '@fanfare/client';
-import { PartyUser, UserCanChatEvent } from '@fanfare/protocol';
+import { ErrorBody, PartyUser, UserCanChatEvent } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS } from '../../test/harness.ts';
+import { DB_TARGETS, TEST_CMS_TOKEN } from '../../test/harness.ts';
 import { PARTY, PartySocket, expectStatus, startChatWorld, waitUntil, type ChatWorld } from './testkit.ts';
 
 const params = { id: PARTY };
@@ -90,6 +90,18 @@ describe.each(DB_TARGETS)('chat moderation and permissions on %s', (db) => {
     await w.cms.call('deleteChatMessage', { params: { id: PARTY, messageId: second.id } });
     // A grant in one party gives nothing in another.
     await expectStatus(w.host.client.call('postPopup', { params: { id: 'other-party' }, body: { message: 'x', free_only: false, is_closeable: true, is_restart: false } }), 404);
+  });
+
+  it('a scheduled message whose repeat interval does not fit its integer column answers 422 {detail} like any invalid body, not 500', async () => {
+    // Raw: the typed client would refuse the body before sending it.
+    const res = await fetch(`${w.t.partyUrl}/api/parties/${PARTY}/chat/schedule`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-cms-token': TEST_CMS_TOKEN },
+      body: JSON.stringify({ text: 'too rare', post_at: new Date(Date.now() + 3600_000).toISOString(), recurring_interval: 2_147_483_648 }),
+    });
+    expect(res.status).toBe(422);
+    expect(ErrorBody.safeParse(await res.json()).success).toBe(true);
+    expect((await w.cms.call('listScheduledMessages', { params })).items.some((m) => m.text === 'too rare')).toBe(false);
   });
 
   it('permission matrix (spec 6): CMS actions need the X-Cms-Token; a host or admin bearer is not enough', async () => {

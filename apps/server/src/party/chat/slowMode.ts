@@ -31,12 +31,20 @@ export async function enforceSlowMode(
   const seconds = slowModeSecondsOf(party);
   if (seconds <= 0) return;
   const now = ctx.now();
+  const since = now - seconds * 1000;
+  // A deleted message counts as well (chat_deleted_posts): deleting does not shorten the wait.
   const last = await ctx.db
-    .selectFrom('chat_messages')
+    .selectFrom(
+      ctx.db
+        .selectFrom('chat_messages')
+        .select('timestamp_ms')
+        .where('party_id', '=', partyId)
+        .where('sender_id', '=', author.fanId)
+        .where('timestamp_ms', '>', since)
+        .unionAll(ctx.db.selectFrom('chat_deleted_posts').select('timestamp_ms').where('party_id', '=', partyId).where('sender_id', '=', author.fanId).where('timestamp_ms', '>', since))
+        .as('posts'),
+    )
     .select((eb) => eb.fn.max<number | string | null>('timestamp_ms').as('last'))
-    .where('party_id', '=', partyId)
-    .where('sender_id', '=', author.fanId)
-    .where('timestamp_ms', '>', now - seconds * 1000)
     .executeTakeFirst();
   if (last?.last == null) return;
   const retryAfterMs = Math.max(0, Number(last.last) + seconds * 1000 - now);

@@ -5,6 +5,7 @@ import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
 import { sendStoredFile, withMultipart } from '../../platform/uploads.ts';
 import { partyFolder } from '../chat/media/store.ts';
+import { limitUploadsOfFan } from '../abuseLimits.ts';
 import { authorizeFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
 import { storeImageUpload } from './service.ts';
@@ -16,6 +17,7 @@ export async function registerUploadRoutes(app: App, ctx: ServerContext): Promis
     partyRoute(ctx)(scope, PARTY_ROUTES.uploadProfile, async (req, _reply, fan) => {
       // Storage is spent only on fans of this party (issue 10): `users.uploadOwn` needs a signup.
       await authorizeFan(ctx, req.params.id, fan, 'users.uploadOwn');
+      await limitUploadsOfFan(ctx, fan.id);
       return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`, { partyId: req.params.id, fanId: fan.id });
     }),
   );

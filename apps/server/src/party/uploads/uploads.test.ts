@@ -10,6 +10,7 @@ import { UNUSED_UPLOAD_TTL_MS, sweepUnusedUploads } from './quota.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../../test/harness.ts';
 import { loginWithApple, loginWithSpotify } from '../../test/logins.ts';
 import { ADMIN, cmsApi, failure, login, statusOf } from '../../cms/testing.ts';
+import { UPLOADS_PER_FAN_PER_MINUTE } from '../abuseLimits.ts';
 
 const PARTY = 'demo';
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
@@ -146,5 +147,21 @@ describe.each(DB_TARGETS)('party uploads on %s', (db) => {
     } finally {
       ctx.config.abuse.uploadQuotaPerPartyBytes = quota;
     }
+  });
+  it('the upload limit counts per fan across tokens: three logins of one fan share UPLOADS_PER_FAN_PER_MINUTE, in parallel', async () => {
+    const first = await fan('upload-tokens');
+    const tokens = [first, (await loginWithSpotify(t.partyUrl, 'upload-tokens')).accessToken, (await loginWithSpotify(t.partyUrl, 'upload-tokens')).accessToken];
+    expect(new Set(tokens).size).toBe(3);
+    const n = UPLOADS_PER_FAN_PER_MINUTE + 6;
+    // The limit counts in fixed minutes: hold the server's clock inside one so the burst cannot straddle two.
+    const realNow = t.server.ctx.now;
+    const held = realNow();
+    t.server.ctx.now = () => held;
+    const statuses = await Promise.all(Array.from({ length: n }, (_, i) => uploadStatus(i % 2 ? 'media' : 'profile', tokens[i % 3]!, PNG_1X1))).finally(() => {
+      t.server.ctx.now = realNow;
+    });
+    // 201 until the quota (two images), 413 beyond it, 429 past the fan's upload allowance.
+    expect(statuses.filter((s) => s === 429)).toHaveLength(n - UPLOADS_PER_FAN_PER_MINUTE);
+    expect(statuses.every((s) => s === 201 || s === 413 || s === 429)).toBe(true);
   });
 });

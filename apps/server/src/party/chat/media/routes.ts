@@ -6,6 +6,7 @@ import { withMultipart } from '../../../platform/uploads.ts';
 import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { storeImageUpload } from '../../uploads/service.ts';
+import { limitUploadsOfFan } from '../../abuseLimits.ts';
 import { authorizeFan } from '../../policies.ts';
 import { partyRoute } from '../../route.ts';
 import { postChatMedia } from '../messages/service.ts';
@@ -46,6 +47,7 @@ export async function registerMediaRoutes(app: App, ctx: ServerContext): Promise
     route(scope, PARTY_ROUTES.uploadMedia, async (req, _reply, fan) => {
       // Storage is spent only for fans who may post media: `chat.post` (signed up, not blocked).
       await authorizeFan(ctx, req.params.id, fan, 'chat.post');
+      await limitUploadsOfFan(ctx, fan.id);
       return storeChatMedia(ctx, req, req.params.id, fan.id);
     });
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ChatMessageType, Popup, Role, ScoreboardEntry } from '@fanfare/protocol';
+import { CHAT_RATE_LIMIT_WINDOW_MS, CHAT_SLOW_MODE_MAX_SECONDS, type ChatMessage, type ChatMessageType, type Popup, type Role, type ScoreboardEntry } from '@fanfare/protocol';
 import { sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.ts';
 import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
@@ -68,12 +68,22 @@ const insertWithinAllowanceQuery = reusedQuery((db, v: MessageRow & SenderAllowa
         .selectNoFrom(MESSAGE_COLUMNS.map((column) => sql`${v[column]}`.as(column)))
         .where((eb) =>
           eb(
-            eb
-              .selectFrom('chat_messages')
-              .select((c) => c.fn.countAll().as('n'))
-              .where('party_id', '=', v.party_id)
-              .where('sender_id', '=', v.sender_id)
-              .where('timestamp_ms', '>', v.since),
+            eb(
+              eb
+                .selectFrom('chat_messages')
+                .select((c) => c.fn.countAll().as('n'))
+                .where('party_id', '=', v.party_id)
+                .where('sender_id', '=', v.sender_id)
+                .where('timestamp_ms', '>', v.since),
+              '+',
+              // Deleted messages count until their window has passed: deleting refunds nothing.
+              eb
+                .selectFrom('chat_deleted_posts')
+                .select((c) => c.fn.countAll().as('n'))
+                .where('party_id', '=', v.party_id)
+                .where('sender_id', '=', v.sender_id!)
+                .where('timestamp_ms', '>', v.since),
+            ),
             '<',
             v.limit,
           ),
@@ -96,12 +106,34 @@ export async function findMessage(db: Db, partyId: string, id: string): Promise<
   return (await db.selectFrom('chat_messages').selectAll().where('party_id', '=', partyId).where('id', '=', id).executeTakeFirst()) ?? null;
 }
 
-export async function deleteMessage(db: Db, partyId: string, id: string): Promise<boolean> {
+/** How long a deleted message still counts against its sender's chat limits (the longer of rate window and slow mode). */
+export const DELETED_POST_KEPT_MS = Math.max(CHAT_RATE_LIMIT_WINDOW_MS, CHAT_SLOW_MODE_MAX_SECONDS * 1000);
+
+/**
+ * Keeps the sender and time of the fan messages about to be deleted that are still inside their
+ * limit windows, so deleting gives back no chat allowance (post, delete, post... stays at the
+ * limit); and drops the party's records whose windows have passed. Call in the deleting transaction.
+ */
+async function rememberDeletedPosts(db: Db, partyId: string, now: number, onlyId?: string): Promise<void> {
+  let recent = db
+    .selectFrom('chat_messages')
+    .select(['party_id', 'sender_id', 'timestamp_ms'])
+    .where('party_id', '=', partyId)
+    .where('sender_id', 'is not', null)
+    .where('timestamp_ms', '>', now - DELETED_POST_KEPT_MS);
+  if (onlyId !== undefined) recent = recent.where('id', '=', onlyId);
+  await db.deleteFrom('chat_deleted_posts').where('party_id', '=', partyId).where('timestamp_ms', '<=', now - DELETED_POST_KEPT_MS).execute();
+  await db.insertInto('chat_deleted_posts').columns(['party_id', 'sender_id', 'timestamp_ms']).expression(recent as never).execute();
+}
+
+export async function deleteMessage(db: Db, partyId: string, id: string, now: number): Promise<boolean> {
+  await rememberDeletedPosts(db, partyId, now, id);
   const res = await db.deleteFrom('chat_messages').where('party_id', '=', partyId).where('id', '=', id).executeTakeFirst();
   return Number(res.numDeletedRows) > 0;
 }
 
-export async function deleteAllMessages(db: Db, partyId: string): Promise<number> {
+export async function deleteAllMessages(db: Db, partyId: string, now: number): Promise<number> {
+  await rememberDeletedPosts(db, partyId, now);
   const res = await db.deleteFrom('chat_messages').where('party_id', '=', partyId).executeTakeFirst();
   return Number(res.numDeletedRows);
 }
@@ -137,11 +169,20 @@ export async function listMessagesAfter(db: Db, partyId: string, afterSeq: numbe
 
 const recentMessagesQuery = reusedQuery((db, v: { partyId: string; fanId: string; since: number }) =>
   db
-    .selectFrom('chat_messages')
-    .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('timestamp_ms').as('oldest')])
-    .where('party_id', '=', v.partyId)
-    .where('sender_id', '=', v.fanId)
-    .where('timestamp_ms', '>', v.since),
+    .selectFrom(
+      db
+        .selectFrom('chat_messages')
+        .select('timestamp_ms')
+        .where('party_id', '=', v.partyId)
+        .where('sender_id', '=', v.fanId)
+        .where('timestamp_ms', '>', v.since)
+        // A deleted message still counts (see rememberDeletedPosts).
+        .unionAll(
+          db.selectFrom('chat_deleted_posts').select('timestamp_ms').where('party_id', '=', v.partyId).where('sender_id', '=', v.fanId).where('timestamp_ms', '>', v.since),
+        )
+        .as('posts'),
+    )
+    .select((eb) => [eb.fn.countAll<number | string>().as('count'), eb.fn.min<number | string | null>('timestamp_ms').as('oldest')]),
 );
 
 /** Count and oldest time of a fan's messages in the party since `since` (the rate-limit window; every chat post asks). */

@@ -175,7 +175,7 @@ export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan
     throw forbidden('Only the author, a host or an admin may delete this message');
   }
   const queued = await runPartyWrite(ctx, async (w) => {
-    if (!(await deleteMessage(w.db, partyId, messageId))) throw notFound(`No message ${messageId} in this party`);
+    if (!(await deleteMessage(w.db, partyId, messageId, ctx.now()))) throw notFound(`No message ${messageId} in this party`);
     return queueUnstored(w, ctx, partyId, { id: newId(), type: 'message', sender: null, delete_message_id: messageId });
   });
   return queued.message;
@@ -227,7 +227,7 @@ export async function recentChatPage(ctx: ServerContext, partyId: string): Promi
 export async function clearChat(ctx: ServerContext, partyId: string): Promise<void> {
   await requireParty(ctx.db, partyId);
   await runPartyWrite(ctx, async (w) => {
-    await deleteAllMessages(w.db, partyId);
+    await deleteAllMessages(w.db, partyId, ctx.now());
     w.emit(partyId, { type: 'chat_cleared' });
   });
 }
