@@ -10,6 +10,7 @@ import * as m008 from './008_newsletter_profile.ts';
 import * as m009 from './009_consent_text_and_admin_setup.ts';
 import * as m010 from './010_timeline_segments.ts';
 import * as m011 from './011_track_vote_counts.ts';
+import * as m015 from './015_data_rights.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -27,4 +28,5 @@ export const migrations: Record<string, Migration> = {
   '009_consent_text_and_admin_setup': m009,
   '010_timeline_segments': m010,
   '011_track_vote_counts': m011,
+  '015_data_rights': m015,
 };
