@@ -5,6 +5,7 @@
 export * from './common.ts';
 export * from './webConfig.ts';
 export * from './routeDef.ts';
+export * from './dataRights.ts';
 export * from './party/constants.ts';
 export * from './party/entities.ts';
 export * from './party/chat.ts';

@@ -4,6 +4,7 @@ import { limitRoutes } from '../platform/routeLimits.ts';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import type { Closer } from '../party/surface.ts';
+import { registerCmsDataRightsRoutes } from '../dataRights/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import { registerAdminWebApp } from './admin/webApp.ts';
 import { registerAppRoutes } from './apps/routes.ts';
@@ -40,6 +41,7 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
 
   await registerCmsUserRoutes(app, ctx);
+  await registerCmsDataRightsRoutes(app, ctx);
   await registerAppRoutes(app, ctx);
   await registerCampaignRoutes(app, ctx);
   await registerCampaignBackOfficeRoutes(app, ctx);

@@ -1,3 +1,5 @@
+import { registerFanDataRightsRoutes } from '../dataRights/routes.ts';
+import { retentionJob } from '../dataRights/retention.ts';
 import cors from '@fastify/cors';
 import staticFiles from '@fastify/static';
 import type { ServerContext } from '../context.ts';
@@ -64,6 +66,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   registerLiveReadAccess(app, ctx);
   await registerAuthRoutes(app, ctx);
   await registerUserRoutes(app, ctx);
+  await registerFanDataRightsRoutes(app, ctx);
   await registerGrantRoutes(app, ctx);
   await registerUploadRoutes(app, ctx);
   await registerMusicRoutes(app, ctx);
@@ -73,6 +76,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   const closers: Closer[] = [() => jobs.close()];
   closers.push(...(await registerPartyLive(app, ctx, jobs)));
   closers.push(...(await registerChat(app, ctx, jobs)));
+  jobs.add(retentionJob(ctx));
   jobs.start();
   await registerPartyWebApp(app, ctx);
   return closers;

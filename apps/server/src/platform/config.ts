@@ -53,6 +53,11 @@ export interface Config {
     uploadQuotaPerFanBytes: number;
     uploadQuotaPerPartyBytes: number;
   };
+  /**
+   * Retention (data rights, docs/SECURITY.md): unconfirmed newsletter signups and uploads nothing
+   * refers to are purged after these periods by the scheduler's retention job.
+   */
+  retention: { unconfirmedNewsletterMs: number; unusedUploadMs: number };
   /** Outgoing mail: SMTP when `smtpUrl` is set, else a local outbox under DATA_DIR/outbox. */
   mail: MailConfig;
   /** The campaign system (CMS API). */
@@ -186,6 +191,8 @@ const Env = z.object({
   LEGAL_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  RETENTION_UNCONFIRMED_NEWSLETTER_DAYS: z.coerce.number().positive().max(3650).default(30),
+  RETENTION_UNUSED_UPLOAD_HOURS: z.coerce.number().positive().max(87600).default(24),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Fanfare <no-reply@fanfare.local>'),
   ADMIN_EMAIL: z.email().optional(),
@@ -296,6 +303,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legalDir: e.LEGAL_DIR ?? null,
     logLevel: e.LOG_LEVEL,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    retention: {
+      unconfirmedNewsletterMs: e.RETENTION_UNCONFIRMED_NEWSLETTER_DAYS * 86_400_000,
+      unusedUploadMs: e.RETENTION_UNUSED_UPLOAD_HOURS * 3_600_000,
+    },
     abuse: {
       /** Anonymous signups one client address may make per 10 minutes. */
       anonSignupsPer10Min: e.ANON_SIGNUP_RATE_LIMIT,

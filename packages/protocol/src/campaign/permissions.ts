@@ -21,6 +21,8 @@ export const CMS_PERMISSIONS = {
   'newsletter.export': ['admin'],
   'outbox.read': ['admin'],
   'tokenGate.manage': ['admin'],
+  /** Export or erase a fan's or visitor's data found by e-mail (GDPR art. 15, 17, 20); audited. */
+  'dataRights.manage': ['admin'],
   /** Party admin actions through `X-Cms-Token` on the party API. */
   'party.admin': ['admin', 'editor'],
 } as const satisfies Record<string, readonly CmsRole[]>;

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { OAuthCallbackQuery } from '../oauth.ts';
 import type { RouteDef } from '../routeDef.ts';
+import { DataRightsAuditResponse, DataSubjectBody, DataSubjectExport, ErasureReport } from '../dataRights.ts';
 import {
   CampaignsPage,
   CampaignsPageQuery,
@@ -759,6 +760,35 @@ export const CMS_ROUTES = {
     summary: 'A campaign page with its metadata (HTML)',
     params: CampaignPageParams,
     textResponse: 'text/html',
+  },
+  dataRightsExport: {
+    method: 'POST',
+    path: '/api/data-rights/export',
+    auth: 'cms',
+    permission: 'dataRights.manage',
+    tag: 'data rights',
+    summary: 'Everything stored about the fans and the campaign visitor with this e-mail (GDPR art. 15, 20)',
+    body: DataSubjectBody,
+    response: DataSubjectExport,
+  },
+  dataRightsErase: {
+    method: 'POST',
+    path: '/api/data-rights/erase',
+    auth: 'cms',
+    permission: 'dataRights.manage',
+    tag: 'data rights',
+    summary: 'Erase the fans and the campaign visitor with this e-mail (GDPR art. 17)',
+    body: DataSubjectBody,
+    response: ErasureReport,
+  },
+  dataRightsAudit: {
+    method: 'GET',
+    path: '/api/data-rights/audit',
+    auth: 'cms',
+    permission: 'dataRights.manage',
+    tag: 'data rights',
+    summary: 'The latest data-rights actions (newest first)',
+    response: DataRightsAuditResponse,
   },
 } as const satisfies Record<string, RouteDef>;
 

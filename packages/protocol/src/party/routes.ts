@@ -4,6 +4,7 @@
  */
 import { OAuthCallbackQuery } from '../oauth.ts';
 import type { RouteDef } from '../routeDef.ts';
+import { FanDataExport } from '../dataRights.ts';
 import { ReactionAccepted, ReactionBody } from './socket.ts';
 import { PartyRecapResponse } from './dashboard.ts';
 import {
@@ -418,6 +419,21 @@ export const PARTY_ROUTES = {
     auth: 'bearer',
     summary: "Get the caller's streaming-service token",
     response: ServiceTokenResponse,
+  },
+  getMyData: {
+    method: 'GET',
+    path: '/api/users/me/data',
+    auth: 'bearer',
+    tag: 'data rights',
+    summary: 'Everything stored about the caller, in every party and campaign (GDPR art. 15, 20)',
+    response: FanDataExport,
+  },
+  deleteMe: {
+    method: 'DELETE',
+    path: '/api/users/me',
+    auth: 'bearer',
+    tag: 'data rights',
+    summary: "Erase the caller: messages removed live, uploads deleted, consents withdrawn (GDPR art. 17)",
   },
   logout: {
     method: 'DELETE',

@@ -7,7 +7,7 @@ import type { ServerContext } from '../../context.ts';
 import { lockForTransaction } from '../../platform/db/database.ts';
 import { payloadTooLarge } from '../../platform/errors.ts';
 
-/** Ours: an upload nothing refers to is kept this long (time to finish a signup or a post). */
+/** Ours: an upload nothing refers to is kept this long (time to finish a signup or a post); `RETENTION_UNUSED_UPLOAD_HOURS` overrides. */
 export const UNUSED_UPLOAD_TTL_MS = 24 * 3600_000;
 
 /** Ours: at most this many unused uploads are swept per pass (bounded work on the upload path). */
@@ -72,7 +72,7 @@ export async function sweepUnusedUploads(ctx: ServerContext): Promise<number> {
   const stale = await ctx.db
     .selectFrom('party_uploads')
     .select(['storage_key', 'party_id'])
-    .where('created_at', '<', ctx.now() - UNUSED_UPLOAD_TTL_MS)
+    .where('created_at', '<', ctx.now() - (ctx.config.retention?.unusedUploadMs ?? UNUSED_UPLOAD_TTL_MS))
     .orderBy('created_at')
     .limit(SWEEP_BATCH)
     .execute();

@@ -11,6 +11,7 @@ import * as m009 from './009_consent_text_and_admin_setup.ts';
 import * as m010 from './010_timeline_segments.ts';
 import * as m011 from './011_track_vote_counts.ts';
 import * as m014HardenLimits from './014_harden_limits.ts';
+import * as m015 from './015_data_rights.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -29,4 +30,5 @@ export const migrations: Record<string, Migration> = {
   '010_timeline_segments': m010,
   '011_track_vote_counts': m011,
   '014_harden_limits': m014HardenLimits,
+  '015_data_rights': m015,
 };

@@ -129,6 +129,8 @@ export interface CmsNewsletterConsentTable {
   consent_text_version: string;
   /** The exact consent text shown to the fan (null on consents recorded before it was stored). */
   consent_text: string | null;
+  /** When the consent was withdrawn (erasure); the row then keeps only the minimal proof. */
+  withdrawn_at: number | null;
   locale: string;
   source_page: string;
   ip: string;
