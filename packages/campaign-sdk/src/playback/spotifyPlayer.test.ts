@@ -93,6 +93,16 @@ describe('Spotify-style player', () => {
     expect(player.deviceId).toBe('speaker');
   });
 
+  it('campaign spec §4: the forced play is spent by the first state after a transfer, even one already playing', async () => {
+    const { store, sdk, player } = setup();
+    await player.transfer('phone');
+    sdk.fire('player_state_changed', spotifyState({ paused: false }));
+    expect(store.state.isPaused).toBe(false);
+    // The fan's next real pause shows as paused.
+    sdk.fire('player_state_changed', spotifyState({ paused: true }));
+    expect(store.state.isPaused).toBe(true);
+  });
+
   it('campaign spec §7: play accepts playlist, album, track or tracks with a start position and device', async () => {
     const { player, http } = setup();
     await player.play({ type: 'playlist', id: 'pl1', offset: 2, positionMs: 5000, deviceId: 'dev-9' });
