@@ -1,6 +1,5 @@
 import { browserEnv, createCampaign, dataLayerSink, type CampaignInstance } from '@fanfare/campaign-sdk';
 import {
-  TOKEN_GATE_ACCESS_KEY_PARAM,
   type CampaignService,
   type CampaignSimulation,
   type NewsletterConsent,
@@ -11,6 +10,7 @@ import { pageOf } from '../rules/look.ts';
 import { createPlayerControls } from './player.ts';
 import { emulatorMusicKit } from './musicKitEmulator.ts';
 import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
+import { checkGateCode } from './gateCode.ts';
 import { fetchWithPageMessages } from './translations.ts';
 import type { PageRuntime, PageView } from './types.ts';
 
@@ -139,28 +139,7 @@ export async function createRuntime(): Promise<PageRuntime> {
       const result = await c.newsletter.signup({ email, consents, locale: c.i18n.locale });
       return result.status;
     },
-    async checkCode(code: string) {
-      // The SDK verifies stored keys; the code exchange itself (spec 7 provider_check) is done here.
-      const res = await env.fetch(`${c.backendOrigin}/api/campaigns/${encodeURIComponent(c.campaign.id)}/token_gate/provider_check`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ credentials: { code } }),
-      });
-      if (res.status === 403) return false;
-      if (!res.ok) throw new Error(`Request failed with status code ${res.status}`);
-      // Checked by hand: the zod schemas stay out of the page (see runtime/boot.ts).
-      const result = (await res.json()) as { has_access?: unknown; access_key?: unknown };
-      if (result.has_access !== true || typeof result.access_key !== 'string' || !result.access_key) return false;
-      // Spec 4: access granted on the gate page redirects to the gated campaign; the key travels
-      // with it because the gated campaign stores keys under its own id.
-      const target = c.campaign.token_gated_campaign_url;
-      if (target) {
-        const url = new URL(target, window.location.href);
-        url.searchParams.set(TOKEN_GATE_ACCESS_KEY_PARAM, result.access_key);
-        window.location.assign(url.toString());
-      }
-      return true;
-    },
+    checkCode: (code: string) => checkGateCode(c.tokenGate, code),
     async login(service: CampaignService) {
       await c.login.login(service);
     },
