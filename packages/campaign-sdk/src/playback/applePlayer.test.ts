@@ -76,9 +76,10 @@ describe('Apple-style player', () => {
     // The older request's stop() answers last, as a slow MusicKit would: it must not take over.
     let releaseFirstStop!: () => void;
     const firstStop = new Promise<void>((r) => (releaseFirstStop = r));
-    const stop = mk.stop;
+    const slow = mk as { stop: () => unknown };
+    const stop = slow.stop;
     let stops = 0;
-    mk.stop = () => (++stops === 1 ? firstStop : stop());
+    slow.stop = () => (++stops === 1 ? firstStop : stop());
     const older = player.playTrackAt('a', 90_000);
     await player.playTrackAt('b', 30_000);
     releaseFirstStop();
