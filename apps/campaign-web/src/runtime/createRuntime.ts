@@ -6,7 +6,7 @@ import {
   type PlaybackTrack,
   type SpotifyTrack,
 } from '@fanfare/protocol';
-import { pageOf } from '../rules/look.ts';
+import { pageOf, withTheme } from '../rules/look.ts';
 import { createPlayerControls } from './player.ts';
 import { emulatorMusicKit } from './musicKitEmulator.ts';
 import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
@@ -41,7 +41,8 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
   const banner = c.newsletterBanner;
   return {
     campaign,
-    page: pageOf(campaign),
+    // Inside the editor the previewed theme is laid over the page's own look (spec 7 `theme`).
+    page: withTheme(pageOf(campaign), c.theme),
     environment: c.environment,
     phase: c.timing.phase === 'running' ? 'running' : c.timing.phase,
     locale: c.i18n.locale,
@@ -114,6 +115,7 @@ export async function createRuntime(): Promise<PageRuntime> {
     if (s?.locale && c.i18n.availableLocales.includes(s.locale) && s.locale !== c.i18n.locale) c.i18n.setLocale(s.locale);
     changed();
   });
+  c.events.on('theme', changed);
   c.events.on('started', changed);
   c.events.on('ended', changed);
   c.i18n.events.on('change', ({ locale }) => {
