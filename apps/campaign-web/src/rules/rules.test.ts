@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { CampaignPage, type Campaign } from '@fanfare/protocol';
 import { storageKeys } from '@fanfare/campaign-sdk';
 import { PAGE_MESSAGES } from '../messages.ts';
-import { firstLocale, formatMessage, phaseAt, storedLocaleKey } from '../runtime/boot.ts';
+import { firstEnvironment, firstLocale, formatMessage, phaseAt, storedLocaleKey } from '../runtime/boot.ts';
 import { withPageMessages } from '../runtime/translations.ts';
 import { consentFields, missingRequired } from './consents.ts';
 import { remainingUntil } from './countdown.ts';
@@ -38,6 +38,18 @@ describe('newsletter form rules', () => {
     const fields = consentFields(newsletters, 'de');
     expect(missingRequired(fields, new Set(['opt']))).toEqual(['req']);
     expect(missingRequired(fields, new Set(['req']))).toEqual([]);
+  });
+});
+
+describe('environment at first paint', () => {
+  it("campaign spec §5: an invalid environment is 'Invalid environment' at first paint, not production", () => {
+    expect(firstEnvironment('live')).toBe('production');
+    expect(firstEnvironment(' Prod ')).toBe('production');
+    expect(firstEnvironment('staging')).toBe('staging');
+    expect(firstEnvironment('local')).toBe('local');
+    expect(() => firstEnvironment('qa')).toThrow('Invalid environment');
+    expect(() => firstEnvironment('')).toThrow('Invalid environment');
+    expect(() => firstEnvironment('constructor')).toThrow('Invalid environment');
   });
 });
 
