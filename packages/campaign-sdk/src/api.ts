@@ -9,6 +9,7 @@ import { TOKEN_GATE_ACCESS_KEY_HEADER, TRACK_LOOKUP_BATCH } from '@fanfare/proto
 import type { CmsClient } from '@fanfare/client/cms';
 import type {
   AccountTokenInfo,
+  AppleDataResponse,
   CampaignAccount,
   CampaignService,
   NewsletterSignupBody,
@@ -21,6 +22,27 @@ import type {
 } from '@fanfare/protocol';
 
 export { ApiError };
+
+/** Spec §7: the Apple storefront when neither the caller nor the URL names one. */
+export const APPLE_DEFAULT_STOREFRONT = 'us';
+
+/**
+ * Spec §7 Apple lookups: an id or an Apple Music URL (`https://music.apple.com/de/album/name/123`)
+ * becomes a storefront and an id. The storefront is taken from the URL if present, else the
+ * caller's, else `us`.
+ */
+export function appleLookupTarget(ref: string, storefront?: string): { storefront: string; id: string } {
+  let url: URL | null = null;
+  try {
+    url = /^https?:\/\//i.test(ref) ? new URL(ref) : null;
+  } catch {
+    url = null;
+  }
+  if (!url) return { storefront: (storefront ?? APPLE_DEFAULT_STOREFRONT).toLowerCase(), id: ref };
+  const parts = url.pathname.split('/').filter(Boolean);
+  const fromUrl = parts[0] && /^[a-z]{2}$/i.test(parts[0]) ? parts[0] : null;
+  return { storefront: (fromUrl ?? storefront ?? APPLE_DEFAULT_STOREFRONT).toLowerCase(), id: parts.at(-1) ?? ref };
+}
 
 export interface CampaignApiOptions {
   /** Origin of the CMS (config `backendOrigin`). */
@@ -114,6 +136,16 @@ export class CampaignApi {
 
   async spotifyTrack(id: string): Promise<SpotifyTrack> {
     return (await this.cms()).call('spotifyTrack', { params: { id } }, { includeToken: false });
+  }
+
+  /** Spec §7: an Apple Music album by id or URL, in the URL's storefront, else `storefront`, else `us`. */
+  async appleAlbum(ref: string, storefront?: string): Promise<AppleDataResponse> {
+    return (await this.cms()).call('appleAlbum', { params: appleLookupTarget(ref, storefront) }, { includeToken: false });
+  }
+
+  /** Spec §7: an Apple Music playlist by id or URL, in the URL's storefront, else `storefront`, else `us`. */
+  async applePlaylist(ref: string, storefront?: string): Promise<AppleDataResponse> {
+    return (await this.cms()).call('applePlaylist', { params: appleLookupTarget(ref, storefront) }, { includeToken: false });
   }
 
   /** Spec §7 and §9: several tracks, looked up in batches of 50; order kept, unknown ids dropped. */

@@ -77,6 +77,16 @@ describe('campaign instance', () => {
     c.destroy();
   });
 
+  it('campaign spec §7: inside the editor the page sends campaignUrl with the URL it shows, after its hello', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR, href: 'https://cms.fanfare.example/c/fan-pages/demo?x=1' });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    await c.start();
+    const types = f.posted.map((p) => (p.data as { type: string }).type);
+    expect(types.slice(0, 3)).toEqual(['ready', 'ready:v2', 'campaignUrl']);
+    expect(f.posted[2]).toEqual({ data: { channel: BRIDGE_CHANNEL, type: 'campaignUrl', url: 'https://cms.fanfare.example/c/fan-pages/demo?x=1' }, origin: EDITOR });
+    c.destroy();
+  });
+
   it('start runs once: a second call adds no second hello or refresh interval', async () => {
     const f = fakeEnv({ parentOrigin: EDITOR });
     const c = createCampaign({ env: f.env, campaign: campaignFixture() });

@@ -185,7 +185,8 @@ export class CampaignInstance {
     this.tracker.captureUtm();
     this.newsletterBanner = readNewsletterBanner(this.env, this.tracker);
     this.events.emit('newsletterBanner', this.newsletterBanner);
-    this.bridge.announceReady();
+    // Spec §7 editor messaging: after the hello, the editor learns which URL the page shows.
+    if (this.bridge.announceReady() !== null) this.bridge.sendCampaignUrl(this.env.location.href);
     this.timing.start();
     const results = await Promise.allSettled([this.login.init(), this.tokenGate.check(), this.i18n.load()]);
     for (const r of results) if (r.status === 'rejected') this.env.logger.warn('Campaign start step failed', r.reason);

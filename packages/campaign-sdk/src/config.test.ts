@@ -48,6 +48,9 @@ describe('config', () => {
     const inEditor = fakeEnv({ meta: pageMeta(c, 'staging'), parentOrigin: 'https://staging.example' });
     expect(readCampaignConfig(inEditor.env, { staging: 'https://staging.example' }).backendOrigin).toBe('https://staging.example');
     expect(readCampaignConfig(inEditor.env, { staging: 'https://staging.example' }).isEmbedded).toBe(true);
+    // A parent that differs from the environment's default decides: the staging backend editing a production page.
+    const stagingEditor = fakeEnv({ meta: pageMeta(c, 'production'), parentOrigin: 'https://staging.example' });
+    expect(readCampaignConfig(stagingEditor.env, { staging: 'https://staging.example' }).backendOrigin).toBe('https://staging.example');
     const foreign = fakeEnv({ meta: pageMeta(c, 'production'), parentOrigin: 'https://evil.example' });
     expect(readCampaignConfig(foreign.env).backendOrigin).toBe('https://cms.fanfare.example');
   });

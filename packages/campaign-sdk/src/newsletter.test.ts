@@ -34,6 +34,13 @@ describe('newsletter signup', () => {
     expect(warnings).toEqual(['Newsletter en-only has no entry for locale de: skipped']);
   });
 
+  it('campaign spec §5: a required newsletter with no entry for the locale is skipped with a warning, not thrown', () => {
+    const warnings: string[] = [];
+    const ids = selectNewsletters([nl('req-en', 'required', ['en']), nl('main', 'implicit')], [], 'de', (m) => warnings.push(m));
+    expect(ids).toEqual(['main']);
+    expect(warnings).toEqual(['Newsletter req-en has no entry for locale de: skipped']);
+  });
+
   function setup(campaign = campaignFixture({ newsletters: [nl('main', 'implicit')] }), signup = vi.fn(async () => undefined)) {
     const f = fakeEnv({ href: 'https://cms.fanfare.example/c/fan-pages/demo?utm_source=ig' });
     const events: TrackingEvent[] = [];

@@ -28,19 +28,22 @@ export function campaignNewsletters(campaign: Pick<Campaign, 'newsletter' | 'new
 
 /**
  * Spec §5: the newsletters a signup includes. Implicit ones always; others with accepted consent;
- * a required one without consent throws; one without an entry for the locale is skipped with a warning.
+ * one without an entry for the locale is skipped with a warning (before consent is looked at);
+ * a required one without consent throws.
  */
 export function selectNewsletters(entries: NewsletterEntry[], consents: NewsletterConsent[], locale: string, warn: (msg: string) => void): string[] {
   const accepted = new Set(consents.filter((c) => c.accepted).map((c) => c.id));
   const ids: string[] = [];
   for (const entry of entries) {
     if (!entry.enabled) continue;
-    if (entry.signup_mode !== 'implicit' && !accepted.has(entry.id)) {
-      if (entry.signup_mode === 'required') throw new Error(SDK_ERRORS.requiredConsent(entry.id));
-      continue;
-    }
+    // The locale entry is checked first: a newsletter the visitor's locale cannot reach is
+    // skipped with a warning, even when required, so a signup in that locale still goes through.
     if (!entry.locales[locale]) {
       warn(`Newsletter ${entry.id} has no entry for locale ${locale}: skipped`);
+      continue;
+    }
+    if (entry.signup_mode !== 'implicit' && !accepted.has(entry.id)) {
+      if (entry.signup_mode === 'required') throw new Error(SDK_ERRORS.requiredConsent(entry.id));
       continue;
     }
     ids.push(entry.id);

@@ -2,6 +2,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { storageKeys } from './storage.ts';
 import { campaignFixture, fakeApi, fakeEnv } from './test/fakes.ts';
 import { TokenGate } from './tokenGate.ts';
+import { ApiError } from './api.ts';
 
 const keys = storageKeys('c1');
 const PAGE = 'https://cms.fanfare.example/c/fan-pages/gated';
@@ -93,5 +94,29 @@ describe('token gate', () => {
     const gate = new TokenGate(f.env, api, campaignFixture(gated), keys);
     await expect(gate.submitCode('CODE-1')).resolves.toEqual({ has_access: true, access_key: 'issued' });
     expect(JSON.parse(f.local.getItem(keys.tokenGateAccess)!)).toBe('issued');
+  });
+
+  it('campaign spec §4/§7: a granted code is announced (state-change event) and the gate page redirects with the key', async () => {
+    const f = fakeEnv({ href: 'https://cms.fanfare.example/c/fan-pages/gate' });
+    const api = fakeApi({ checkTokenGate: vi.fn(async () => ({ has_access: true, access_key: 'issued' })), verifyTokenGate: vi.fn(async () => ({ has_access: false, access_key: null })) });
+    // The gate page's own gate is open (no product): a re-check would lose the issued key.
+    const gate = new TokenGate(f.env, api, campaignFixture({ token_gate: { enabled: false, product_id: null }, is_token_gate: true, token_gated_campaign_url: '/c/fan-pages/gated' }), keys);
+    const changes: unknown[] = [];
+    gate.events.on('change', (r) => changes.push(r));
+    await expect(gate.submitCode('CODE-1')).resolves.toEqual({ has_access: true, access_key: 'issued' });
+    expect(changes).toEqual([{ has_access: true, access_key: 'issued' }]);
+    expect(f.dispatched).toContainEqual({ type: 'fanfare:token-gate-state', detail: { has_access: true, access_key: 'issued' } });
+    expect(f.assigned).toEqual(['https://cms.fanfare.example/c/fan-pages/gated?token_gate_access_key=issued']);
+    expect(gate.result).toEqual({ has_access: true, access_key: 'issued' });
+  });
+
+  it("campaign spec §8: a refused code rejects with the server's detail and keeps the current access", async () => {
+    const f = fakeEnv({ href: PAGE });
+    const refusal = new ApiError(403, { detail: { message: 'Access code already used up' } }, '/provider_check');
+    const api = fakeApi({ checkTokenGate: vi.fn(async () => Promise.reject(refusal)) });
+    const gate = new TokenGate(f.env, api, campaignFixture({ ...gated, is_token_gate: true }), keys);
+    await expect(gate.submitCode('USED')).rejects.toThrow('Access code already used up');
+    expect(gate.result).toBeNull();
+    expect(f.assigned).toEqual([]);
   });
 });

@@ -34,20 +34,28 @@ export class TokenGate {
 
   /** Works out access, announces it and redirects when the rules say so. */
   async check(): Promise<TokenGateResult> {
-    const result = await this.resolveAccess();
+    return this.announce(await this.resolveAccess());
+  }
+
+  /**
+   * Checks an access code with the gate's provider (spec §7 `provider_check`). A granted key is
+   * stored and announced like any other result (state-change event, then the redirect to the
+   * gated campaign with the key). A refusal rejects with the server's error, whose message
+   * carries its `detail` (spec §8), and leaves the current access as it was.
+   */
+  async submitCode(code: string): Promise<TokenGateResult> {
+    const granted = await this.api.checkTokenGate(this.campaign.id, code);
+    if (!granted.has_access) return granted;
+    if (granted.access_key) writeJson(this.env.localStorage, this.keys.tokenGateAccess, granted.access_key);
+    return this.announce(granted);
+  }
+
+  private announce(result: TokenGateResult): TokenGateResult {
     this.current = result;
     this.events.emit('change', result);
     this.env.dispatch(DOCUMENT_EVENTS.tokenGateState, result);
     if (this.mayRedirect()) this.redirect(result);
     return result;
-  }
-
-  /** Checks an access code with the gate's provider; a granted key is stored and the gate re-checked (and redirects). */
-  async submitCode(code: string): Promise<TokenGateResult> {
-    const granted = await this.api.checkTokenGate(this.campaign.id, code);
-    if (!granted.has_access || !granted.access_key) return granted;
-    writeJson(this.env.localStorage, this.keys.tokenGateAccess, granted.access_key);
-    return this.check();
   }
 
   private async resolveAccess(): Promise<TokenGateResult> {

@@ -26,7 +26,7 @@ export function Card({ text, buttonLabel, onButtonClick, image, height = CARD_DE
   return (
     <div
       className={['ffui-card', image ? 'ffui-card--image' : '', className ?? ''].filter(Boolean).join(' ')}
-      style={{ minHeight: height, borderRadius, ...(image ? { backgroundImage: `url(${JSON.stringify(image)})` } : {}) }}
+      style={{ height, borderRadius, ...(image ? { backgroundImage: `url(${JSON.stringify(image)})` } : {}) }}
     >
       {text !== undefined && <div className="ffui-card__text">{text}</div>}
       {children}

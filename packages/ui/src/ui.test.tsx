@@ -55,7 +55,9 @@ describe('Card', () => {
     expect(CARD_DEFAULT).toEqual({ height: '285px', borderRadius: '20px' });
     const { container } = render(<Card text="Hello" />);
     const card = container.querySelector<HTMLElement>('.ffui-card')!;
-    expect(card.style.minHeight).toBe('285px');
+    // Spec §9 says height: the card is exactly 285 px high, not at least.
+    expect(card.style.height).toBe('285px');
+    expect(card.style.minHeight).toBe('');
     expect(card.style.borderRadius).toBe('20px');
   });
 

@@ -39,6 +39,8 @@ export function PreviewPane({
   const [choice, setChoice] = useState<SimulationChoice>(REAL);
   const [ready, setReady] = useState(0);
   const [media, setMedia] = useState<MediaRequest | null>(null);
+  // The URL the page reports it shows (campaignUrl), e.g. after a gate redirect.
+  const [pageUrl, setPageUrl] = useState<string | null>(null);
   const countries = useCountries();
   // The page keeps its real width (390 or 1280 CSS px) and is scaled down to fit the pane.
   const { ref: pane, width: paneWidth } = useElementSize<HTMLDivElement>();
@@ -67,6 +69,7 @@ export function PreviewPane({
         b.sendCampaignInfo(latest.current.draft, latest.current.simulation, replyTo);
         setReady((n) => n + 1);
       },
+      onCampaignUrl: setPageUrl,
       onOpenMediaLibrary: (m) => setMedia({ fieldId: m.fieldId, requestId: m.requestId, targetWidth: m.targetWidth, targetHeight: m.targetHeight, currentFileUrl: m.currentFileUrl }),
       onRefused: (reason) => console.warn(`[preview] refused a frame: ${reason}`),
     });
@@ -109,6 +112,14 @@ export function PreviewPane({
           ]}
         />
       </Group>
+      {pageUrl && (
+        <Text size="xs" c="dimmed" data-testid="preview-page-url">
+          Showing{' '}
+          <a href={pageUrl} target="_blank" rel="noreferrer">
+            {pageUrl}
+          </a>
+        </Text>
+      )}
       <SimulationPanel value={choice} onChange={setChoice} timing={draft} locales={locales} countries={(countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }))} />
       <Paper ref={pane} withBorder style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }} h={FRAME_HEIGHT + 4} tabIndex={0} aria-labelledby="preview-heading" component="section">
         <div style={{ width: WIDTHS[width] * scale, height: FRAME_HEIGHT, margin: '0 auto', overflow: 'hidden' }}>

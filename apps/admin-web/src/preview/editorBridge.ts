@@ -21,6 +21,8 @@ export interface EditorBridgeOptions {
   /** The page said hello: answer with the token, the campaign and the theme. */
   onReady: (replyTo: string | undefined) => void;
   onOpenMediaLibrary: (request: OpenMedia) => void;
+  /** The page told us which URL it shows (spec 7 `campaignUrl`). */
+  onCampaignUrl?: (url: string) => void;
   onRefused?: (reason: string) => void;
 }
 
@@ -47,6 +49,7 @@ export function createEditorBridge(opts: EditorBridgeOptions) {
     if (m.type === 'ready') opts.onReady(undefined);
     else if (m.type === 'ready:v2') opts.onReady(m.requestId);
     else if (m.type === 'openMediaLibrary:v2') opts.onOpenMediaLibrary(m);
+    else if (m.type === 'campaignUrl') opts.onCampaignUrl?.(m.url);
   };
   opts.win.addEventListener('message', listener);
 

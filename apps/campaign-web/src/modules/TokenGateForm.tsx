@@ -14,13 +14,17 @@ export function TokenGateForm() {
   const ids = useId();
   const [code, setCode] = useState('');
   const [status, setStatus] = useState<Status>('idle');
+  const [reason, setReason] = useState<string | null>(null);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!code.trim()) return;
     setStatus('checking');
+    setReason(null);
     try {
-      setStatus((await rt.checkCode(code.trim())) ? 'granted' : 'denied');
+      const result = await rt.checkCode(code.trim());
+      setStatus(result.status);
+      if (result.status === 'denied') setReason(result.reason);
     } catch {
       setStatus('failed');
     }
@@ -62,6 +66,12 @@ export function TokenGateForm() {
           {message && (
             <p id={`${ids}-message`} className="notice notice--error" role="alert" data-testid="gate-message">
               {message}
+              {reason && (
+                <span className="notice__reason" data-testid="gate-reason">
+                  {' '}
+                  ({reason})
+                </span>
+              )}
             </p>
           )}
           <Button type="submit" big font={view.page.look.font} disabled={status === 'checking'}>

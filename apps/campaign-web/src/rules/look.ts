@@ -1,4 +1,4 @@
-import type { Campaign, CampaignPage, PageLook } from '@fanfare/protocol';
+import type { Campaign, CampaignPage, CampaignTheme, PageLook } from '@fanfare/protocol';
 import { fontStack } from '@fanfare/ui';
 
 /** Text colours the page falls back to when a label's colour would not be readable. */
@@ -41,6 +41,24 @@ export function pageOf(campaign: Pick<Campaign, 'data'>): CampaignPage {
     modules: (raw.modules ?? []).map((m) => (m.type === 'links' ? { ...m, socials: m.socials ?? [] } : m)),
     legal: raw.legal ?? {},
   };
+}
+
+/**
+ * The page with the look the editor previews (bridge `theme`, spec 7) laid over its own: font and
+ * accent colour replace the page's; a colour scheme keeps the page's background when it already
+ * fits (dark or light), else takes white or the default dark one. Missing fields keep the page's own.
+ */
+export function withTheme(page: CampaignPage, theme: CampaignTheme | null): CampaignPage {
+  if (!theme) return page;
+  const look = { ...page.look };
+  if (theme.font) look.font = theme.font;
+  if (theme.primary_color) look.primary_color = theme.primary_color;
+  if (theme.color_scheme) {
+    const isDark = luminance(look.background_color) < 0.18;
+    if (theme.color_scheme === 'dark' && !isDark) look.background_color = DEFAULT_LOOK.background_color;
+    if (theme.color_scheme === 'light' && isDark) look.background_color = WHITE;
+  }
+  return { ...page, look };
 }
 
 /**

@@ -2,13 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { CampaignPage, type Campaign } from '@fanfare/protocol';
 import { storageKeys } from '@fanfare/campaign-sdk';
 import { PAGE_MESSAGES } from '../messages.ts';
-import { firstLocale, formatMessage, phaseAt, storedLocaleKey } from '../runtime/boot.ts';
+import { firstEnvironment, firstLocale, formatMessage, phaseAt, storedLocaleKey } from '../runtime/boot.ts';
 import { withPageMessages } from '../runtime/translations.ts';
 import { consentFields, missingRequired } from './consents.ts';
 import { remainingUntil } from './countdown.ts';
 import { formatClock } from './format.ts';
 import { localized } from './localized.ts';
-import { DEFAULT_LOOK, MIN_CONTRAST, contrastRatio, lookVariables, pageOf } from './look.ts';
+import { DEFAULT_LOOK, MIN_CONTRAST, contrastRatio, lookVariables, pageOf, withTheme } from './look.ts';
 
 const newsletters: Pick<Campaign, 'newsletter' | 'newsletters'> = {
   newsletter: null,
@@ -41,7 +41,32 @@ describe('newsletter form rules', () => {
   });
 });
 
+describe('environment at first paint', () => {
+  it("campaign spec §5: an invalid environment is 'Invalid environment' at first paint, not production", () => {
+    expect(firstEnvironment('live')).toBe('production');
+    expect(firstEnvironment(' Prod ')).toBe('production');
+    expect(firstEnvironment('staging')).toBe('staging');
+    expect(firstEnvironment('local')).toBe('local');
+    expect(() => firstEnvironment('qa')).toThrow('Invalid environment');
+    expect(() => firstEnvironment('')).toThrow('Invalid environment');
+    expect(() => firstEnvironment('constructor')).toThrow('Invalid environment');
+  });
+});
+
 describe('look', () => {
+  it("campaign spec §7: the editor's theme is applied to the page; missing fields keep the page's own", () => {
+    const page = pageOf({ data: { page: { look: { font: 'rubik', primary_color: '#112233', background_color: '#ffffff' }, modules: [] } } });
+    expect(withTheme(page, null)).toBe(page);
+    expect(withTheme(page, {}).look).toEqual(page.look);
+    expect(withTheme(page, { font: 'mono', primary_color: '#ff0000' }).look).toEqual({ ...page.look, font: 'mono', primary_color: '#ff0000' });
+    expect(withTheme(page, { color_scheme: 'dark' }).look.background_color).toBe(DEFAULT_LOOK.background_color);
+    expect(withTheme(page, { color_scheme: 'light' }).look.background_color).toBe('#ffffff');
+    const dark = pageOf({ data: { page: { look: { ...DEFAULT_LOOK, background_color: '#000000' }, modules: [] } } });
+    expect(withTheme(dark, { color_scheme: 'light' }).look.background_color).toBe('#ffffff');
+    expect(withTheme(dark, { color_scheme: 'dark' }).look.background_color).toBe('#000000');
+    expect(lookVariables(withTheme(page, { primary_color: '#ff0000' }).look)['--ffui-accent']).toBe('#ff0000');
+  });
+
   it('the page defaults equal the protocol PageLook defaults', () => {
     expect(DEFAULT_LOOK).toEqual(CampaignPage.parse({}).look);
     const bare = { data: {} } as Pick<Campaign, 'data'>;

@@ -1,4 +1,4 @@
-import { CAMPAIGN_META, CAMPAIGN_ENVIRONMENT_ALIASES, type Campaign } from '@fanfare/protocol';
+import { CAMPAIGN_META, CAMPAIGN_ENVIRONMENT_ALIASES, type Campaign, type CampaignEnvironment } from '@fanfare/protocol';
 import { PAGE_MESSAGES } from '../messages.ts';
 import { pageOf } from '../rules/look.ts';
 import type { PageRuntime, PageView, Phase } from './types.ts';
@@ -34,6 +34,17 @@ export function formatMessage(raw: string, vars: Record<string, string | number>
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m));
 }
 
+/**
+ * Spec §5: the environment must be staging, production (also live, prod) or local, else
+ * 'Invalid environment', already at first paint (the SDK, loading later, applies the same rule).
+ */
+export function firstEnvironment(value: string): CampaignEnvironment {
+  const key = value.trim().toLowerCase();
+  // Own keys only: 'constructor' or 'toString' are not environments.
+  if (!Object.hasOwn(CAMPAIGN_ENVIRONMENT_ALIASES, key)) throw new Error('Invalid environment');
+  return CAMPAIGN_ENVIRONMENT_ALIASES[key]!;
+}
+
 /** The campaign from the page metadata, read without the validator (the SDK validates it next). */
 function readMetadata(): { campaign: Campaign; environment: string } {
   const meta = (name: string) => document.querySelector(`meta[name="${name}"]`)?.getAttribute('content') ?? null;
@@ -63,7 +74,7 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
   const first: PageView = {
     campaign,
     page: pageOf(campaign),
-    environment: CAMPAIGN_ENVIRONMENT_ALIASES[environment] ?? 'production',
+    environment: firstEnvironment(environment),
     phase: phaseAt(campaign, Date.now()),
     locale,
     defaultLocale,

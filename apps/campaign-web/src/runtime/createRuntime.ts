@@ -1,16 +1,16 @@
 import { browserEnv, createCampaign, dataLayerSink, type CampaignInstance } from '@fanfare/campaign-sdk';
 import {
-  TOKEN_GATE_ACCESS_KEY_PARAM,
   type CampaignService,
   type CampaignSimulation,
   type NewsletterConsent,
   type PlaybackTrack,
   type SpotifyTrack,
 } from '@fanfare/protocol';
-import { pageOf } from '../rules/look.ts';
+import { pageOf, withTheme } from '../rules/look.ts';
 import { createPlayerControls } from './player.ts';
 import { emulatorMusicKit } from './musicKitEmulator.ts';
 import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
+import { checkGateCode } from './gateCode.ts';
 import { fetchWithPageMessages } from './translations.ts';
 import type { PageRuntime, PageView } from './types.ts';
 
@@ -41,7 +41,8 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
   const banner = c.newsletterBanner;
   return {
     campaign,
-    page: pageOf(campaign),
+    // Inside the editor the previewed theme is laid over the page's own look (spec 7 `theme`).
+    page: withTheme(pageOf(campaign), c.theme),
     environment: c.environment,
     phase: c.timing.phase === 'running' ? 'running' : c.timing.phase,
     locale: c.i18n.locale,
@@ -114,6 +115,7 @@ export async function createRuntime(): Promise<PageRuntime> {
     if (s?.locale && c.i18n.availableLocales.includes(s.locale) && s.locale !== c.i18n.locale) c.i18n.setLocale(s.locale);
     changed();
   });
+  c.events.on('theme', changed);
   c.events.on('started', changed);
   c.events.on('ended', changed);
   c.i18n.events.on('change', ({ locale }) => {
@@ -139,28 +141,7 @@ export async function createRuntime(): Promise<PageRuntime> {
       const result = await c.newsletter.signup({ email, consents, locale: c.i18n.locale });
       return result.status;
     },
-    async checkCode(code: string) {
-      // The SDK verifies stored keys; the code exchange itself (spec 7 provider_check) is done here.
-      const res = await env.fetch(`${c.backendOrigin}/api/campaigns/${encodeURIComponent(c.campaign.id)}/token_gate/provider_check`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify({ credentials: { code } }),
-      });
-      if (res.status === 403) return false;
-      if (!res.ok) throw new Error(`Request failed with status code ${res.status}`);
-      // Checked by hand: the zod schemas stay out of the page (see runtime/boot.ts).
-      const result = (await res.json()) as { has_access?: unknown; access_key?: unknown };
-      if (result.has_access !== true || typeof result.access_key !== 'string' || !result.access_key) return false;
-      // Spec 4: access granted on the gate page redirects to the gated campaign; the key travels
-      // with it because the gated campaign stores keys under its own id.
-      const target = c.campaign.token_gated_campaign_url;
-      if (target) {
-        const url = new URL(target, window.location.href);
-        url.searchParams.set(TOKEN_GATE_ACCESS_KEY_PARAM, result.access_key);
-        window.location.assign(url.toString());
-      }
-      return true;
-    },
+    checkCode: (code: string) => checkGateCode(c.tokenGate, code),
     async login(service: CampaignService) {
       await c.login.login(service);
     },

@@ -1,3 +1,4 @@
+import type { CodeCheck } from './gateCode.ts';
 import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack } from '@fanfare/protocol';
 
 /** Where the campaign's timing stands (spec 4 "Campaign timing"). */
@@ -62,8 +63,8 @@ export interface PageRuntime {
   now(): number;
   setLocale(code: string): void;
   signup(email: string, consents: NewsletterConsent[]): Promise<'sent' | 'skipped'>;
-  /** Checks an access code; true when it opened the gate (the page then redirects). */
-  checkCode(code: string): Promise<boolean>;
+  /** Checks an access code through the SDK; granted opens the gate (the SDK then redirects). */
+  checkCode(code: string): Promise<CodeCheck>;
   login(service: CampaignService): Promise<void>;
   logout(): Promise<void>;
   dismissBanner(): void;

@@ -73,8 +73,18 @@ describe('Apple-style player', () => {
 
   it('campaign spec §4: a newer request cancels the seek of an older one', async () => {
     const { mk, player } = setup(['a', 'b']);
-    await player.playTrackAt('a', 90_000);
+    // The older request's stop() answers last, as a slow MusicKit would: it must not take over.
+    let releaseFirstStop!: () => void;
+    const firstStop = new Promise<void>((r) => (releaseFirstStop = r));
+    const slow = mk as { stop: () => unknown };
+    const stop = slow.stop;
+    let stops = 0;
+    slow.stop = () => (++stops === 1 ? firstStop : stop());
+    const older = player.playTrackAt('a', 90_000);
     await player.playTrackAt('b', 30_000);
+    releaseFirstStop();
+    await older;
+    expect(mk.calls.filter((c) => c[0] === 'changeToMediaAtIndex')).toEqual([['changeToMediaAtIndex', 1]]);
     mk.playbackState = 2;
     mk.currentPlaybackTime = 0;
     mk.fire('playbackTimeDidChange');
@@ -93,7 +103,10 @@ describe('Apple-style player', () => {
 
   it("campaign spec §8: repeat throws 'Repeat for Apple Music not implemented'", async () => {
     const { player } = setup();
-    expect(() => player.setRepeat('track')).toThrow('Repeat for Apple Music not implemented');
+    // A rejected promise, as every other control's failure is, never a synchronous throw.
+    let result: Promise<void> | undefined;
+    expect(() => (result = player.setRepeat('track'))).not.toThrow();
+    await expect(result).rejects.toThrow('Repeat for Apple Music not implemented');
   });
 
   it("campaign spec §8: 'unsuitable media provider object' becomes 'Playback unsupported' plus an initialization error event; other errors are rethrown", async () => {

@@ -206,7 +206,8 @@ export class ApplePlayer implements Player {
     this.store.update({ isShuffle: on });
   }
 
-  setRepeat(_mode: RepeatMode): Promise<void> {
+  /** Spec §8: repeat is not implemented for Apple Music; the promise rejects (callers `await` or `.catch`). */
+  async setRepeat(_mode: RepeatMode): Promise<void> {
     throw new Error(SDK_ERRORS.appleRepeat);
   }
 

@@ -39,6 +39,19 @@ describe('playback', () => {
     expect(spotify.created).toHaveLength(1);
   });
 
+  it('campaign spec §4/§5: loadPlayer returns the player of the service asked for (Apple, then Spotify on one page)', async () => {
+    const { playback, spotify, mk } = setup();
+    const apple = await playback.loadPlayer('apple');
+    expect(apple).toMatchObject({ kind: 'apple' });
+    const spotifyPlayer = await playback.loadPlayer('spotify');
+    expect(spotifyPlayer).toMatchObject({ kind: 'spotify' });
+    expect(playback.current).toBe(spotifyPlayer);
+    expect(spotify.created).toHaveLength(1);
+    // The Apple player let go of MusicKit when Spotify took over.
+    expect(mk.listenerCount()).toBe(0);
+    await expect(playback.loadPlayer('spotify')).resolves.toBe(spotifyPlayer);
+  });
+
   it('campaign spec §4: every change of the state is broadcast as a document event', async () => {
     const { playback, dispatched, spotify } = setup();
     await playback.loadPlayer('spotify');

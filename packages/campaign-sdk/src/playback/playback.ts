@@ -45,6 +45,8 @@ export class Playback {
   readonly store: PlaybackStore;
   private player: Player | null = null;
   private building: Promise<Player> | null = null;
+  /** The service `building` is for ('mock' in mock mode). */
+  private buildingFor: string | null = null;
   private previewPlayer: HlsPreviewPlayer | null = null;
 
   constructor(private readonly o: PlaybackOptions) {
@@ -62,21 +64,45 @@ export class Playback {
 
   private initError = (service: string) => (message: string) => this.o.env.dispatch(DOCUMENT_EVENTS.playerInitError, { service, message });
 
-  /** The provider player for `service`, built once. */
+  /**
+   * The provider player for `service`, built once per service. Asking for another service (Apple,
+   * logout, then Spotify on the same page) tears the old player down and builds the new one, so
+   * the caller never drives the previous provider. Mock mode has one player for every service.
+   */
   loadPlayer(service: string): Promise<Player> {
-    if (this.building) return this.building;
-    this.building = this.build(service).catch((err: unknown) => {
-      this.building = null;
-      throw err;
-    });
-    return this.building;
+    const key = this.isMock ? 'mock' : service;
+    if (this.building && this.buildingFor === key) return this.building;
+    if (this.building) {
+      this.player?.destroy();
+      this.player = null;
+    }
+    this.buildingFor = key;
+    const building: Promise<Player> = this.build(service).then(
+      (player) => {
+        // A player finished after the page moved on to another service is torn down, not used.
+        if (this.building !== building) {
+          player.destroy();
+          return player;
+        }
+        this.player = player;
+        return player;
+      },
+      (err: unknown) => {
+        if (this.building === building) {
+          this.building = null;
+          this.buildingFor = null;
+        }
+        throw err;
+      },
+    );
+    this.building = building;
+    return building;
   }
 
   private async build(service: string): Promise<Player> {
     const { env } = this.o;
     if (this.isMock) {
-      this.player = new MockPlayer(this.store, env.timers, (request) => buildMockQueue(this.o.api, request));
-      return this.player;
+      return new MockPlayer(this.store, env.timers, (request) => buildMockQueue(this.o.api, request));
     }
     if (service !== 'apple' && service !== 'spotify') throw new Error(SDK_ERRORS.playerNotImplemented(service));
     const token = this.o.token();
@@ -84,22 +110,20 @@ export class Playback {
     if (service === 'apple') {
       const mk = await this.o.musicKit?.();
       if (!mk) throw new Error('MusicKit is not available');
-      this.player = new ApplePlayer(mk, this.store, env.logger, this.initError('apple'));
-    } else {
-      const sdk = await this.o.spotifySdk?.();
-      if (!sdk) throw new Error('The Spotify Web Playback SDK is not available');
-      const serviceToken = () => this.o.token()?.service_token ?? '';
-      this.player = new SpotifyPlayer(this.store, {
-        sdk,
-        api: new SpotifyPlayerApi(env.fetch, serviceToken, this.o.spotifyApiUrl),
-        serviceToken,
-        name: this.o.playerName,
-        timers: env.timers,
-        logger: env.logger,
-        onInitError: this.initError('spotify'),
-      });
+      return new ApplePlayer(mk, this.store, env.logger, this.initError('apple'));
     }
-    return this.player;
+    const sdk = await this.o.spotifySdk?.();
+    if (!sdk) throw new Error('The Spotify Web Playback SDK is not available');
+    const serviceToken = () => this.o.token()?.service_token ?? '';
+    return new SpotifyPlayer(this.store, {
+      sdk,
+      api: new SpotifyPlayerApi(env.fetch, serviceToken, this.o.spotifyApiUrl),
+      serviceToken,
+      name: this.o.playerName,
+      timers: env.timers,
+      logger: env.logger,
+      onInitError: this.initError('spotify'),
+    });
   }
 
   /** The HLS preview player (no login needed); hls.js loads on its first play. */
@@ -122,6 +146,7 @@ export class Playback {
     this.player = null;
     this.previewPlayer = null;
     this.building = null;
+    this.buildingFor = null;
     this.store.destroy();
   }
 }

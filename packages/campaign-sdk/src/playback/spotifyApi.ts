@@ -1,7 +1,7 @@
 /**
  * The Spotify Web API player calls (spec §7 "Streaming provider API"), with the fan's service token.
  */
-import { toVolumePercent, type PlaybackDevice, type RepeatMode } from '@fanfare/protocol';
+import { TRACK_LOOKUP_BATCH, toVolumePercent, type PlaybackDevice, type PlaybackTrack, type RepeatMode } from '@fanfare/protocol';
 import type { PlayRequest } from './types.ts';
 
 export const SPOTIFY_API_URL = 'https://api.spotify.com/v1';
@@ -29,6 +29,20 @@ export function toDevices(wire: SpotifyDeviceWire[]): PlaybackDevice[] {
       volume: d.volume_percent == null ? 1 : d.volume_percent / 100,
       supportsVolume: d.supports_volume ?? true,
     }));
+}
+
+/** A track as Spotify's `GET /tracks` reports it (the fields the page reads). */
+interface SpotifyTrackWire {
+  id: string;
+  name: string;
+  duration_ms: number;
+  artists: { name: string }[];
+  album?: { name: string; images?: { url: string }[] };
+}
+
+/** Spec §3 "Track": the page's track from Spotify's. */
+export function toPlaybackTrack(t: SpotifyTrackWire): PlaybackTrack {
+  return { id: t.id, name: t.name, artists: t.artists.map((a) => a.name), album: t.album?.name ?? '', durationMs: t.duration_ms, image: t.album?.images?.[0]?.url ?? null };
 }
 
 /** Spotify URI of an album, playlist or track id (ids given as URIs pass through). */
@@ -99,5 +113,16 @@ export class SpotifyPlayerApi {
     const res = await this.call('GET', '/me/player/devices');
     const body = (await res.json()) as { devices?: SpotifyDeviceWire[] };
     return toDevices(Array.isArray(body.devices) ? body.devices : []);
+  }
+
+  /** Spec §7 and §9: `GET /tracks?ids=` with the fan's token, in batches of 50; order kept, unknown ids dropped. */
+  async tracks(ids: readonly string[]): Promise<PlaybackTrack[]> {
+    const out: PlaybackTrack[] = [];
+    for (let i = 0; i < ids.length; i += TRACK_LOOKUP_BATCH) {
+      const res = await this.call('GET', '/tracks', { ids: ids.slice(i, i + TRACK_LOOKUP_BATCH).join(',') });
+      const body = (await res.json()) as { tracks?: (SpotifyTrackWire | null)[] };
+      for (const t of body.tracks ?? []) if (t) out.push(toPlaybackTrack(t));
+    }
+    return out;
   }
 }

@@ -93,6 +93,16 @@ describe('Spotify-style player', () => {
     expect(player.deviceId).toBe('speaker');
   });
 
+  it('campaign spec §4: the forced play is spent by the first state after a transfer, even one already playing', async () => {
+    const { store, sdk, player } = setup();
+    await player.transfer('phone');
+    sdk.fire('player_state_changed', spotifyState({ paused: false }));
+    expect(store.state.isPaused).toBe(false);
+    // The fan's next real pause shows as paused.
+    sdk.fire('player_state_changed', spotifyState({ paused: true }));
+    expect(store.state.isPaused).toBe(true);
+  });
+
   it('campaign spec §7: play accepts playlist, album, track or tracks with a start position and device', async () => {
     const { player, http } = setup();
     await player.play({ type: 'playlist', id: 'pl1', offset: 2, positionMs: 5000, deviceId: 'dev-9' });
@@ -126,6 +136,23 @@ describe('Spotify-style player', () => {
       'PUT /me/player',
     ]);
     expect(http.calls.at(-1)!.body).toEqual({ device_ids: ['dev-2'], play: true });
+  });
+
+  it('campaign spec §7/§9: the in-page client looks tracks up with GET /tracks, 50 ids a call, with the fan token', async () => {
+    const ids = Array.from({ length: 52 }, (_, i) => `t${i}`);
+    const { http } = setup((url) => {
+      const asked = url.searchParams.get('ids')!.split(',');
+      const tracks = asked.map((id) => (id === 't1' ? null : { id, name: `Song ${id}`, duration_ms: 1000, artists: [{ name: 'Mara' }], album: { name: 'Paper', images: [{ url: 'https://img/1.jpg' }] } }));
+      return Response.json({ tracks });
+    });
+    const api = new SpotifyPlayerApi(http.fetch, () => 'svc-token', API);
+    const tracks = await api.tracks(ids);
+    expect(http.calls.map((c) => `${c.method} ${c.url.pathname}`)).toEqual(['GET /v1/tracks', 'GET /v1/tracks']);
+    expect(http.calls.map((c) => c.url.searchParams.get('ids')!.split(',').length)).toEqual([50, 2]);
+    expect(http.calls[0]!.headers.authorization).toBe('Bearer svc-token');
+    expect(tracks).toHaveLength(51);
+    expect(tracks[0]).toEqual({ id: 't0', name: 'Song t0', artists: ['Mara'], album: 'Paper', durationMs: 1000, image: 'https://img/1.jpg' });
+    expect(tracks[1]!.id).toBe('t2');
   });
 
   it('campaign spec §3: devices: restricted or id-less devices ignored, volume 1 when none is reported', async () => {

@@ -65,7 +65,7 @@ export class SpotifyPlayer implements Player {
   private ownDeviceId: string | null = null;
   private chosenDeviceId: string | null = null;
   private tick: unknown = null;
-  /** Set by a transfer; the first paused state after it is forced to playing (latest transfer only). */
+  /** Set by a transfer; the first state change after it, when paused, is forced to playing (latest transfer only). */
   private forcePlayAfterTransfer = false;
 
   constructor(
@@ -102,11 +102,10 @@ export class SpotifyPlayer implements Player {
 
   private onState(s: SpotifyWebPlaybackState | null): void {
     if (!s) return;
-    let isPaused = s.paused;
-    if (this.forcePlayAfterTransfer && isPaused) {
-      isPaused = false;
-      this.forcePlayAfterTransfer = false;
-    }
+    // Spec §4: only the first state change after the latest transfer may be forced to playing.
+    // The flag is spent by that first state whatever it reports, so a later real pause shows.
+    const isPaused = s.paused && !this.forcePlayAfterTransfer;
+    this.forcePlayAfterTransfer = false;
     this.store.update({
       currentTrack: spotifyTrackOf(s),
       isPaused,
