@@ -13,7 +13,7 @@ const TOKEN = 'metrics-token-for-the-scraper-0123';
 const PARTY = 'metrics-party';
 
 /** One sample of the Prometheus text format: `name{labels} value`, summed over the series that match. */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
+function sample(text: string, name: string, labels: Record<string, string> = {}, absent?: number): number {
   let sum = 0;
   let found = false;
   for (const line of text.split('\n')) {
@@ -25,6 +25,7 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     sum += Number(m[4]);
     found = true;
   }
+  if (!found && absent !== undefined) return absent;
   if (!found) throw new Error(`no sample ${name}${JSON.stringify(labels)} in the scrape`);
   return sum;
 }
@@ -97,15 +98,16 @@ for (const db of DB_TARGETS) {
       for (const s of sockets) await waitFor('three messages on each socket', () => s.events.filter((e) => e.type === 'message').length >= fans.length || undefined);
       const after = await scrape(t.partyUrl);
 
-      const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels);
+      const moved = (name: string, labels: Record<string, string> = {}) => sample(after, name, labels) - sample(before, name, labels, 0);
       expect(moved('fanfare_socket_frames_total')).toBeGreaterThanOrEqual(fans.length * 2);
       expect(moved('fanfare_socket_deliveries_total')).toBeGreaterThanOrEqual(fans.length);
       expect(moved('fanfare_event_lag_seconds_count')).toBeGreaterThanOrEqual(1);
       expect(moved('fanfare_db_query_duration_seconds_count')).toBeGreaterThan(0);
       // Latency by route pattern, never by raw URL (party ids would become label values).
-      expect(moved('fanfare_http_request_duration_seconds_count', { route: '/api/parties/:id/chat', method: 'POST', status: '200' })).toBe(fans.length);
-      expect(after).not.toContain(`route="/api/parties/${PARTY}/chat"`);
+      expect(moved('fanfare_http_request_duration_seconds_count', { route: '/api/parties/:id/chat/messages', method: 'POST', status: '201' })).toBe(fans.length);
+      expect(after).not.toContain(`route="/api/parties/${PARTY}/chat/messages"`);
       expect(sample(after, 'fanfare_sockets_shed_total')).toBe(0);
+      if (db === 'postgres') expect(sample(after, 'fanfare_db_pool_connections')).toBeGreaterThan(0);
     });
 
     it('a fan who resumes counts as a resume; one whose events are gone counts as a resync', async () => {
@@ -114,7 +116,7 @@ for (const db of DB_TARGETS) {
       const back = TestSocket.open(t, PARTY, fans[0]!.token);
       back.send({ type: 'resume', last_seq_id: last - 1 });
       sockets.push(back);
-      await back.next('message');
+      await waitFor('the replayed event', () => back.sequenced().length > 0 || undefined);
       // Ahead of anything the party has sent: the server cannot replay it and answers resync.
       const lost = TestSocket.open(t, PARTY, fans[1]!.token);
       lost.send({ type: 'resume', last_seq_id: last + 1_000 });
