@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { Config } from './platform/config.ts';
 import type { Db, Dialect } from './platform/db/database.ts';
+import type { Metrics } from './platform/metrics.ts';
 import type { Storage } from './platform/storage.ts';
 import type { DemoCatalog } from './providers/catalog/catalog.ts';
 import type { Providers } from './providers/providers.ts';
@@ -27,4 +28,6 @@ export interface ServerContext {
   cmsTokenResolvers: CmsTokenResolver[];
   /** Milliseconds since the epoch; replaceable in tests. */
   now: () => number;
+  /** The operator's Prometheus figures (`/metrics`); absent in contexts built by hand in tests. */
+  metrics?: Metrics;
 }

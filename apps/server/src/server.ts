@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import type { Logger } from 'pino';
 import type { ServerContext } from './context.ts';
@@ -12,6 +13,7 @@ import { createPartyHub } from './realtime/hubFactory.ts';
 import { databaseSeqBlocks } from './realtime/seqBlocks.ts';
 import { UnitOfWork } from './realtime/unitOfWork.ts';
 import { checkReadiness } from './platform/readiness.ts';
+import { Metrics, registerMetrics } from './platform/metrics.ts';
 import { registerPartySurface } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
 import { seedDemo } from './demo/seed.ts';
@@ -37,11 +39,15 @@ export interface StartOptions {
 /** Opens the database, applies migrations, and starts the party and CMS listeners. */
 export async function startServer(config: Config, opts: StartOptions): Promise<RunningServer> {
   const { logger } = opts;
+  // One process is one node: named by its machine and party port (the scrape adds its own `instance`).
+  const metrics = new Metrics(`${os.hostname()}:${config.partyPort}`);
   const database = openDatabase(config.databaseUrl, {
+    onQuery: (ms, failed) => metrics.queryDuration.observe({ outcome: failed ? 'error' : 'ok' }, ms / 1000),
     // Message and code only: a pg error carries its whole client object.
     onConnectionError: (err) =>
       logger.warn({ error: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on the next query'),
   });
+  metrics.watchPool(database.poolStats);
   const applied = await migrateToLatest(database.db);
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   // The read caches of every node hear of the writes made on the others (issue 16).
@@ -52,13 +58,14 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     db: database.db,
     dialect: database.dialect,
     logger,
-    storage: new LocalDiskStorage(path.join(config.dataDir, 'uploads')),
+    storage: metrics.meterStorage(new LocalDiskStorage(path.join(config.dataDir, 'uploads'))),
     catalog: loadDemoCatalog(),
     providers: createProviders(config),
     hub,
     unitOfWork: new UnitOfWork(hub, logger),
     cmsTokenResolvers: [],
     now: () => Date.now(),
+    metrics,
   };
   ctx.cmsTokenResolvers.push(cmsUserTokenResolver(ctx));
   try {
@@ -76,10 +83,12 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
 
   const dependencies = [{ name: 'database', probe: database.probe }, ...ctx.hub.dependencies()];
   const isReady = () => checkReadiness(dependencies);
-  const base = { logger, isReady, bodyLimit: config.uploadMaxBytes + 64 * 1024 };
+  const base = { logger, isReady, bodyLimit: config.uploadMaxBytes + 64 * 1024, trustProxy: config.trustProxy ?? false };
   const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API' });
   const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API' });
   const closers: (() => Promise<void>)[] = [];
+  if (party) registerMetrics(party, 'party', metrics, config.metricsToken);
+  if (cms) registerMetrics(cms, 'cms', metrics, config.metricsToken);
   if (party) closers.push(...(await registerPartySurface(party, ctx)));
   if (cms) closers.push(...(await registerCmsSurface(cms, ctx)));
 

@@ -14,6 +14,7 @@ export function mailerOf(ctx: ServerContext): Mailer {
   let mailer = mailers.get(ctx);
   if (!mailer) {
     mailer = createMailer(ctx.config);
+    if (ctx.metrics) mailer = ctx.metrics.meterMailer(mailer);
     mailers.set(ctx, mailer);
   }
   return mailer;

@@ -43,7 +43,7 @@ export function partyChannelRules(ctx: ServerContext): ChannelRules {
 export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobScheduler): Promise<Closer[]> {
   const live = ctx.config.live;
   const sockets = new PartySocketServer(
-    { hub: ctx.hub, rules: partyChannelRules(ctx), logger: ctx.logger, now: () => ctx.now() },
+    { hub: ctx.hub, rules: partyChannelRules(ctx), logger: ctx.logger, now: () => ctx.now(), metrics: ctx.metrics?.socketObserver() },
     {
       batchMs: live.socketBatchMs,
       sweepChunk: live.socketSweepChunk,

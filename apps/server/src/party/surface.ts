@@ -73,6 +73,8 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   await registerRecapAndExportRoutes(app, ctx);
   // One scheduler for every due-time action of the party domains (timeline, polls, schedule).
   const jobs = new JobScheduler(() => ctx.now(), ctx.logger, ctx.config.live.timelineTickMs, changesOf(ctx.db));
+  const metrics = ctx.metrics;
+  if (metrics) jobs.onLag = (job, lateMs) => metrics.jobLag.observe({ job }, lateMs / 1000);
   const closers: Closer[] = [() => jobs.close()];
   closers.push(...(await registerPartyLive(app, ctx, jobs)));
   closers.push(...(await registerChat(app, ctx, jobs)));

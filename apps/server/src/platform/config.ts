@@ -30,6 +30,10 @@ export interface Config {
    * editor `postMessage` and `frame-ancestors` derive from.
    */
   allowedRedirectOrigins: string[];
+  /** Bearer token that opens `/metrics` on each listener; null: no `/metrics` (404). */
+  metricsToken: string | null;
+  /** Addresses of reverse proxies whose X-Forwarded-For and X-Forwarded-Proto are believed (Fastify's `trustProxy`); null: none. */
+  trustProxy: string | null;
   /** Static admin token for party admin calls until CMS users exist; null means no such token. */
   cmsAdminToken: string | null;
   /** Key that signs OAuth state values. Random per process when unset. */
@@ -174,6 +178,8 @@ const Env = z.object({
   ALLOWED_REDIRECT_ORIGINS: z.string().optional(),
   CMS_ADMIN_TOKEN: z.string().min(16, 'CMS_ADMIN_TOKEN must have at least 16 characters').optional(),
   SESSION_SECRET: z.string().min(16).optional(),
+  METRICS_TOKEN: z.string().min(16, 'METRICS_TOKEN must have at least 16 characters').optional(),
+  TRUST_PROXY: z.string().optional(),
   ACCESS_TOKEN_TTL_HOURS: z.coerce.number().positive().default(24 * 30),
   SPOTIFY_CLIENT_ID: z.string().optional(),
   SPOTIFY_CLIENT_SECRET: z.string().optional(),
@@ -279,6 +285,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     allowedRedirectOrigins: origins,
     cmsAdminToken: e.CMS_ADMIN_TOKEN ?? null,
+    metricsToken: e.METRICS_TOKEN ?? null,
+    trustProxy: e.TRUST_PROXY ?? null,
     sessionSecret: e.SESSION_SECRET ?? randomSecret(),
     accessTokenTtlMs: e.ACCESS_TOKEN_TTL_HOURS * 3600_000,
     spotify: {

@@ -32,7 +32,8 @@ export interface HttpAppOptions {
   /** Answers /readyz: ready when every dependency (database, Redis when configured) answered in time. */
   isReady: () => Promise<boolean | Readiness>;
   bodyLimit?: number;
-  trustProxy?: boolean;
+  /** Proxies whose forwarded headers are believed: true, or addresses and CIDRs, comma-separated. */
+  trustProxy?: boolean | string;
 }
 
 /**

@@ -48,6 +48,10 @@ export class JobScheduler {
   private stale = true;
   private readonly watched = new Set<string>([ALL_TABLES]);
   private readonly unlisten: (() => void) | null;
+  /** Each job's earliest due time at the last look, to tell the metrics how late its run came. */
+  private readonly dueOf = new Map<string, number | null>();
+  /** Told how late (ms after its due time) a job ran work that was due (the metrics' scheduler lag). */
+  onLag: ((job: string, lateMs: number) => void) | null = null;
 
   constructor(
     private readonly now: () => number,
@@ -124,8 +128,12 @@ export class JobScheduler {
       for (const job of this.jobs) {
         if (this.stopped) return;
         try {
-          await job.runDue(this.now());
+          const startedAt = this.now();
+          const wasDue = this.dueOf.get(job.name);
+          if (wasDue != null && wasDue <= startedAt) this.onLag?.(job.name, startedAt - wasDue);
+          await job.runDue(startedAt);
           const due = await job.nextDue();
+          this.dueOf.set(job.name, due);
           if (due !== null && (next === null || due < next)) next = due;
         } catch (err) {
           failed = true;

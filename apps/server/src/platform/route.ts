@@ -239,6 +239,7 @@ export interface RegisteredRoute {
 export const UNTABLED_ROUTES: readonly { url: string; reason: string }[] = [
   { url: '/healthz', reason: 'liveness probe' },
   { url: '/readyz', reason: 'readiness probe' },
+  { url: '/metrics', reason: 'Prometheus scrape (only with METRICS_TOKEN)' },
   { url: '/docs*', reason: 'the OpenAPI documents and their UI' },
   { url: '*', reason: 'CORS preflight (OPTIONS *) of the CMS listener' },
   { url: '/media/*', reason: 'static files: demo catalog covers and audio, HLS streams' },

@@ -42,6 +42,18 @@ export interface ChannelRules {
   closesSockets(event: SequencedEvent): boolean;
 }
 
+/** Told of what the operator's metrics count (`platform/metrics.ts`); every call is cheap and synchronous. */
+export interface SocketMetrics extends SocketObserver {
+  frameWritten(): void;
+  /** A socket was sent a frame of party events. */
+  delivered(): void;
+  /** A cycle sent a party's events up to `event` to every live socket of the node. */
+  cycleDone(partyId: string, event: SequencedEvent): void;
+  shed(): void;
+  resumed(): void;
+  resynced(): void;
+}
+
 /** What the socket server runs on, handed over by the composition root. */
 export interface SocketDeps {
   hub: PartyStream;
@@ -49,6 +61,7 @@ export interface SocketDeps {
   logger: Logger;
   /** Milliseconds since the epoch (the party clock, movable in tests). */
   now: () => number;
+  metrics?: SocketMetrics;
 }
 
 /** Tunables of the party socket (see `platform/config.ts` for the variables that set them). */
@@ -246,6 +259,7 @@ class PartyChannel {
       return;
     }
     this.cycle = null;
+    if (this.log.length > 0) this.server.deps.metrics?.cycleDone(this.partyId, this.log[this.log.length - 1]!.event);
     if (this.trim()) this.kick();
   }
 
@@ -256,6 +270,7 @@ class PartyChannel {
     s.skipThrough = frames.lastSeq;
     if (!frame) return;
     this.server.sendFrame(s, frame.wire, now);
+    this.server.deps.metrics?.delivered();
     // DELETE /api/parties/{id}/users removed every fan: their sockets close with 1008 after the news.
     if (frame.clearsUsers) this.server.closeSocket(s, CloseCode.POLICY_VIOLATION, 'removed from the party');
   }
@@ -486,6 +501,7 @@ export class PartySocketServer {
     }
     s.state = 'live';
     this.observer?.joined(partyId);
+    this.deps.metrics?.joined(partyId);
     // Events up to here may still sit in the channel's unsent batch: this fan starts after them.
     s.skipThrough = channel.lastDelivered;
     // The newcomer hears the count at once; everyone else with the next presence window.
@@ -576,6 +592,7 @@ export class PartySocketServer {
     for (let i = 0; i < replay.length; i += REPLAY_FRAME_EVENTS) {
       this.sendFrame(s, frameOf(replay.slice(i, i + REPLAY_FRAME_EVENTS).map((e) => e.json)));
     }
+    this.deps.metrics?.resumed();
     this.finishCatchUp(s, channel, joinedAt);
   }
 
@@ -595,6 +612,7 @@ export class PartySocketServer {
     // arrived while the status was read is in that state already.
     const through = channel.lastDelivered;
     this.sendFrame(s, controlFrame([{ type: 'resync', reason: 'missed_events', seq_id: through, status }]));
+    this.deps.metrics?.resynced();
     this.finishCatchUp(s, channel, through);
   }
 
@@ -616,12 +634,14 @@ export class PartySocketServer {
     if (buffered > this.options.sendBufferSoftBytes) {
       s.overSoftSince ??= now;
       if (buffered > this.options.sendBufferHardBytes || now - s.overSoftSince >= this.options.slowGraceMs) {
+        this.deps.metrics?.shed();
         return this.closeSocket(s, CloseCode.SLOW_CONSUMER, 'send buffer full: reconnect and resume');
       }
     } else {
       s.overSoftSince = null;
     }
     writeFrame(ws, frame, this.options.handleWrites);
+    this.deps.metrics?.frameWritten();
   }
 
   private sendError(s: FanSocket, code: SocketErrorCode, message: string): void {
@@ -657,6 +677,7 @@ export class PartySocketServer {
     const channel = this.channels.get(partyId);
     const wasIn = channel?.sockets.delete(s) ?? false;
     if (wasIn) this.observer?.left(partyId);
+    if (wasIn) this.deps.metrics?.left(partyId);
     if (!channel || !wasIn || channel.sockets.size > 0 || channel.idleTimer) return;
     channel.idleTimer = setTimeout(() => {
       if (channel.sockets.size > 0) return;

@@ -4,7 +4,7 @@
  */
 import { PartyClient } from '@fanfare/client';
 import { ServerFrame, type SequencedEvent, type ServerEvent } from '@fanfare/protocol';
-import { WebSocket } from 'ws';
+import { WebSocket, type ClientOptions } from 'ws';
 import { DEMO_FANS } from '../providers/emulators/demoFans.ts';
 import { TEST_CMS_TOKEN, startTestServer, type DbTarget, type TestServer } from './harness.ts';
 import { loginWithSpotify } from './logins.ts';
@@ -41,8 +41,8 @@ export class TestSocket {
   opened = false;
 
   /** Answers the server's `ping` text like the app does (off: a dead client). */
-  constructor(url: string, readonly autoPong = true) {
-    this.ws = new WebSocket(url);
+  constructor(url: string, readonly autoPong = true, options?: ClientOptions) {
+    this.ws = new WebSocket(url, options);
     this.ws.on('open', () => {
       this.opened = true;
     });

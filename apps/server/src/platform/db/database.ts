@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import SQLite from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type LogEvent } from 'kysely';
 import pg from 'pg';
 import { registerChanges } from './cache.ts';
 import { ALL_TABLES, TableChanges, trackingDialect } from './changes.ts';
@@ -23,12 +23,16 @@ export interface DatabaseHandle {
    * PostgreSQL the probe uses its own connection, so a hung server cannot hold pool connections.
    */
   probe(timeoutMs: number): Promise<void>;
+  /** The PostgreSQL pool's connections (null on SQLite, which has no pool). */
+  poolStats(): { total: number; idle: number; waiting: number } | null;
   close(): Promise<void>;
 }
 
 export interface OpenOptions {
   /** Told about connection errors the pool survives (a restart or failover of PostgreSQL). */
   onConnectionError?: (err: Error) => void;
+  /** Told the duration of every statement (for the metrics), and whether it failed. */
+  onQuery?: (durationMs: number, failed: boolean) => void;
 }
 
 /** A new pool connection gives up after this, so requests fail fast while the database is away. */
@@ -58,13 +62,14 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // A connection lost (restart, failover): forget what was read, the database is checked again.
     pool.on('error', () => changes.written(ALL_TABLES, 'change'));
     // Recurring statements are sent as named prepared statements (parsed once per connection).
-    const db = new Kysely<Database>({ dialect: trackingDialect(new PostgresDialect({ pool: namingPool(pool) }), changes) });
+    const db = new Kysely<Database>({ dialect: trackingDialect(new PostgresDialect({ pool: namingPool(pool) }), changes), log: queryLog(options) });
     registerChanges(db, changes);
     return {
       db,
       dialect: 'postgres',
       changes,
       probe: (timeoutMs) => probePostgres(url, timeoutMs),
+      poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
       close: async () => {
         await changes.close();
         await db.destroy();
@@ -87,7 +92,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   if (checkpointer) sqlite.pragma(`wal_autocheckpoint = ${FALLBACK_AUTOCHECKPOINT_PAGES}`);
   const changes = new TableChanges();
   // Statements are prepared once per SQL text (an LRU), not on every execution.
-  const db = new Kysely<Database>({ dialect: trackingDialect(new SqliteDialect({ database: cachingSqlite(sqlite) }), changes) });
+  const db = new Kysely<Database>({ dialect: trackingDialect(new SqliteDialect({ database: cachingSqlite(sqlite) }), changes), log: queryLog(options) });
   registerChanges(db, changes);
   return {
     db,
@@ -96,12 +101,20 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     probe: async (timeoutMs) => {
       await withTimeout(sql`select 1`.execute(db), timeoutMs, 'database');
     },
+    poolStats: () => null,
     close: async () => {
       await changes.close();
       await checkpointer?.close();
       await db.destroy();
     },
   };
+}
+
+/** Kysely's per-statement log, handed to `onQuery` (none without it). */
+function queryLog(options: OpenOptions): ((event: LogEvent) => void) | undefined {
+  const onQuery = options.onQuery;
+  if (!onQuery) return undefined;
+  return (event) => onQuery(event.queryDurationMillis, event.level === 'error');
 }
 
 /** One short-lived connection and `select 1`, both bounded by `timeoutMs`. */

@@ -10,6 +10,14 @@ export interface RedisPair {
   close(): Promise<void>;
 }
 
+/** The Redis connections this process holds open, for the metrics' connection state. */
+const openConnections = new Set<{ name: string; prefix: string; conn: Redis }>();
+
+/** Each open Redis connection of the process: its role, key prefix and ioredis status (`ready` when usable). */
+export function redisConnections(): { name: string; prefix: string; status: string }[] {
+  return [...openConnections].map((c) => ({ name: c.name, prefix: c.prefix, status: c.conn.status }));
+}
+
 /** Opens the two connections to `url`; errors are logged, ioredis reconnects by itself. */
 export function connectRedis(url: string, prefix: string, logger: Logger): RedisPair {
   // A command sent but not answered when the connection drops is not sent again after the
@@ -23,11 +31,17 @@ export function connectRedis(url: string, prefix: string, logger: Logger): Redis
   ] as const) {
     conn.on('error', (err: unknown) => logger.warn({ err, connection: name }, 'redis connection error'));
   }
+  const tracked = [
+    { name: 'commands', prefix, conn: commands },
+    { name: 'subscriber', prefix, conn: subscriber },
+  ];
+  for (const t of tracked) openConnections.add(t);
   return {
     commands,
     subscriber,
     prefix,
     async close() {
+      for (const t of tracked) openConnections.delete(t);
       await Promise.allSettled([commands.quit(), subscriber.quit()]);
       commands.disconnect();
       subscriber.disconnect();
