@@ -59,6 +59,12 @@ export interface RouteDef {
   multipart?: true;
   /** The answer is a browser redirect (302/303), not JSON. */
   redirect?: true;
+  /**
+   * Error statuses beyond those the entry implies (the server's OpenAPI documents derive 400,
+   * 401, 403, 404, 409, 413, 415, 422, 429 and 503 from method, input and auth), e.g. 502 for a
+   * call that reaches a streaming provider or the mail server.
+   */
+  errors?: readonly (401 | 403 | 409 | 410 | 423 | 502 | 504)[];
 }
 
 /** A route table: call name to entry. */

@@ -234,6 +234,12 @@ export const de = {
   footer: {
     navLabel: 'Service-Links',
     logout: 'Abmelden',
+    myData: 'Meine Daten',
+    deleteAccount: 'Mein Konto löschen',
+    deleteAccountConfirm: 'Damit löschst du dein Konto, deine Chat-Nachrichten in allen Partys, deine Uploads und Newsletter-Einwilligungen. Das lässt sich nicht rückgängig machen.',
+    deleteAccountYes: 'Ja, Konto löschen',
+    deleteAccountNo: 'Abbrechen',
+    deleteAccountFailed: 'Dein Konto konnte nicht gelöscht werden. Bitte versuche es noch einmal.',
     faq: 'FAQ',
     imprint: 'Impressum',
     privacy: 'Datenschutz',

@@ -236,6 +236,12 @@ export const en: Dictionary = {
   footer: {
     navLabel: 'Service links',
     logout: 'Log out',
+    myData: 'My data',
+    deleteAccount: 'Delete my account',
+    deleteAccountConfirm: 'This deletes your account, your chat messages in every party, your uploads and newsletter consents. It cannot be undone.',
+    deleteAccountYes: 'Yes, delete my account',
+    deleteAccountNo: 'Cancel',
+    deleteAccountFailed: 'Your account could not be deleted. Please try again.',
     faq: 'FAQ',
     imprint: 'Imprint',
     privacy: 'Privacy',

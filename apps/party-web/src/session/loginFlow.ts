@@ -239,3 +239,16 @@ function isGrantRefusal(err: unknown): boolean {
 
 /** Login services offered on the Service screen: never the internal `umg_hls` (spec 6). */
 export const OFFERED_LOGIN_SERVICES: readonly LoginService[] = LOGIN_SERVICES;
+
+/** Everything stored about the fan (GDPR art. 15, 20), offered as a JSON download. */
+export async function downloadMyData(deps: SessionDeps): Promise<Blob> {
+  const data = await authed(deps).call('getMyData', {});
+  return new Blob([JSON.stringify(data, null, 2)], { type: 'application/json' });
+}
+
+/** Erases the fan (GDPR art. 17); the session ends and the page reloads as a stranger's. */
+export async function deleteAccount(deps: SessionDeps): Promise<void> {
+  await authed(deps).call('deleteMe', {});
+  forgetSession(deps);
+  deps.location.reload();
+}

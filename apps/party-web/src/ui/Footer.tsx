@@ -3,7 +3,8 @@ import { useParty, useServices } from '../app/context.tsx';
 import { footerLinks } from '../env/environment.ts';
 import { LOCALES, ensureLocale, type Locale } from '../i18n/setup.ts';
 import { showsLanguageSwitch } from '../rules/layout.ts';
-import { logout } from '../session/loginFlow.ts';
+import { useState } from 'react';
+import { deleteAccount, downloadMyData, logout } from '../session/loginFlow.ts';
 import { Avatar } from './Avatar.tsx';
 import { useUi } from './uiContext.tsx';
 
@@ -71,6 +72,7 @@ export function FooterContent() {
           <button type="button" className="button button--ghost button--small" onClick={() => void logout(services.session)}>
             {t('footer.logout')}
           </button>
+          <DataRights />
         </div>
       )}
       <nav className="footer__links" aria-label={t('footer.navLabel')}>
@@ -98,6 +100,54 @@ export function FooterContent() {
         </div>
       )}
       <p className="footer__copyright">{t('footer.copyright', { year: new Date().getFullYear() })}</p>
+    </>
+  );
+}
+
+/** "My data" (a JSON download) and "Delete my account" behind a confirmation (GDPR art. 15, 17, 20). */
+function DataRights() {
+  const { t } = useTranslation();
+  const services = useServices();
+  const [isConfirming, setConfirming] = useState(false);
+  const [hasFailed, setFailed] = useState(false);
+  const download = async () => {
+    const blob = await downloadMyData(services.session);
+    const url = URL.createObjectURL(blob);
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = 'my-fanfare-data.json';
+    a.click();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  };
+  const erase = async () => {
+    try {
+      await deleteAccount(services.session);
+    } catch {
+      setFailed(true);
+    }
+  };
+  return (
+    <>
+      <button type="button" className="button button--ghost button--small" onClick={() => void download()}>
+        {t('footer.myData')}
+      </button>
+      {!isConfirming && (
+        <button type="button" className="button button--ghost button--small" onClick={() => setConfirming(true)}>
+          {t('footer.deleteAccount')}
+        </button>
+      )}
+      {isConfirming && (
+        <div role="alertdialog" aria-labelledby="delete-account-text" className="footer__confirm">
+          <p id="delete-account-text">{t('footer.deleteAccountConfirm')}</p>
+          <button type="button" className="button button--small" onClick={() => void erase()}>
+            {t('footer.deleteAccountYes')}
+          </button>
+          <button type="button" className="button button--ghost button--small" onClick={() => setConfirming(false)}>
+            {t('footer.deleteAccountNo')}
+          </button>
+          {hasFailed && <p role="alert">{t('footer.deleteAccountFailed')}</p>}
+        </div>
+      )}
     </>
   );
 }

@@ -4,7 +4,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -12,6 +11,7 @@ import {
 import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
 import { HttpError } from './errors.ts';
+import { transformDocument, transformOperation } from './openApi.ts';
 import { decorateCallers, trackRoutes } from './route.ts';
 import { isDatabaseUnavailable, isUniqueViolation } from './db/database.ts';
 import { isRedisUnavailable } from './pubsub/redis.ts';
@@ -109,7 +109,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
         },
       },
     },
-    transform: jsonSchemaTransform,
+    transform: transformOperation,
+    transformObject: transformDocument,
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
 

@@ -106,6 +106,8 @@ export const CMS_ROUTES = {
     summary: 'Back-office login',
     body: CmsLoginBody,
     response: CmsLoginResponse,
+    // Wrong credentials (or a disabled user) on a route open to anyone.
+    errors: [401, 403],
   },
   logout: {
     method: 'DELETE',
