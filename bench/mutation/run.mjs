@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+/* global process, console, URL */
 /**
  * `npm run test:mutation [-- target ...]`: Stryker (vitest runner) over campaign-sdk, protocol and
  * the party app's rules, one target at a time. Each run is recorded as

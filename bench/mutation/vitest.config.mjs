@@ -1,3 +1,4 @@
+/* global process, URL */
 import { defineConfig } from 'vitest/config';
 import { MUTATION_TARGETS } from './targets.mjs';
 

@@ -66,12 +66,11 @@ export function TokenGateForm() {
           {message && (
             <p id={`${ids}-message`} className="notice notice--error" role="alert" data-testid="gate-message">
               {message}
-              {reason && (
-                <span className="notice__reason" data-testid="gate-reason">
-                  {' '}
-                  ({reason})
-                </span>
-              )}
+            </p>
+          )}
+          {message && reason && (
+            <p className="notice__reason" data-testid="gate-reason">
+              {reason}
             </p>
           )}
           <Button type="submit" big font={view.page.look.font} disabled={status === 'checking'}>

@@ -55,13 +55,13 @@ describe('environment at first paint', () => {
 
 describe('look', () => {
   it("campaign spec §7: the editor's theme is applied to the page; missing fields keep the page's own", () => {
-    const page = pageOf({ data: { page: { look: { font: 'rubik', primary_color: '#112233', background_color: '#ffffff' }, modules: [] } } });
+    const page = pageOf({ data: { page: { look: { font: 'rubik', primary_color: '#112233', background_color: '#ffffff' }, modules: [], legal: {} } } });
     expect(withTheme(page, null)).toBe(page);
     expect(withTheme(page, {}).look).toEqual(page.look);
     expect(withTheme(page, { font: 'mono', primary_color: '#ff0000' }).look).toEqual({ ...page.look, font: 'mono', primary_color: '#ff0000' });
     expect(withTheme(page, { color_scheme: 'dark' }).look.background_color).toBe(DEFAULT_LOOK.background_color);
     expect(withTheme(page, { color_scheme: 'light' }).look.background_color).toBe('#ffffff');
-    const dark = pageOf({ data: { page: { look: { ...DEFAULT_LOOK, background_color: '#000000' }, modules: [] } } });
+    const dark = pageOf({ data: { page: { look: { ...DEFAULT_LOOK, background_color: '#000000' }, modules: [], legal: {} } } });
     expect(withTheme(dark, { color_scheme: 'light' }).look.background_color).toBe('#ffffff');
     expect(withTheme(dark, { color_scheme: 'dark' }).look.background_color).toBe('#000000');
     expect(lookVariables(withTheme(page, { primary_color: '#ff0000' }).look)['--ffui-accent']).toBe('#ff0000');
