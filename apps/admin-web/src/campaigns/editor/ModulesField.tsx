@@ -83,10 +83,13 @@ export function ModulesField({ form, readOnly, locales }: { form: DraftForm; rea
                   {locales.map((loc) => {
                     const texts = (m[key] ?? {}) as Record<string, string>;
                     const Input = key === spec.longText ? Textarea : TextInput;
+                    // An empty locale is not left blank on the page: it shows another locale's text. Say so.
+                    const shownInstead = texts[loc] ? null : (locales.find((o) => o !== loc && texts[o]) ?? null);
                     return (
                       <Input
                         key={loc}
                         size="xs"
+                        description={shownInstead ? `Empty: the page shows the ${shownInstead} text here` : undefined}
                         label={`${label(key)} (${loc})`}
                         readOnly={readOnly}
                         value={texts[loc] ?? ''}
