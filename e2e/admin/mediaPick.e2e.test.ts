@@ -84,4 +84,22 @@ describe('the media picker picks: from the preview and from the editor\'s image 
     }, 'the card image stored');
     expect(stored.page.modules[1]!.image).toMatch(/\/uploads\/.+\.png$/);
   });
+
+  it('an incomplete draft does not freeze the preview: a player with no tracks is marked inline and the rest still shows', async () => {
+    const frame: Frame = await waitFor(() => page.frames().find((f) => f.url().includes('/c/')), 'the preview frame');
+    await page.getByRole('combobox', { name: 'Add a module' }).click();
+    await page.getByRole('option', { name: 'Player' }).click();
+    await page.getByTestId('preview-incomplete').waitFor();
+    await page.getByRole('region', { name: 'Module 3: player' }).getByRole('alert').getByText(/missing/).waitFor();
+    // The preview goes on: a title edited now still reaches it.
+    await page.getByLabel('Title (en)').first().fill('New album, still previewed');
+    await frame.getByRole('heading', { name: 'New album, still previewed' }).waitFor();
+    // The catalog search fills the player; the preview then takes it and the notice goes.
+    await page.getByRole('combobox', { name: 'Add music to module 3 from the catalog' }).fill('Tidal');
+    await page.getByRole('option', { name: /Album · Tidal Lights/ }).click();
+    await page.getByTestId('player-tracks-2').waitFor();
+    await page.getByTestId('preview-incomplete').waitFor({ state: 'detached' });
+    await expectAccessibleAtBothWidths(page, 'the editor with a player picked from the catalog');
+    await screenshot(page, 'preview-incomplete-fixed');
+  });
 });

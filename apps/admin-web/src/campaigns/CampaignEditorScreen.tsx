@@ -11,6 +11,7 @@ import { useNow } from '../ui/useNow.ts';
 import { useSlugTaken } from './CreateCampaignModal.tsx';
 import { pageOf, previewCampaign, toDraft, toPatch, withModuleField } from './editor/draft.ts';
 import { mediaFieldTarget } from '../preview/mediaField.ts';
+import { previewable, problemText } from '../preview/previewable.ts';
 import { useDraftForm } from './editor/useDraftForm.ts';
 import { GeneralFields, MetaFields, NewsletterFields, TokenGateFields } from './editor/fields.tsx';
 import { ModulesField } from './editor/ModulesField.tsx';
@@ -76,6 +77,12 @@ function Editor({ stored: initial }: { stored: Campaign }) {
   const dirty = form.isDirty();
   const { taken: slugTaken } = useSlugTaken(stored.app_id, form.values.slug, stored.slug);
   const draftCampaign = useMemo(() => previewCampaign(stored, form.values), [stored, form.values]);
+  // What the draft lacks is shown inline next to each field (the preview leaves those parts out).
+  const problems = useMemo(() => previewable(draftCampaign).problems.filter((p) => p.path.startsWith('data.page.modules.') || p.path.startsWith('newsletters.')), [draftCampaign]);
+  const { setErrors } = form;
+  useEffect(() => {
+    setErrors(Object.fromEntries(problems.map((p) => [p.path, problemText(p)])));
+  }, [problems, setErrors]);
 
   const save = form.onSubmit((values) => {
     if (readOnly || slugTaken) return;

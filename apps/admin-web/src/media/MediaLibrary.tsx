@@ -293,8 +293,8 @@ function FileCard({ file, target, onPick, onDelete, onOpenFolder }: FileCardProp
           onClick={() => {
             const url = new URL(file.file, window.location.href).href;
             navigator.clipboard.writeText(url).then(
-              () => notifyDone(url, 'URL copied'),
-              () => notifyError('The browser did not allow copying; select the address instead.', url),
+              () => notifyDone(`URL copied: ${url}`),
+              () => notifyError(`The browser did not allow copying. The address is ${url}`, 'Could not copy'),
             );
           }}
         >

@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Group, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
+import { Alert, Group, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { CampaignTheme, type Campaign } from '@fanfare/protocol';
 import { useSessionStore } from '../api/context.tsx';
 import { MediaLibrary } from '../media/MediaLibrary.tsx';
 import { useCountries } from '../campaigns/queries.ts';
 import { createEditorBridge, type EditorBridge } from './editorBridge.ts';
+import { previewable } from './previewable.ts';
 import { REAL, SimulationPanel, toSimulation, type SimulationChoice } from './SimulationPanel.tsx';
 
 type MediaRequest = { fieldId: string; requestId: string; targetWidth: number | null; targetHeight: number | null; currentFileUrl: string | null };
@@ -51,10 +52,12 @@ export function PreviewPane({
     const parsed = CampaignTheme.safeParse({ font: look?.font, primary_color: look?.primary_color });
     return parsed.success ? parsed.data : {};
   }, [draft.data]);
-  const latest = useRef({ draft, simulation, theme });
+  // The page refuses a campaign its schema refuses: it gets the draft without its incomplete parts.
+  const shown = useMemo(() => previewable(draft), [draft]);
+  const latest = useRef({ draft: shown.campaign, simulation, theme });
   useEffect(() => {
-    latest.current = { draft, simulation, theme };
-  }, [draft, simulation, theme]);
+    latest.current = { draft: shown.campaign, simulation, theme };
+  }, [shown, simulation, theme]);
 
   useEffect(() => {
     const origins = [...new Set([new URL(stored.url, window.location.href).origin, window.location.origin])];
@@ -78,8 +81,8 @@ export function PreviewPane({
 
   // Every change of the draft or the simulation reaches the page before anything is saved.
   useEffect(() => {
-    if (ready) bridge.current?.sendCampaignInfo(draft, simulation);
-  }, [draft, simulation, ready]);
+    if (ready) bridge.current?.sendCampaignInfo(shown.campaign, simulation);
+  }, [shown, simulation, ready]);
   useEffect(() => {
     if (ready) bridge.current?.sendTheme(theme);
   }, [theme, ready]);
@@ -119,6 +122,13 @@ export function PreviewPane({
             {pageUrl}
           </a>
         </Text>
+      )}
+      {shown.problems.length > 0 && (
+        <Alert color="yellow" role="status" title="The preview leaves out what is incomplete" data-testid="preview-incomplete" styles={{ title: { color: 'var(--mantine-color-black)' } }}>
+          <Text size="sm">
+            {shown.problems.length === 1 ? 'One field needs' : `${shown.problems.length} fields need`} filling in; each is marked next to its field. Everything else shows as it will look.
+          </Text>
+        </Alert>
       )}
       <SimulationPanel value={choice} onChange={setChoice} timing={draft} locales={locales} countries={(countries.data?.items ?? []).map((c) => ({ value: c.code, label: c.name }))} />
       <Paper ref={pane} withBorder style={{ overflow: 'auto', background: 'var(--mantine-color-gray-1)' }} h={FRAME_HEIGHT + 4} tabIndex={0} aria-labelledby="preview-heading" component="section">

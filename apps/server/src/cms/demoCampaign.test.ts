@@ -104,6 +104,19 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
     expect(tracks.tracks).toHaveLength(ids.length);
   });
 
+  it('the release page\'s card has an image that loads, and its imprint and privacy links are this install\'s own legal pages', async () => {
+    const release = await demoCampaign(DEMO_RELEASE_SLUG);
+    const card = release.data.page!.modules.find((m) => m.type === 'card');
+    const image = card && card.type === 'card' ? card.image : null;
+    expect(image).toBeTruthy();
+    expect((await fetch(image!)).status).toBe(200); // raw: a served file
+    const legal = release.data.page!.legal;
+    for (const url of [legal.imprint_url, legal.privacy_url]) {
+      expect(url).not.toContain('example.com');
+      expect((await fetch(url!)).status).toBe(200); // raw: an HTML page
+    }
+  });
+
   it('campaign spec §5: the release newsletter has a required and an optional consent, each in de and en', async () => {
     const release = await demoCampaign(DEMO_RELEASE_SLUG);
     const modes = Object.fromEntries(release.newsletters.map((n) => [n.id, n.signup_mode]));

@@ -75,6 +75,7 @@ function releasePage(ctx: ServerContext, gateUrl: string): CampaignPage {
         text: { de: 'Mit dem Code aus der Hülle kommst du in den VIP-Bereich.', en: 'The code in the sleeve gets you into the VIP area.' },
         button_label: { de: 'Code eingeben', en: 'Enter code' },
         url: gateUrl,
+        image: media(album.image),
       },
       {
         type: 'text',
@@ -97,7 +98,8 @@ function releasePage(ctx: ServerContext, gateUrl: string): CampaignPage {
         ],
       },
     ],
-    legal: { imprint_url: 'https://fanfare.example.com/imprint', privacy_url: 'https://fanfare.example.com/privacy' },
+    // This install's own legal pages (LEGAL_DIR or the party settings fill them), not an example domain.
+    legal: { imprint_url: `${ctx.config.publicUrl}/legal/imprint`, privacy_url: `${ctx.config.publicUrl}/legal/privacy` },
   };
   return CampaignPage.parse(page);
 }
@@ -160,7 +162,8 @@ export async function seedDemoCampaign(ctx: ServerContext, partyId: string): Pro
           { type: 'newsletter', id: 'newsletter' },
           { type: 'player', id: 'player', spotify_track_ids: trackIds },
         ],
-        legal: { imprint_url: 'https://fanfare.example.com/imprint', privacy_url: 'https://fanfare.example.com/privacy' },
+        // This install's own legal pages (LEGAL_DIR or the party settings fill them), not an example domain.
+    legal: { imprint_url: `${ctx.config.publicUrl}/legal/imprint`, privacy_url: `${ctx.config.publicUrl}/legal/privacy` },
       }),
     },
   });

@@ -17,6 +17,25 @@ export const DEMO_PARTY_ID = 'demo';
  * has not been edited or started, so the countdown always begins from now; once it has ended it
  * starts over (its signups, votes and chat go with it), so a later `npm start` is not stuck on End.
  */
+/** The demo party's FAQ: what a first-time fan asks, shown on every page and service. */
+const DEMO_FAQ: FrontendSettings['faq'] = [
+  {
+    question: 'How does the listening party work?',
+    answer: '<p>Everyone hears the album at the same moment. Chat, react and vote on what plays next while it runs.</p>',
+    locations: [{ page: 'All', service: 'All' }],
+  },
+  {
+    question: 'Do I need Spotify Premium?',
+    answer: '<p>Premium plays the full tracks in sync. Without it you can still chat, vote and play the quiz.</p>',
+    locations: [{ page: 'All', service: 'All' }],
+  },
+  {
+    question: 'The music is out of sync. What can I do?',
+    answer: '<p>Reload the page: the player joins the party clock again within a second.</p>',
+    locations: [{ page: 'player', service: 'All' }],
+  },
+];
+
 export async function seedDemo(ctx: ServerContext): Promise<void> {
   await seedDemoCampaign(ctx, DEMO_PARTY_ID);
   const now = ctx.now();
@@ -47,6 +66,7 @@ export async function seedDemo(ctx: ServerContext): Promise<void> {
     partyIsWaitingRoomMinutes: WAITING_ROOM_DEFAULT_MINUTES,
     partyStartAllowed: 'host',
     visual: { dark: true, primaryColor: '#ff5a36', backgroundColor: '#14142b', font: 'poppins', stickers: [...DEFAULT_STICKERS] },
+    faq: DEMO_FAQ,
   };
   const row = {
     id: DEMO_PARTY_ID,

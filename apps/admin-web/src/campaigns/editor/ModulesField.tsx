@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { ActionIcon, Button, Group, Image, Modal, Paper, Select, Stack, TagsInput, Text, TextInput, Textarea } from '@mantine/core';
 import { MediaLibrary } from '../../media/MediaLibrary.tsx';
 import { IMAGE_FIELDS } from '../../preview/mediaField.ts';
+import { addPickedTracks, PLAYER_PICKS, trackName } from '../../parties/editor/catalog.ts';
 import { PAGE_MODULE_TYPES, type CampaignPageInput, type PageModuleType } from '@fanfare/protocol';
 import type { DraftForm } from './fields.tsx';
 import { pageOf } from './draft.ts';
@@ -82,10 +83,13 @@ export function ModulesField({ form, readOnly, locales }: { form: DraftForm; rea
                   {locales.map((loc) => {
                     const texts = (m[key] ?? {}) as Record<string, string>;
                     const Input = key === spec.longText ? Textarea : TextInput;
+                    // An empty locale is not left blank on the page: it shows another locale's text. Say so.
+                    const shownInstead = texts[loc] ? null : (locales.find((o) => o !== loc && texts[o]) ?? null);
                     return (
                       <Input
                         key={loc}
                         size="xs"
+                        description={shownInstead ? `Empty: the page shows the ${shownInstead} text here` : undefined}
                         label={`${label(key)} (${loc})`}
                         readOnly={readOnly}
                         value={texts[loc] ?? ''}
@@ -119,14 +123,36 @@ export function ModulesField({ form, readOnly, locales }: { form: DraftForm; rea
                 );
               })}
               {type === 'player' && (
-                <TagsInput
-                  size="xs"
-                  label="Spotify track ids"
-                  description="At most 50; press Enter after each"
-                  readOnly={readOnly}
-                  value={(m.spotify_track_ids as string[]) ?? []}
-                  onChange={(v) => setField(i, 'spotify_track_ids', v)}
-                />
+                <>
+                  {!readOnly && (
+                    <Select
+                      size="xs"
+                      searchable
+                      label={`Add music to module ${i + 1} from the catalog`}
+                      description="Search a track, an album or a playlist by name or artist; an album or playlist adds all its tracks"
+                      placeholder="e.g. Tidal Lights"
+                      data={PLAYER_PICKS.map((p) => ({ value: p.value, label: p.label }))}
+                      value={null}
+                      onChange={(v) => {
+                        const pick = PLAYER_PICKS.find((p) => p.value === v);
+                        if (pick) setField(i, 'spotify_track_ids', addPickedTracks((m.spotify_track_ids as string[]) ?? [], pick));
+                      }}
+                    />
+                  )}
+                  <TagsInput
+                    size="xs"
+                    label="Tracks (Spotify track ids)"
+                    description="Filled by the catalog search above; or paste a Spotify track id (22 letters and digits, e.g. 4uLU6hMCjMI75M1A2tKUQC) and press Enter. At most 50."
+                    readOnly={readOnly}
+                    value={(m.spotify_track_ids as string[]) ?? []}
+                    onChange={(v) => setField(i, 'spotify_track_ids', v)}
+                  />
+                  {((m.spotify_track_ids as string[]) ?? []).length > 0 && (
+                    <Text size="xs" c="dimmed" data-testid={`player-tracks-${i}`}>
+                      {((m.spotify_track_ids as string[]) ?? []).map((id) => trackName(id) ?? id).join(' · ')}
+                    </Text>
+                  )}
+                </>
               )}
               {err && (
                 <Text c="red" size="xs" role="alert">

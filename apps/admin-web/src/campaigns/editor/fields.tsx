@@ -14,12 +14,20 @@ const toLocalInput = (iso: string | null) => {
 };
 const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : null);
 
+/** Help and an example for each tracking field. */
+const TAG_MANAGER_HELP: Record<string, string> = {
+  artist: 'The artist as your analytics name it, e.g. Neon Harbour',
+  genre: 'e.g. Pop',
+  division: 'The label division, e.g. Island',
+  party_id: 'The listening party this page promotes (its id in Parties), e.g. demo',
+};
+
 export function GeneralFields({ form, readOnly, slugTaken, countries }: { form: DraftForm; readOnly: boolean; slugTaken: boolean; countries: { value: string; label: string }[] }) {
   const slug = form.getInputProps('slug');
   return (
     <Stack>
       <TextInput label="Name" required readOnly={readOnly} {...form.getInputProps('name')} />
-      <TextInput label="Slug" required readOnly={readOnly} {...slug} error={slug.error ?? (slugTaken ? 'This app already has a campaign with this slug' : undefined)} />
+      <TextInput label="Slug" description="The last part of the page address, lower case with dashes, e.g. new-album-2027" required readOnly={readOnly} {...slug} error={slug.error ?? (slugTaken ? 'This app already has a campaign with this slug' : undefined)} />
       <Group grow wrap="wrap">
         <TextInput
           type="datetime-local"
@@ -55,7 +63,7 @@ export function GeneralFields({ form, readOnly, slugTaken, countries }: { form: 
         onChange={(v) => form.setFieldValue('data', { ...form.values.data, participating_countries: v })}
         error={form.errors['data.participating_countries']}
       />
-      <TextInput label="WordPress URL" readOnly={readOnly} {...form.getInputProps('wp_url')} value={form.values.wp_url ?? ''} />
+      <TextInput label="WordPress URL" description="The label site's page that embeds this campaign, if any, e.g. https://label.example/new-album" readOnly={readOnly} {...form.getInputProps('wp_url')} value={form.values.wp_url ?? ''} />
       <Switch label="Test campaign (not for fans)" disabled={readOnly} {...form.getInputProps('test', { type: 'checkbox' })} />
     </Stack>
   );
@@ -76,8 +84,8 @@ export function MetaFields({ form, readOnly }: { form: DraftForm; readOnly: bool
       )}
       {tags.map(([k, v], i) => (
         <Group key={i} gap="xs" wrap="nowrap" align="flex-end">
-          <TextInput label="Name" size="xs" readOnly={readOnly} value={k} onChange={(e) => setTags(tags.map((t, j) => (j === i ? [e.currentTarget.value, t[1]] : t)))} />
-          <TextInput label="Content" size="xs" flex={1} readOnly={readOnly} value={v} onChange={(e) => setTags(tags.map((t, j) => (j === i ? [t[0], e.currentTarget.value] : t)))} />
+          <TextInput label="Name" description="e.g. og:title" size="xs" readOnly={readOnly} value={k} onChange={(e) => setTags(tags.map((t, j) => (j === i ? [e.currentTarget.value, t[1]] : t)))} />
+          <TextInput label="Content" description="e.g. New album out now" size="xs" flex={1} readOnly={readOnly} value={v} onChange={(e) => setTags(tags.map((t, j) => (j === i ? [t[0], e.currentTarget.value] : t)))} />
           {!readOnly && (
             <ActionIcon variant="subtle" color="red" aria-label={`Remove meta tag ${k}`} onClick={() => setTags(tags.filter((_, j) => j !== i))}>
               ×
@@ -100,7 +108,7 @@ export function MetaFields({ form, readOnly }: { form: DraftForm; readOnly: bool
       </Text>
       <Group grow wrap="wrap">
         {(['artist', 'genre', 'division', 'party_id'] as const).map((k) => (
-          <TextInput key={k} label={k === 'party_id' ? 'Party id' : k[0]!.toUpperCase() + k.slice(1)} readOnly={readOnly} {...form.getInputProps(`tag_manager.${k}`)} value={form.values.tag_manager[k] ?? ''} />
+          <TextInput key={k} label={k === 'party_id' ? 'Party id' : k[0]!.toUpperCase() + k.slice(1)} description={TAG_MANAGER_HELP[k]} readOnly={readOnly} {...form.getInputProps(`tag_manager.${k}`)} value={form.values.tag_manager[k] ?? ''} />
         ))}
       </Group>
     </Stack>
@@ -123,8 +131,8 @@ export function NewsletterFields({ form, readOnly }: { form: DraftForm; readOnly
           <Stack gap="xs">
             {/* Fields wrap under each other on a phone rather than shrink until the mode is cut off. */}
             <Group wrap="wrap" align="flex-end">
-              <TextInput label="Newsletter id" flex="1 1 160px" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.id`)} />
-              <Select label="Signup mode" flex="1 1 160px" readOnly={readOnly} data={[...NEWSLETTER_SIGNUP_MODES]} allowDeselect={false} {...form.getInputProps(`newsletters.${i}.signup_mode`)} />
+              <TextInput label="Newsletter id" description="Your own short name for this list, used in exports, e.g. label-news" flex="1 1 160px" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.id`)} />
+              <Select label="Signup mode" description="required: must tick to take part; optional: a choice; implicit: no box" flex="1 1 160px" readOnly={readOnly} data={[...NEWSLETTER_SIGNUP_MODES]} allowDeselect={false} {...form.getInputProps(`newsletters.${i}.signup_mode`)} />
               <Switch label="Enabled" disabled={readOnly} {...form.getInputProps(`newsletters.${i}.enabled`, { type: 'checkbox' })} />
             </Group>
             {Object.entries(n.locales).map(([code, l]) => (
@@ -148,10 +156,10 @@ export function NewsletterFields({ form, readOnly }: { form: DraftForm; readOnly
                   )}
                 </Group>
                 <Group grow wrap="wrap">
-                  <TextInput label="Address book id" size="xs" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.locales.${code}.addressbook_id`)} />
-                  <TextInput label="Form id" size="xs" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.locales.${code}.form_id`)} />
+                  <TextInput label="Address book id" description="The id of the mailing list in your e-mail tool (its address book), e.g. 4711" size="xs" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.locales.${code}.addressbook_id`)} />
+                  <TextInput label="Form id" description="The signup form's id in your e-mail tool, e.g. 12" size="xs" readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.locales.${code}.form_id`)} />
                 </Group>
-                <Textarea label="Consent text" size="xs" autosize minRows={2} readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.locales.${code}.consent_text`)} value={l.consent_text ?? ''} />
+                <Textarea label="Consent text" description="Shown beside the tick box and stored with each signup as the proof of consent, e.g. Yes, send me news about the tour and new records. I can unsubscribe at any time." size="xs" autosize minRows={2} readOnly={readOnly} {...form.getInputProps(`newsletters.${i}.locales.${code}.consent_text`)} value={l.consent_text ?? ''} />
               </Paper>
             ))}
             {!readOnly && (
@@ -182,10 +190,10 @@ export function TokenGateFields({ form, readOnly, campaignUrl }: { form: DraftFo
   return (
     <Stack>
       <Switch label="Token gate enabled" disabled={readOnly} {...form.getInputProps('token_gate.enabled', { type: 'checkbox' })} />
-      <TextInput label="Product id" description="Access codes are uploaded per product" readOnly={readOnly} {...form.getInputProps('token_gate.product_id')} value={form.values.token_gate.product_id ?? ''} />
+      <TextInput label="Product id" description="The product whose access codes open the gate (codes are uploaded per product), e.g. vinyl-2027" readOnly={readOnly} {...form.getInputProps('token_gate.product_id')} value={form.values.token_gate.product_id ?? ''} />
       <Switch label="This page is the gate page (asks for a code)" disabled={readOnly} {...form.getInputProps('is_token_gate', { type: 'checkbox' })} />
-      <TextInput label="Gated campaign URL" description="Where the gate page sends a fan with access" readOnly={readOnly} {...form.getInputProps('token_gated_campaign_url')} value={form.values.token_gated_campaign_url ?? ''} />
-      <TextInput label="Gate URL" description="Where a fan without access is sent" readOnly={readOnly} {...form.getInputProps('token_gate_url')} value={form.values.token_gate_url ?? ''} />
+      <TextInput label="Gated campaign URL" description="Where the gate page sends a fan with access, e.g. https://cms.example/c/app/bonus" readOnly={readOnly} {...form.getInputProps('token_gated_campaign_url')} value={form.values.token_gated_campaign_url ?? ''} />
+      <TextInput label="Gate URL" description="Where a fan without access is sent, e.g. https://cms.example/c/app/gate" readOnly={readOnly} {...form.getInputProps('token_gate_url')} value={form.values.token_gate_url ?? ''} />
       <Text size="xs" c="dimmed">
         This page: {campaignUrl}
       </Text>

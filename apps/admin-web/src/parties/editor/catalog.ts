@@ -61,3 +61,32 @@ export function parseCatalogRef(text: string): { type?: MusicType; id: string; s
   }
   return null;
 }
+
+/** A catalog entry the campaign player module can take: a track, or an album or playlist as its tracks. */
+export interface PlayerPick {
+  value: string;
+  label: string;
+  /** Spotify track ids, in order (the player module plays Spotify track ids). */
+  trackIds: string[];
+}
+
+const trackByKey = new Map(catalog.tracks.map((t) => [t.key, t]));
+const idsOf = (keys: string[]) => keys.flatMap((k) => (trackByKey.get(k) ? [trackByKey.get(k)!.spotify_id] : []));
+
+/** Every track, album and playlist of the catalog, as the player module's picker offers them. */
+export const PLAYER_PICKS: PlayerPick[] = [
+  ...catalog.tracks.map((t) => ({ value: `track:${t.key}`, label: `Track · ${t.name} — ${t.artist_keys.map((k) => artistName.get(k) ?? k).join(', ')}`, trackIds: [t.spotify_id] })),
+  ...catalog.albums.map((a) => ({ value: `album:${a.key}`, label: `Album · ${a.name} — ${a.artist_keys.map((k) => artistName.get(k) ?? k).join(', ')} (${a.track_keys.length} tracks)`, trackIds: idsOf(a.track_keys) })),
+  ...catalog.playlists.map((p) => ({ value: `playlist:${p.key}`, label: `Playlist · ${p.name} — ${p.owner} (${p.track_keys.length} tracks)`, trackIds: idsOf(p.track_keys) })),
+];
+
+/** The catalog name of a Spotify track id, or null for an id the catalog does not know. */
+export function trackName(spotifyId: string): string | null {
+  const t = catalog.tracks.find((x) => x.spotify_id === spotifyId);
+  return t ? t.name : null;
+}
+
+/** The player's track ids with a pick's tracks added at the end (no duplicates, at most `max`). */
+export function addPickedTracks(current: string[], pick: PlayerPick, max = 50): string[] {
+  return [...new Set([...current, ...pick.trackIds])].slice(0, max);
+}

@@ -116,7 +116,7 @@ describe.each(DB_TARGETS)('presence and reactions over the socket on %s', (db) =
       for (const e of listener.events) if (e.type === 'reactions') for (const [k, n] of Object.entries(e.counts)) counts[k] = (counts[k] ?? 0) + n;
       return counts;
     };
-    await listener.next('reactions', () => (summed().fire ?? 0) + (summed().heart ?? 0) >= 4);
+    const burst = await listener.next('reactions', () => (summed().fire ?? 0) + (summed().heart ?? 0) >= 4);
     expect(summed()).toEqual({ fire: 3, heart: 1 });
     // A scripted flood is not: beyond the burst the answer is 429 with Retry-After and the wait.
     const flood = await Promise.all(
