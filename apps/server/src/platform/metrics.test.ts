@@ -77,7 +77,7 @@ for (const db of DB_TARGETS) {
     });
 
     it('a scrape without the bearer token, or with a wrong one, is refused with 401 and a detail', async () => {
-      for (const headers of [{}, { authorization: 'Bearer not-the-token-at-all-0000000' }, { authorization: TOKEN }]) {
+      for (const headers of [{}, { authorization: 'Bearer not-the-token-at-all-0000000' }, { authorization: TOKEN }] as Record<string, string>[]) {
         const res = await fetch(`${t.partyUrl}/metrics`, { headers });
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
