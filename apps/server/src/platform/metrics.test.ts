@@ -3,12 +3,16 @@
  * (fans on sockets, chat, votes, a resume) its figures move. Scrapes are raw `fetch`: `/metrics`
  * is not an API route and answers Prometheus text, not JSON.
  */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@fanfare/protocol';
 import { TestSocket, setUpParty, waitFor, type LiveFan } from '../test/liveParty.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../test/harness.ts';
 import { Metrics } from './metrics.ts';
 
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const TOKEN = 'metrics-token-for-the-scraper-0123';
 const PARTY = 'metrics-party';
 
@@ -73,7 +77,7 @@ for (const db of DB_TARGETS) {
     });
 
     it('a scrape without the bearer token, or with a wrong one, is refused with 401 and a detail', async () => {
-      for (const headers of [{}, { authorization: 'Bearer not-the-token-at-all-0000000' }, { authorization: TOKEN }]) {
+      for (const headers of [{}, { authorization: 'Bearer not-the-token-at-all-0000000' }, { authorization: TOKEN }] as Record<string, string>[]) {
         const res = await fetch(`${t.partyUrl}/metrics`, { headers });
         expect(res.status).toBe(401);
         expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -81,8 +85,13 @@ for (const db of DB_TARGETS) {
       }
     });
 
-    it('both listeners serve the figures with the token', async () => {
+    it('both listeners serve the figures with the token, and the Grafana dashboard reads only figures that exist', async () => {
       for (const url of [t.partyUrl, t.cmsUrl]) expect(await scrape(url)).toContain('fanfare_http_request_duration_seconds');
+      const text = await scrape(t.partyUrl);
+      const served = new Set([...text.matchAll(/^# TYPE (\S+)/gm)].map((m) => m[1]));
+      const dashboard = fs.readFileSync(path.join(ROOT, 'deploy/grafana/fanfare-dashboard.json'), 'utf8');
+      const read = new Set([...dashboard.matchAll(/fanfare_[a-z0-9_]+/g)].map((m) => m[0].replace(/_(bucket|count|sum)$/, '')));
+      expect([...read].filter((name) => !served.has(name))).toEqual([]);
     });
 
     it('fans join, chat and vote: sockets, frames, deliveries, event lag, request latency and queries move', async () => {
