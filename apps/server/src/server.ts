@@ -38,6 +38,7 @@ export interface StartOptions {
 export async function startServer(config: Config, opts: StartOptions): Promise<RunningServer> {
   const { logger } = opts;
   const database = openDatabase(config.databaseUrl, {
+    statementTimeoutMs: config.dbStatementTimeoutMs,
     // Message and code only: a pg error carries its whole client object.
     onConnectionError: (err) =>
       logger.warn({ error: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on the next query'),

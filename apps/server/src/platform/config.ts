@@ -45,6 +45,8 @@ export interface Config {
   legalDir: string | null;
   logLevel: string;
   uploadMaxBytes: number;
+  /** Deadline of one database statement (and of a wait for a connection or a SQLite lock): 503 beyond it. */
+  dbStatementTimeoutMs: number;
   /** Limits against abuse (issue 10): signups, Apple logins, sockets and upload quotas. */
   abuse: {
     anonSignupsPer10Min: number;
@@ -175,6 +177,7 @@ const Env = z.object({
   LEGAL_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Fanfare <no-reply@fanfare.local>'),
   ADMIN_EMAIL: z.email().optional(),
@@ -281,6 +284,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legalDir: e.LEGAL_DIR ?? null,
     logLevel: e.LOG_LEVEL,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     abuse: {
       /** Anonymous signups one client address may make per 10 minutes. */
       anonSignupsPer10Min: e.ANON_SIGNUP_RATE_LIMIT,
