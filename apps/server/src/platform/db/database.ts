@@ -30,7 +30,7 @@ export interface OpenOptions {
   /** Told about connection errors the pool survives (a restart or failover of PostgreSQL). */
   onConnectionError?: (err: Error) => void;
   /**
-   * Deadline of every statement (default CONNECT_TIMEOUT_MS). PostgreSQL: the server cancels a
+   * Deadline of every statement (none when absent: start-up work such as migrations). PostgreSQL: the server cancels a
    * longer statement (`statement_timeout`), and the client gives up on an answer that does not
    * come (`query_timeout`, a hung or frozen server) and on a wait for a pool connection. SQLite:
    * the longest wait for the write lock (`busy_timeout`). Either way the request answers 503.
@@ -51,15 +51,15 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // Named statements (statements.ts) save the parse, but PostgreSQL switches a named statement to
     // a generic plan after five runs; for an IN list over a growing table (token-gate code imports)
     // that plan scanned the table on every batch. Plan each execution for its own values instead.
-    const deadline = options.statementTimeoutMs ?? CONNECT_TIMEOUT_MS;
+    const deadline = options.statementTimeoutMs;
     const pool = new pg.Pool({
       connectionString: url,
       max: 10,
-      connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, deadline),
+      connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, deadline ?? CONNECT_TIMEOUT_MS),
       keepAlive: true,
-      options: `-c plan_cache_mode=force_custom_plan -c statement_timeout=${deadline}`,
+      options: `-c plan_cache_mode=force_custom_plan${deadline ? ` -c statement_timeout=${deadline}` : ''}`,
       // The server's own timeout cannot fire while it is frozen: the client stops waiting as well.
-      query_timeout: deadline,
+      ...(deadline ? { query_timeout: deadline } : {}),
     });
     // An idle client whose server went away (restart, failover) emits 'error' on the pool; without
     // a listener that is an uncaught exception that ends the process. The pool drops that client and

@@ -135,7 +135,7 @@ export function namingPool(pool: pg.Pool, max = PG_NAMED_STATEMENTS_MAX): Pick<p
           // The statement passed its deadline with no answer (a hung server): the connection is
           // still busy with it, so end it. The rollback that follows fails at once instead of
           // waiting out a second deadline, and the pool drops the client when it is released.
-          if (err instanceof Error && err.message === 'Query read timeout') void client.end().catch(() => undefined);
+          if (err instanceof Error && err.message === 'Query read timeout') void (client as unknown as pg.Client).end().catch(() => undefined);
           throw err;
         });
       };
