@@ -43,12 +43,23 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   const metrics = new Metrics(`${os.hostname()}:${config.partyPort}`);
   const database = openDatabase(config.databaseUrl, {
     onQuery: (ms, failed) => metrics.queryDuration.observe({ outcome: failed ? 'error' : 'ok' }, ms / 1000),
+    statementTimeoutMs: config.dbStatementTimeoutMs,
     // Message and code only: a pg error carries its whole client object.
     onConnectionError: (err) =>
       logger.warn({ error: err.message, code: (err as { code?: string }).code }, 'database connection lost; the pool reconnects on the next query'),
   });
   metrics.watchPool(database.poolStats);
-  const applied = await migrateToLatest(database.db);
+  // Start-up may wait longer than a request's deadline (a long migration, another node's start-up
+  // writes): on PostgreSQL, migrations and the start-up lock use a connection of their own without it.
+  const startup = database.dialect === 'postgres' ? openDatabase(config.databaseUrl) : database;
+  const closeStartup = async () => {
+    if (startup !== database) await startup.close();
+  };
+  const applied = await migrateToLatest(startup.db).catch(async (e: unknown) => {
+    await closeStartup();
+    await database.close();
+    throw e;
+  });
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   // The read caches of every node hear of the writes made on the others (issue 16).
   if (config.redisUrl) await database.changes.connect(connectRedis(config.redisUrl, config.redisKeyPrefix, logger), logger);
@@ -70,16 +81,18 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   ctx.cmsTokenResolvers.push(cmsUserTokenResolver(ctx));
   try {
     // Nodes starting together (a fresh cluster, an upgrade) would race to create the same rows.
-    await runAlone(ctx.db, ctx.dialect, 'fanfare:start-up writes', async () => {
+    await runAlone(startup.db, ctx.dialect, 'fanfare:start-up writes', async () => {
       await ensureFirstAdmin(ctx);
       if (config.demo.seed) await seedDemo(ctx);
     });
   } catch (e) {
     // A refused start (production without a first admin password) leaves nothing open.
     await ctx.hub.close();
+    await closeStartup();
     await database.close();
     throw e;
   }
+  await closeStartup();
 
   const dependencies = [{ name: 'database', probe: database.probe }, ...ctx.hub.dependencies()];
   const isReady = () => checkReadiness(dependencies);

@@ -31,6 +31,48 @@ export type NonNegativeInt = z.infer<typeof NonNegativeInt>;
 /** Largest value of a PostgreSQL `integer` column (4 bytes); SQLite's integers are wider. */
 export const INT32_MAX = 2_147_483_647;
 
+/**
+ * Largest free-form JSON documents a client may store, in bytes of their JSON text (UTF-8), and
+ * the longest key anywhere inside one. Listed in the README's configuration table.
+ */
+export const JSON_LIMITS = {
+  /** A campaign's `data` (its page, modules and the editor's own keys). */
+  campaignData: 256 * 1024,
+  /** A campaign's or app's `i18n` (locales and every translated message). */
+  i18n: 512 * 1024,
+  /** A campaign's `tag_manager`. */
+  tagManager: 2 * 1024,
+  /** A campaign's `meta_tags`. */
+  metaTags: 32 * 1024,
+  /** An app's `config` (its own settings and `i18n`). */
+  appConfig: 512 * 1024,
+  /** Any key inside these documents. */
+  keyLength: 200,
+} as const;
+
+/** Size of `value` as JSON text in UTF-8 bytes, and its longest object key. */
+export function jsonSize(value: unknown): { bytes: number; longestKey: number } {
+  let longestKey = 0;
+  const text =
+    JSON.stringify(value, function (this: unknown, key: string, v: unknown) {
+      if (key.length > longestKey) longestKey = key.length;
+      return v;
+    }) ?? '';
+  return { bytes: new TextEncoder().encode(text).length, longestKey };
+}
+
+/**
+ * `schema`, refused past `maxBytes` of JSON or with a key longer than `JSON_LIMITS.keyLength`:
+ * free-form documents are stored and served as they come, so their size is bounded here.
+ */
+export function boundedJson<T extends z.ZodType>(schema: T, maxBytes: number): T {
+  return schema.superRefine((value, ctx) => {
+    const { bytes, longestKey } = jsonSize(value);
+    if (bytes > maxBytes) ctx.addIssue({ code: 'custom', message: `Larger than ${maxBytes} bytes as JSON (${bytes})` });
+    if (longestKey > JSON_LIMITS.keyLength) ctx.addIssue({ code: 'custom', message: `A key is longer than ${JSON_LIMITS.keyLength} characters` });
+  }) as T;
+}
+
 /** A non-negative integer a client sends that is stored in an `integer` column: it must fit. */
 export const StoredNonNegativeInt = NonNegativeInt.max(INT32_MAX);
 

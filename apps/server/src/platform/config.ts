@@ -49,6 +49,8 @@ export interface Config {
   legalDir: string | null;
   logLevel: string;
   uploadMaxBytes: number;
+  /** Deadline of one database statement (and of a wait for a connection or a SQLite lock): 503 beyond it. */
+  dbStatementTimeoutMs: number;
   /** Limits against abuse (issue 10): signups, Apple logins, sockets and upload quotas. */
   abuse: {
     anonSignupsPer10Min: number;
@@ -199,6 +201,7 @@ const Env = z.object({
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
   RETENTION_UNCONFIRMED_NEWSLETTER_DAYS: z.coerce.number().positive().max(3650).default(30),
   RETENTION_UNUSED_UPLOAD_HOURS: z.coerce.number().positive().max(87600).default(24),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Fanfare <no-reply@fanfare.local>'),
   ADMIN_EMAIL: z.email().optional(),
@@ -315,6 +318,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       unconfirmedNewsletterMs: e.RETENTION_UNCONFIRMED_NEWSLETTER_DAYS * 86_400_000,
       unusedUploadMs: e.RETENTION_UNUSED_UPLOAD_HOURS * 3_600_000,
     },
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     abuse: {
       /** Anonymous signups one client address may make per 10 minutes. */
       anonSignupsPer10Min: e.ANON_SIGNUP_RATE_LIMIT,

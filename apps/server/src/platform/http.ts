@@ -10,7 +10,7 @@ import {
 } from 'fastify-type-provider-zod';
 import type { Logger } from 'pino';
 import type { ErrorBody, ValidationIssue } from '@fanfare/protocol';
-import { HttpError } from './errors.ts';
+import { HttpError, unsupportedMedia } from './errors.ts';
 import { transformDocument, transformOperation } from './openApi.ts';
 import { decorateCallers, trackRoutes } from './route.ts';
 import { isDatabaseUnavailable, isUniqueViolation } from './db/database.ts';
@@ -79,6 +79,13 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
   // Hooks every request passes: callback style, which costs no promise per request.
   app.addHook('onRequest', (req, reply, done) => {
     reply.header('x-request-id', req.id);
+    // Every body is read as UTF-8: a body declared in another charset (utf-7, latin1, ...) would
+    // be read as something its sender did not mean, and could slip past checks made on the text.
+    const charset = declaredCharset(req.headers['content-type']);
+    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+      done(unsupportedMedia(`Unsupported charset ${JSON.stringify(charset.slice(0, 40))}: send UTF-8`));
+      return;
+    }
     done();
   });
   countRequestsInFlight(app as unknown as FastifyInstance);
@@ -124,6 +131,13 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
       .send(ready ? { status: 'ready', checks } : { detail: `Not ready: ${down.join(', ') || 'dependencies'} unreachable`, checks });
   });
   return app;
+}
+
+/** The `charset` parameter of a Content-Type header, lower case and unquoted; null when absent. */
+export function declaredCharset(contentType: string | undefined): string | null {
+  if (!contentType) return null;
+  const match = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType);
+  return match ? match[2]!.toLowerCase() : null;
 }
 
 /** Maps any thrown value to a status and a `{ detail }` body; never leaks a stack trace. */

@@ -18,6 +18,23 @@ describe.each(DB_TARGETS)('platform on %s', (db) => {
     }
   });
 
+  it('refuses a body declared in a charset other than UTF-8 with 415 {detail}, on both listeners', async () => {
+    // Raw: the typed client always sends UTF-8.
+    const post = (url: string, contentType: string) => fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body: JSON.stringify({ text: '+ADw-script+AD4-' }) });
+    const targets = [`${t.partyUrl}/api/parties/demo/chat/messages`, `${t.cmsUrl}/api/users/login`];
+    for (const url of targets) {
+      for (const contentType of ['application/json; charset=utf-7', 'application/json;charset="ISO-8859-1"', 'text/plain; charset=latin1']) {
+        const res = await fetch(url, { method: 'POST', headers: { 'content-type': contentType }, body: '{}' });
+        expect(res.status, `${url} ${contentType}`).toBe(415);
+        expect(typeof ((await res.json()) as { detail: unknown }).detail).toBe('string');
+      }
+      // UTF-8, named or not, goes on to the route (which then refuses the missing token or fields).
+      for (const contentType of ['application/json', 'application/json; charset=UTF-8', 'application/json; charset="utf-8"']) {
+        expect((await post(url, contentType)).status, `${url} ${contentType}`).not.toBe(415);
+      }
+    }
+  });
+
   it('answers an unknown route 404 as JSON detail, without a stack trace', async () => {
     const res = await fetch(`${t.partyUrl}/api/nothing-here`);
     expect(res.status).toBe(404);

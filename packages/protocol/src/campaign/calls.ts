@@ -3,7 +3,7 @@
  * plus the calls the spec leaves implicit (login, lock, token-gate codes, exports).
  */
 import { z } from 'zod';
-import { Id, IsoDateTime, headerToken, listOf } from '../common.ts';
+import { Id, IsoDateTime, JSON_LIMITS, boundedJson, headerToken, listOf } from '../common.ts';
 import { CMS_PASSWORD_MAX_LENGTH, CMS_PASSWORD_MIN_LENGTH } from './constants.ts';
 import {
   AppConfig,
@@ -103,7 +103,7 @@ export type CmsUsersResponse = z.infer<typeof CmsUsersResponse>;
 export const CreateAppBody = z.strictObject({
   name: Slug,
   title: z.string().trim().max(200).optional(),
-  config: AppConfig.optional(),
+  config: boundedJson(AppConfig, JSON_LIMITS.appConfig).optional(),
 });
 export type CreateAppBody = z.infer<typeof CreateAppBody>;
 
@@ -118,8 +118,8 @@ export type AppsResponse = z.infer<typeof AppsResponse>;
 const CampaignFields = {
   name: z.string().trim().min(1).max(200),
   slug: Slug,
-  meta_tags: z.record(z.string().max(100), z.string().max(2000)),
-  tag_manager: TagManager,
+  meta_tags: boundedJson(z.record(z.string().max(100), z.string().max(2000)), JSON_LIMITS.metaTags),
+  tag_manager: boundedJson(TagManager, JSON_LIMITS.tagManager),
   test: z.boolean(),
   wp_url: HttpUrl.nullable(),
   newsletter: NewsletterEntry.nullable(),
@@ -127,12 +127,12 @@ const CampaignFields = {
   enabled_services: z.array(CampaignService).max(2),
   starts_at: IsoDateTime.nullable(),
   ends_at: IsoDateTime.nullable(),
-  i18n: I18nSettings.nullable(),
+  i18n: boundedJson(I18nSettings, JSON_LIMITS.i18n).nullable(),
   token_gate: TokenGateSettings,
   token_gated_campaign_url: HttpUrl.nullable(),
   token_gate_url: HttpUrl.nullable(),
   is_token_gate: z.boolean(),
-  data: CampaignData,
+  data: boundedJson(CampaignData, JSON_LIMITS.campaignData),
 };
 
 /** `POST /api/campaigns`. */

@@ -38,7 +38,7 @@ export const HttpUrl = z
 export type HttpUrl = z.infer<typeof HttpUrl>;
 
 /** A locale code such as `de`, `en` or `pt-BR`. */
-export const LocaleCode = z.string().regex(/^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, 'Expected a locale code such as de or en-GB');
+export const LocaleCode = z.string().max(35).regex(/^[a-z]{2,3}(?:[-_][A-Za-z0-9]{2,8})*$/, 'Expected a locale code such as de or en-GB');
 export type LocaleCode = z.infer<typeof LocaleCode>;
 
 /** A numeric plural rule such as `nplurals=2; plural=(n != 1);` (spec 5). */

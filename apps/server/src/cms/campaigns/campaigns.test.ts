@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMPAIGN_LOCKED_ERROR, type CloneCampaignBody, type CreateCampaignBody, type PatchCampaignBody } from '@fanfare/protocol';
+import { CAMPAIGN_LOCKED_ERROR, JSON_LIMITS, type CloneCampaignBody, type CreateCampaignBody, type PatchCampaignBody } from '@fanfare/protocol';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { ADMIN, cmsApi, createApp, createCampaign, detailOf, failure, login, startCmsServer, statusOf, userWithRoles } from '../testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, detailOf, failure, login, rawCall, startCmsServer, statusOf, userWithRoles } from '../testing.ts';
 
 describe.each(DB_TARGETS)('CMS apps and campaigns (%s)', (db) => {
   let ts: TestServer;
@@ -92,6 +92,31 @@ describe.each(DB_TARGETS)('CMS apps and campaigns (%s)', (db) => {
     const dup = await failure(create(editorA, { app_id: appId, name: 'Again', slug: 'taken' }));
     expect(dup.status).toBe(409);
     expect(detailOf(dup).fields).toEqual(['slug']);
+  });
+
+  it('free-form JSON is bounded: data, i18n, tag_manager and meta_tags past JSON_LIMITS or with a 1 MB key answer 422 and store nothing', async () => {
+    const c = await createCampaign(ts, admin, { app_id: appId, name: 'Bounded', slug: 'bounded' });
+    const huge = 'k'.repeat(1024 * 1024);
+    // Raw: the typed client would refuse these bodies before sending them.
+    const patchRaw = (body: unknown) => rawCall(ts, 'POST', `/api/campaigns/${c.id}/patch`, { token: admin, body });
+    const refused = [
+      { data: { [huge]: 1 } },
+      { data: { notes: 'x'.repeat(JSON_LIMITS.campaignData) } },
+      { i18n: { locales: [{ code: `en-${'abcdefgh-'.repeat(100_000)}x1`, pluralForm: 'nplurals=2; plural=(n != 1);' }], translations: [] } },
+      { i18n: { translations: [{ locale: 'en', messages: Object.fromEntries(Array.from({ length: 60 }, (_, i) => [`key.${i}`, 'x'.repeat(9_000)])) }] } },
+      { tag_manager: { artist: 'a', [huge]: 'b' } },
+      { meta_tags: Object.fromEntries(Array.from({ length: 20 }, (_, i) => [`tag${i}`, 'x'.repeat(2_000)])) },
+    ];
+    for (const body of refused) {
+      const res = await rawCall(ts, 'POST', `/api/campaigns/${c.id}/patch`, { token: admin, body });
+      // tag_manager keeps only its known keys: an unknown key is dropped, never stored.
+      if ('tag_manager' in body && res.status === 200) continue;
+      expect(res.status, Object.keys(body).join()).toBe(422);
+    }
+    const stored = await get(admin, c.id);
+    expect(JSON.stringify(stored).length).toBeLessThan(64 * 1024);
+    // Within the bounds, the same fields are stored.
+    expect((await patchRaw({ data: { notes: 'x'.repeat(JSON_LIMITS.campaignData - 1024) } })).status).toBe(200);
   });
 
   it('slug exists per app, by app name or id', async () => {

@@ -33,6 +33,13 @@ export interface OpenOptions {
   onConnectionError?: (err: Error) => void;
   /** Told the duration of every statement (for the metrics), and whether it failed. */
   onQuery?: (durationMs: number, failed: boolean) => void;
+  /**
+   * Deadline of every statement (none when absent: start-up work such as migrations). PostgreSQL: the server cancels a
+   * longer statement (`statement_timeout`), and the client gives up on an answer that does not
+   * come (`query_timeout`, a hung or frozen server) and on a wait for a pool connection. SQLite:
+   * the longest wait for the write lock (`busy_timeout`). Either way the request answers 503.
+   */
+  statementTimeoutMs?: number;
 }
 
 /** A new pool connection gives up after this, so requests fail fast while the database is away. */
@@ -48,7 +55,16 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
     // Named statements (statements.ts) save the parse, but PostgreSQL switches a named statement to
     // a generic plan after five runs; for an IN list over a growing table (token-gate code imports)
     // that plan scanned the table on every batch. Plan each execution for its own values instead.
-    const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: CONNECT_TIMEOUT_MS, keepAlive: true, options: '-c plan_cache_mode=force_custom_plan' });
+    const deadline = options.statementTimeoutMs;
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      connectionTimeoutMillis: Math.min(CONNECT_TIMEOUT_MS, deadline ?? CONNECT_TIMEOUT_MS),
+      keepAlive: true,
+      options: `-c plan_cache_mode=force_custom_plan${deadline ? ` -c statement_timeout=${deadline}` : ''}`,
+      // The server's own timeout cannot fire while it is frozen: the client stops waiting as well.
+      ...(deadline ? { query_timeout: deadline } : {}),
+    });
     // An idle client whose server went away (restart, failover) emits 'error' on the pool; without
     // a listener that is an uncaught exception that ends the process. The pool drops that client and
     // opens a new one on the next query, so logging is all there is to do.
@@ -83,7 +99,7 @@ export function openDatabase(url: string, options: OpenOptions = {}): DatabaseHa
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${options.statementTimeoutMs ?? CONNECT_TIMEOUT_MS}`);
   // 64 MiB of page cache instead of SQLite's 2 MiB: signups, posts and votes insert into indexes
   // keyed by random ids that outgrow 2 MiB within a few thousand fans (issue 16: +7-17 % req/s).
   sqlite.pragma('cache_size = -65536');
@@ -143,10 +159,11 @@ export function withTimeout<T>(work: Promise<T>, ms: number, what: string): Prom
 
 // SQLSTATE classes and socket errors that mean "the database is not there right now" (a restart,
 // a failover, a network cut), as opposed to a fault in the query: 08 connection exception,
-// 57P01-57P03 admin/crash shutdown and "cannot connect now", 53300 too many connections.
-const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300)$/;
+// 57P01-57P03 admin/crash shutdown and "cannot connect now", 53300 too many connections, 57014
+// a statement cancelled at its deadline (statement_timeout), and pg's own "Query read timeout".
+const UNAVAILABLE_SQLSTATES = /^(08...|57P0[123]|53300|57014)$/;
 const UNAVAILABLE_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY']);
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable/i;
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|not queryable|Query read timeout/i;
 
 /** True when `err` says the database is unreachable (answer 503 and let the client retry). */
 export function isDatabaseUnavailable(err: unknown): boolean {

@@ -121,12 +121,23 @@ export function namingPool(pool: pg.Pool, max = PG_NAMED_STATEMENTS_MAX): Pick<p
     if (!patched.has(client)) {
       patched.add(client);
       const query = client.query.bind(client) as (...args: unknown[]) => unknown;
-      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (text: unknown, values?: unknown, ...rest: unknown[]) => {
+      const run = (text: unknown, values?: unknown, ...rest: unknown[]): unknown => {
         if (typeof text === 'string' && Array.isArray(values) && rest.length === 0) {
           const name = nameOf(text);
           if (name) return query({ name, text, values });
         }
         return query(text, values, ...rest);
+      };
+      (client as unknown as { query: (...args: unknown[]) => unknown }).query = (...args: unknown[]) => {
+        const result = run(...(args as [unknown, unknown?, ...unknown[]]));
+        if (!(result instanceof Promise)) return result;
+        return result.catch((err: unknown) => {
+          // The statement passed its deadline with no answer (a hung server): the connection is
+          // still busy with it, so end it. The rollback that follows fails at once instead of
+          // waiting out a second deadline, and the pool drops the client when it is released.
+          if (err instanceof Error && err.message === 'Query read timeout') void (client as unknown as pg.Client).end().catch(() => undefined);
+          throw err;
+        });
       };
     }
     return client;
