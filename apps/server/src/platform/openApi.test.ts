@@ -100,7 +100,7 @@ describe.each(DB_TARGETS)('OpenAPI documents describe every real answer (%s)', (
     await settle(fan.call('getPartyMe', { params: { id: 'demo' } }));
     await fan.call('signup', { params: { id: 'demo' }, body: { real_name: 'Replay Fan', display_name: 'Replay Fan', email: 'replay@example.com' } });
     const message = await fan.call('postChatMessage', { params: { id: 'demo' }, body: { text: 'documented?' } });
-    await fan.call('chatRecent', { params: { id: 'demo' } }).catch(() => undefined);
+    await fan.call('listRecentChatMessages', { params: { id: 'demo' } }).catch(() => undefined);
     await fan.call('listChatMessages', { params: { id: 'demo' }, query: { limit: 5 } });
     await settle(fan.call('clearChat', { params: { id: 'demo' } }));
     await fan.call('deleteChatMessage', { params: { id: 'demo', messageId: message.id } });
@@ -131,7 +131,7 @@ describe.each(DB_TARGETS)('OpenAPI documents describe every real answer (%s)', (
     await cms(admin).call('dataRightsAudit', {});
     await settle(cms(admin).call('dataRightsExport', { body: { email: 'no address' } }));
     await cms(admin).call('deleteCampaign', { params: { id: campaign.id } });
-    await cms(admin).call('countries', { query: { locale: 'de' } }).catch(() => undefined);
+    await cms(admin).call('listCountries', { query: { locale: 'de' } }).catch(() => undefined);
 
     const statuses = new Set(answers.map((a) => a.status));
     for (const s of [200, 201, 204, 400, 401, 403, 404, 422]) expect(statuses, `the replay covers a ${s}`).toContain(s);
