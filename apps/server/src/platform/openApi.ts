@@ -87,8 +87,8 @@ export function transformOperation(input: TransformInput): ReturnType<typeof jso
  * `@fastify/swagger`'s `transformObject`: OpenAPI 3.0 says `nullable` does not widen an `enum`,
  * so a nullable enum must list `null` itself (zod's output leaves it out).
  */
-export function transformDocument(document: { openapiObject?: unknown } | { swaggerObject?: unknown }): Record<string, unknown> {
-  const doc = ('openapiObject' in document ? document.openapiObject : document.swaggerObject) as Record<string, unknown>;
+export function transformDocument(document: { openapiObject?: unknown; swaggerObject?: unknown }): Record<string, unknown> {
+  const doc = (document.openapiObject ?? document.swaggerObject) as Record<string, unknown>;
   listNullInNullableEnums(doc);
   return doc;
 }
