@@ -289,7 +289,7 @@ function FileCard({ file, target, onPick, onDelete, onOpenFolder }: FileCardProp
         <Button
           size="compact-xs"
           variant="default"
-          aria-label={`Copy the URL of ${file.name}`}
+          aria-label={`Copy URL of ${file.name}`}
           onClick={() => {
             const url = new URL(file.file, window.location.href).href;
             navigator.clipboard.writeText(url).then(
