@@ -38,8 +38,6 @@ export class CampaignTiming {
   readonly events = new Emitter<TimingEvents>();
   private cancels: Array<() => void> = [];
   private current: TimingPhase = 'upcoming';
-  private hasAnnouncedStart = false;
-  private hasAnnouncedEnd = false;
 
   constructor(
     private readonly timers: TimerApi,
@@ -59,16 +57,9 @@ export class CampaignTiming {
     const w = this.window();
     const startsAt = w.starts_at ? Date.parse(w.starts_at) : null;
     const endsAt = w.ends_at ? Date.parse(w.ends_at) : null;
-    // Each edit in the editor calls start() again: an event already announced for the same
-    // moment is not fired twice. Moving the start (or end) into the future re-arms its event.
-    const now = this.now();
-    if (startsAt !== null && startsAt > now) this.hasAnnouncedStart = false;
-    if (endsAt === null || endsAt > now) this.hasAnnouncedEnd = false;
     const start = () => {
       if (this.current !== 'upcoming') return;
       this.current = 'running';
-      if (this.hasAnnouncedStart) return;
-      this.hasAnnouncedStart = true;
       this.events.emit('started', { at: this.now() });
     };
     if (startsAt === null) start();
@@ -77,8 +68,6 @@ export class CampaignTiming {
       this.cancels.push(
         waitUntil(this.timers, this.now, endsAt, () => {
           this.current = 'ended';
-          if (this.hasAnnouncedEnd) return;
-          this.hasAnnouncedEnd = true;
           this.events.emit('ended', { at: this.now() });
         }),
       );
