@@ -119,7 +119,7 @@ describe.runIf(RUN)('two server nodes on one PostgreSQL and one Redis', () => {
     const publishing = (async () => {
       for (let i = 0; i < 30; i++) {
         await publishEvent(b.server.ctx, P, { type: 'votes_changed', track_id: `after-${i}`, votes: i });
-        await onB(cast.lena).call(i % 2 ? 'voteTrack' : 'unvoteTrack', { params: { id: P, trackId: tracks[0]!.id } });
+        await onB(cast.lena).call(i % 2 ? 'voteTrack' : 'unvoteTrack', { params: { id: P, trackId: tracks.at(-1)!.id } });
       }
     })();
     await closing;

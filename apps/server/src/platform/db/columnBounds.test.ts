@@ -18,6 +18,7 @@ const COLUMN_OF: Record<string, { table: string; column: string }> = {
   'party.putParty.body.wp_post_id': { table: 'parties', column: 'wp_post_id' },
   'party.listChatMessages.query.before': { table: 'chat_messages', column: 'timestamp_ms' },
   'party.listChatMessages.query.before_seq_id': { table: 'chat_messages', column: 'seq_id' },
+  'party.listChatMessages.query.after_seq_id': { table: 'chat_messages', column: 'seq_id' },
 };
 
 /** Largest integer a client's JSON number carries exactly. */
