@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@fanfare/ui';
 import { useServices } from '../../app/context.tsx';
 import { usePartyFont } from '../../ui/usePartyFont.ts';
+import { DurationField } from './DurationField.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
 import { useHostAction } from './useHostAction.tsx';
 
@@ -12,7 +13,6 @@ export function PollForm() {
   const services = useServices();
   const font = usePartyFont();
   const questionId = useId();
-  const durationId = useId();
   const { run, busy, feedback } = useHostAction();
   const [poll, setPoll] = useState({ question: '', options: ['', ''], duration: 60 });
   const send = async (e: FormEvent) => {
@@ -35,10 +35,7 @@ export function PollForm() {
         <input id={questionId} required value={poll.question} onChange={(e) => setPoll({ ...poll, question: e.target.value })} />
       </div>
       <OptionsEditor name="poll" options={poll.options} onChange={(options) => setPoll({ ...poll, options })} />
-      <div className="field">
-        <label htmlFor={durationId}>{t('host.duration')}</label>
-        <input id={durationId} type="number" min={5} max={3600} value={poll.duration} onChange={(e) => setPoll({ ...poll, duration: Number(e.target.value) })} />
-      </div>
+      <DurationField value={poll.duration} onChange={(duration) => setPoll({ ...poll, duration })} />
       <Button type="submit" font={font} disabled={busy}>
         {t('host.send')}
       </Button>

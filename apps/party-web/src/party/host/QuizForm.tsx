@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@fanfare/ui';
 import { useServices } from '../../app/context.tsx';
 import { usePartyFont } from '../../ui/usePartyFont.ts';
+import { DurationField } from './DurationField.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
 import { useHostAction } from './useHostAction.tsx';
 
@@ -12,7 +13,6 @@ export function QuizForm() {
   const services = useServices();
   const font = usePartyFont();
   const questionId = useId();
-  const durationId = useId();
   const { run, busy, feedback } = useHostAction();
   const [quiz, setQuiz] = useState({ question: '', options: ['', ''], correct: 0, duration: 30 });
   const send = async (e: FormEvent) => {
@@ -40,10 +40,7 @@ export function QuizForm() {
         correct={quiz.correct}
         onCorrect={(correct) => setQuiz({ ...quiz, correct })}
       />
-      <div className="field">
-        <label htmlFor={durationId}>{t('host.duration')}</label>
-        <input id={durationId} type="number" min={5} max={3600} value={quiz.duration} onChange={(e) => setQuiz({ ...quiz, duration: Number(e.target.value) })} />
-      </div>
+      <DurationField value={quiz.duration} onChange={(duration) => setQuiz({ ...quiz, duration })} />
       <Button type="submit" font={font} disabled={busy}>
         {t('host.send')}
       </Button>
