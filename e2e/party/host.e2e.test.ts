@@ -164,9 +164,11 @@ describe('host flows in Chromium: popup, live poll, pause reason, reactions and 
     }, 2 * REACTION_BURST);
     await waitFor(() => fan.evaluate(() => (window as unknown as { waitTexts: string[] }).waitTexts.some((t) => /in \d+ s wieder/.test(t))), 'the wait to show');
     await waitFor(() => fan.getByTestId('reaction-wait').textContent().then((t) => t === ''), 'the wait to clear itself', 5_000);
-    // The bursts of these taps fly for 2.4 s on every page: the next step's axe check reads
-    // settled pages, not text caught mid-fade.
-    await host.waitForTimeout(3_000);
+    // The bursts of these taps fly for 2.4 s on every page, then leave it: the next step's axe
+    // check reads settled pages, not text caught mid-fade.
+    for (const page of [fan, host]) {
+      await waitFor(() => page.getByTestId('reaction-burst').count().then((n) => n === 0), 'every burst to fly off', 15_000);
+    }
   });
 
   it('the fan reads why the music paused when the host stops the party', async () => {

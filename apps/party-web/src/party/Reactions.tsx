@@ -70,7 +70,7 @@ export function Reactions() {
       </p>
       <div className="reactions__bursts" aria-hidden="true">
         {bursts.map((b) => (
-          <span key={b.id} className="reactions__burst" data-testid="reaction-burst" data-reaction={b.reaction} style={{ left: `${(b.id * 37) % 80}%` }}>
+          <span key={b.id} className="reactions__burst" data-testid="reaction-burst" data-reaction={b.reaction} style={{ left: `${(b.id * 37) % 80}%` }} onAnimationEnd={() => services.store.getState().dropReactionBurst(b.id)}>
             {REACTION_EMOJI[b.reaction]}
             {b.count > 1 && <small>×{b.count}</small>}
           </span>

@@ -75,3 +75,16 @@ describe('chat memory bound (ours): at most CHAT_MAX_KEPT entries stay in memory
     expect(s.getState().messages[0]!.id).toBe('m10');
   });
 });
+
+describe('reaction bursts: flown-off bursts leave the page and ids never repeat', () => {
+  it('drops a burst by id, and the next burst takes a fresh id rather than the dropped one', () => {
+    const s = store();
+    s.getState().addReactions({ type: 'reactions', track_id: 'a', counts: { fire: 2, heart: 1 } });
+    expect(s.getState().reactionBursts.map((b) => b.id)).toEqual([1, 2]);
+    s.getState().dropReactionBurst(2);
+    s.getState().dropReactionBurst(1);
+    expect(s.getState().reactionBursts).toEqual([]);
+    s.getState().addReactions({ type: 'reactions', track_id: 'a', counts: { fire: 1 } });
+    expect(s.getState().reactionBursts).toEqual([{ id: 3, reaction: 'fire', count: 1 }]);
+  });
+});

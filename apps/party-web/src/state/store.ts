@@ -73,6 +73,8 @@ export interface PartyState {
   listeners: number | null;
   /** Recent reaction bursts to animate, newest last (bounded). */
   reactionBursts: ReactionBurst[];
+  /** Ids only grow: a new burst never reuses a key React still animates. */
+  lastReactionBurstId: number;
 }
 
 /** One reaction shown flying up: an aggregated count of one reaction in one server window. */
@@ -112,6 +114,8 @@ export interface PartyActions {
   setListeners(listeners: number): void;
   /** Queues the reactions of one server window as bursts. */
   addReactions(event: ReactionsEvent): void;
+  /** A burst has flown off: it leaves the page, so nothing half-faded stays behind. */
+  dropReactionBurst(id: number): void;
   /** The answer of start or stop: the timeline as it is now. */
   applyRunState(run: Pick<StartPartyResponse, 'status'> & { started_at?: string | null }): void;
   /** The host ended the party: store ends_at and re-run the redirect rule. */
@@ -176,6 +180,7 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
     offsetMs: null,
     listeners: null,
     reactionBursts: [],
+    lastReactionBurstId: 0,
 
     set: (partial) => set(partial),
     setParty: (party) => set({ party, status: party.status }),
@@ -287,12 +292,13 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
     setListeners: (listeners) => set({ listeners }),
     addReactions: (event) => {
       let next = get().reactionBursts;
-      let id = next.at(-1)?.id ?? 0;
+      let id = get().lastReactionBurstId;
       for (const [reaction, count] of Object.entries(event.counts) as [Reaction, number][]) {
         next = [...next, { id: ++id, reaction, count }];
       }
-      set({ reactionBursts: next.slice(-REACTION_BURSTS_KEPT) });
+      set({ reactionBursts: next.slice(-REACTION_BURSTS_KEPT), lastReactionBurstId: id });
     },
+    dropReactionBurst: (id) => set({ reactionBursts: get().reactionBursts.filter((b) => b.id !== id) }),
     applyRunState: (run) => {
       const party = get().party;
       set({
