@@ -15,12 +15,11 @@ import { call, cmsHeaders, signUpFans, startFanfareServer } from '../lib/fanfare
 import { freePort, spawnTs, stopProcess, waitForHttp } from '../lib/processes.ts';
 import type { WireKind } from './protocol.ts';
 
-export const TARGET_NAMES = ['fanfare', 'fanfare-stream-writes', 'ws', 'ws-stored', 'ws-stored-fastify', 'socketio', 'socketio-naive'] as const;
+export const TARGET_NAMES = ['fanfare', 'ws', 'ws-stored', 'ws-stored-fastify', 'socketio', 'socketio-naive'] as const;
 export type TargetName = (typeof TARGET_NAMES)[number];
 
 export const TARGET_LABELS: Record<TargetName, string> = {
   fanfare: 'Fanfare',
-  'fanfare-stream-writes': 'Fanfare, every frame through socket.write (SOCKET_HANDLE_WRITES=false, as before decision 0024)',
   ws: 'ref: fair ws (same pacing, 1 frame/batch)',
   'ws-stored': 'extra: fair ws that stores each post in SQLite before answering (decision 0024)',
   'ws-stored-fastify': 'extra: ws-stored taking its posts on a bare Fastify route (decision 0024)',
@@ -67,12 +66,12 @@ export interface RunningTarget {
 /** Starts one target. */
 export async function startTarget(name: TargetName, opts: TargetOptions): Promise<RunningTarget> {
   if (name === 'fanfare') return startFanfare(opts);
-  if (name === 'fanfare-stream-writes') return startFanfare(opts, { SOCKET_HANDLE_WRITES: 'false' }, name);
   return startReference(name, opts);
 }
 
-async function startFanfare(opts: TargetOptions, extraEnv: NodeJS.ProcessEnv = {}, name: 'fanfare' | 'fanfare-stream-writes' = 'fanfare'): Promise<RunningTarget> {
-  const env = { DEMO_SEED: 'false', SOCKET_BATCH_MS: String(opts.batchMs), ...extraEnv };
+async function startFanfare(opts: TargetOptions): Promise<RunningTarget> {
+  const name = 'fanfare';
+  const env = { DEMO_SEED: 'false', SOCKET_BATCH_MS: String(opts.batchMs) };
   const logFile = path.join(opts.logDir, `${name}-server.log`);
   const started = Date.now();
   // Sign-ups run on a first process; the measured one restarts on the same data, so the garbage
@@ -123,7 +122,7 @@ export function fanPosters(bases: string[], tokens: string[], rate: number): Pos
   }));
 }
 
-async function startReference(name: Exclude<TargetName, 'fanfare' | 'fanfare-stream-writes'>, opts: TargetOptions): Promise<RunningTarget> {
+async function startReference(name: Exclude<TargetName, 'fanfare'>, opts: TargetOptions): Promise<RunningTarget> {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const stores = name === 'ws-stored' || name === 'ws-stored-fastify';

@@ -48,7 +48,6 @@ export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobS
       batchMs: live.socketBatchMs,
       sweepChunk: live.socketSweepChunk,
       sweepBudgetMs: live.socketSweepBudgetMs,
-      handleWrites: live.socketHandleWrites,
       heartbeatMs: live.socketHeartbeatMs,
       sendBufferSoftBytes: live.socketSendBufferSoftBytes,
       sendBufferHardBytes: live.socketSendBufferHardBytes,

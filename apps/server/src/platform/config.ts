@@ -102,8 +102,6 @@ export interface LiveConfig {
   socketSweepChunk: number;
   /** Milliseconds of socket writes after which a cycle's turn ends while a request is under way (SOCKET_SWEEP_BUDGET_MS). */
   socketSweepBudgetMs: number;
-  /** Frames go straight to each socket's TCP handle where Node allows it (SOCKET_HANDLE_WRITES, decision 0024). */
-  socketHandleWrites: boolean;
   /** Server ping interval; a socket silent for three intervals is closed. */
   socketHeartbeatMs: number;
   /** A socket whose unsent bytes stay above this for `socketSlowGraceMs` is shed (close 4008). */
@@ -165,7 +163,6 @@ const Env = z.object({
   // post's database round trips (several per post on PostgreSQL) each wait milliseconds, not a chunk.
   SOCKET_SWEEP_BUDGET_MS: z.coerce.number().min(0).max(1000).default(5),
   // Decision 0024: `false` sends every frame through `socket.write` (the fan-out bench's before).
-  SOCKET_HANDLE_WRITES: Bool.default(true),
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(50).default(20_000),
   SOCKET_SEND_BUFFER_SOFT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
   SOCKET_SEND_BUFFER_HARD_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
@@ -273,7 +270,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socketBatchMs: e.SOCKET_BATCH_MS,
       socketSweepChunk: e.SOCKET_SWEEP_CHUNK,
       socketSweepBudgetMs: e.SOCKET_SWEEP_BUDGET_MS,
-      socketHandleWrites: e.SOCKET_HANDLE_WRITES,
       socketHeartbeatMs: e.SOCKET_HEARTBEAT_MS,
       socketSendBufferSoftBytes: e.SOCKET_SEND_BUFFER_SOFT_BYTES,
       socketSendBufferHardBytes: Math.max(e.SOCKET_SEND_BUFFER_HARD_BYTES, e.SOCKET_SEND_BUFFER_SOFT_BYTES),

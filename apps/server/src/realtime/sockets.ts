@@ -10,10 +10,12 @@ import {
   type SequencedEvent,
   type SocketErrorCode,
 } from '@fanfare/protocol';
+import type { ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
 import type { WebSocket } from 'ws';
 import { HeartbeatSlices, heartbeatSliceCount } from './heartbeat.ts';
-import { unsentBytes, wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
+import { wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
 import { inAudience, type Audience, type AudienceMember, type LoggedEvent, type PartyStream } from './hub.ts';
 import { requestsInFlight } from '../platform/requestsInFlight.ts';
 
@@ -72,8 +74,6 @@ export interface SocketOptions {
   sweepChunk: number;
   /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0018). */
   sweepBudgetMs: number;
-  /** Frames go straight to the sockets' TCP handles where Node allows it (decision 0024). */
-  handleWrites: boolean;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;
   /** A socket whose unsent bytes stay above this for `slowGraceMs` is shed. */
@@ -118,10 +118,9 @@ type SocketState = 'authenticating' | 'catching_up' | 'live' | 'closed';
  * socket (`socket._httpMessage`), which then holds it and its request (headers, URL with the
  * token) for the socket's whole life. Nothing answers over HTTP after the upgrade: detach it.
  */
-function releaseUpgradeResponse(ws: WebSocket): void {
-  const socket = (ws as unknown as { _socket?: { _httpMessage?: { detachSocket?: (s: unknown) => void } | null } })._socket;
-  const res = socket?._httpMessage;
-  if (socket && res && typeof res.detachSocket === 'function') res.detachSocket(socket);
+function releaseUpgradeResponse(tcp: Socket): void {
+  const res = (tcp as Socket & { _httpMessage?: ServerResponse | null })._httpMessage;
+  if (res && typeof res.detachSocket === 'function') res.detachSocket(tcp);
 }
 
 /** One fan's connection. */
@@ -143,6 +142,8 @@ class FanSocket {
 
   constructor(
     readonly ws: WebSocket,
+    /** The connection's TCP socket, as the upgrade request gave it: frames are written to it. */
+    readonly tcp: Socket,
     now: number,
     burst: number,
     /** The heartbeat tick this socket is pinged on. */
@@ -447,13 +448,13 @@ export class PartySocketServer {
   }
 
   /** Takes a freshly upgraded socket; everything after happens through its events. */
-  accept(ws: WebSocket, partyId: string, token: string | undefined): void {
-    const s = new FanSocket(ws, mono(), this.options.inboundPerSecond * 2, this.beatSlices.assign());
+  accept(ws: WebSocket, tcp: Socket, partyId: string, token: string | undefined): void {
+    const s = new FanSocket(ws, tcp, mono(), this.options.inboundPerSecond * 2, this.beatSlices.assign());
     // @fastify/websocket's own 'error' listener holds the upgrade's request and reply (headers,
     // logger, response object: kilobytes per socket, for the socket's whole life). Ours below
     // handles errors; dropping it lets them be collected (issue 16: memory per idle connection).
     ws.removeAllListeners('error');
-    releaseUpgradeResponse(ws);
+    releaseUpgradeResponse(tcp);
     ws.on('message', (data, isBinary) => {
       s.lastSeenMs = mono();
       if (isBinary) return this.sendError(s, 'invalid_frame', 'Binary frames are not accepted');
@@ -630,7 +631,7 @@ export class PartySocketServer {
   sendFrame(s: FanSocket, frame: WireFrame, now = mono()): void {
     const ws = s.ws;
     if (s.state === 'closed' || ws.readyState !== OPEN) return;
-    const buffered = unsentBytes(ws);
+    const buffered = ws.bufferedAmount;
     if (buffered > this.options.sendBufferSoftBytes) {
       s.overSoftSince ??= now;
       if (buffered > this.options.sendBufferHardBytes || now - s.overSoftSince >= this.options.slowGraceMs) {
@@ -640,7 +641,7 @@ export class PartySocketServer {
     } else {
       s.overSoftSince = null;
     }
-    writeFrame(ws, frame, this.options.handleWrites);
+    writeFrame(s.tcp, frame);
     this.deps.metrics?.frameWritten();
   }
 
@@ -717,7 +718,7 @@ export class PartySocketServer {
           s.ws.terminate();
           continue;
         }
-        if (s.ws.readyState === OPEN) writeFrame(s.ws, PING_FRAME, this.options.handleWrites);
+        if (s.ws.readyState === OPEN) writeFrame(s.tcp, PING_FRAME);
       }
     }
   }

@@ -16,12 +16,12 @@ export async function registerPartyRoutes(app: App, ctx: ServerContext, sockets:
     fromMemory: (params) => peekParty(ctx, params.id),
     // The same path upgraded: the party socket (spec 4 and 7). The token travels in the query
     // because browsers cannot set socket headers; the socket server checks it.
-    wsHandler: ((socket: Parameters<PartySocketServer['accept']>[0], req: { params: { id: string }; query: unknown }) => {
+    wsHandler: ((socket: Parameters<PartySocketServer['accept']>[0], req: { params: { id: string }; query: unknown; socket: Parameters<PartySocketServer['accept']>[1] }) => {
       const query = req.query as { access_token?: unknown; view?: unknown };
       const token = typeof query.access_token === 'string' ? query.access_token : undefined;
       // Issue 14: the hosts' dashboard gets the party's aggregated figures, not its event stream.
       if (query.view === DASHBOARD_VIEW) return dashboards.accept(socket, req.params.id, token);
-      sockets.accept(socket, req.params.id, token);
+      sockets.accept(socket, req.socket, req.params.id, token);
     }) as never,
   });
 
