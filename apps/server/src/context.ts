@@ -7,6 +7,7 @@ import type { DemoCatalog } from './providers/catalog/catalog.ts';
 import type { Providers } from './providers/providers.ts';
 import type { PartyStream } from './realtime/hub.ts';
 import type { UnitOfWork } from './realtime/unitOfWork.ts';
+import type { ChatSeqRecorder } from './party/chat/messages/publish.ts';
 
 /** Resolves a CMS token to the back-office identity behind it, or null. */
 export type CmsTokenResolver = (token: string) => Promise<{ id: string; name: string } | null>;
@@ -24,6 +25,8 @@ export interface ServerContext {
   hub: PartyStream;
   /** The one publish path: a write and the events it announces, published after the commit. */
   unitOfWork: UnitOfWork;
+  /** Writes the seq_ids published chat messages got back to their rows, batched. */
+  chatSeqs: ChatSeqRecorder;
   /** Who may present a CMS token (`X-Cms-Token`); the CMS domain adds its users' tokens. */
   cmsTokenResolvers: CmsTokenResolver[];
   /** Milliseconds since the epoch; replaceable in tests. */

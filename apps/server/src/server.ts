@@ -12,6 +12,7 @@ import { createProviders } from './providers/providers.ts';
 import { createPartyHub } from './realtime/hubFactory.ts';
 import { databaseSeqBlocks } from './realtime/seqBlocks.ts';
 import { UnitOfWork } from './realtime/unitOfWork.ts';
+import { ChatSeqRecorder } from './party/chat/messages/publish.ts';
 import { checkReadiness } from './platform/readiness.ts';
 import { Metrics, registerMetrics } from './platform/metrics.ts';
 import { registerPartySurface } from './party/surface.ts';
@@ -74,6 +75,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     providers: createProviders(config),
     hub,
     unitOfWork: new UnitOfWork(hub, logger),
+    chatSeqs: new ChatSeqRecorder(database.db, logger),
     cmsTokenResolvers: [],
     now: () => Date.now(),
     metrics,

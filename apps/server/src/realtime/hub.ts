@@ -52,13 +52,6 @@ export interface PartyStream {
   /** True when this process alone carries the parties' sockets (in-process hub, no other node). */
   readonly isSingleNode: boolean;
   /**
-   * The seq_id the party's next event gets if nothing else is numbered first, when this node knows
-   * it without waiting; null otherwise (with Redis, numbers come from Redis). A guess, not a
-   * reservation: a row may store it ahead of its event, to spare a second write, and must record
-   * the number its event really got whenever the two differ.
-   */
-  expectedSeq(partyId: string): number | null;
-  /**
    * Listens to every event of a party delivered on this node, in `seq_id` order (an event numbered
    * with `nextSeq` but published late is awaited for a short while); returns the unsubscribe.
    */
@@ -123,8 +116,6 @@ interface Numbering {
 export class LocalPartyHub implements PartyHub {
   readonly isSingleNode = true;
   private readonly numbering = new Map<string, Promise<Numbering>>();
-  /** The same numberings once loaded, for `expectedSeq` (which must not wait). */
-  private readonly loaded = new Map<string, Numbering>();
   private readonly listeners = new Map<string, Set<PartyListener>>();
   // The log keeps the serialized form only (about a third of the parsed object's memory).
   private readonly logs = new Map<string, EventLog<StoredEvent>>();
@@ -159,11 +150,6 @@ export class LocalPartyHub implements PartyHub {
     return (await this.numberingOf(partyId)).next - 1;
   }
 
-  expectedSeq(partyId: string): number | null {
-    const n = this.loaded.get(partyId);
-    return n && n.next <= n.to ? n.next : null;
-  }
-
   async ready(partyId: string): Promise<number> {
     await this.numberingOf(partyId);
     return this.sequencerFor(partyId).delivered ?? 0;
@@ -183,9 +169,7 @@ export class LocalPartyHub implements PartyHub {
       n = this.blocks.reserve(partyId).then((b) => {
         this.logFor(partyId).trimmedThrough = b.from - 1;
         this.sequencerFor(partyId, b.from - 1);
-        const loaded: Numbering = { next: b.from, to: b.to, refill: null };
-        this.loaded.set(partyId, loaded);
-        return loaded;
+        return { next: b.from, to: b.to, refill: null } satisfies Numbering;
       });
       // A failed reservation (database away) is retried by the next caller.
       n.catch(() => this.numbering.delete(partyId));

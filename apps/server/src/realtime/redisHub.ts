@@ -208,11 +208,6 @@ export class RedisPartyHub implements PartyHub {
     return this.withSeq(() => this.nextScript(...this.keys(partyId)), partyId);
   }
 
-  /** Unknown here: every node takes its numbers from Redis, so another node may take the next one first. */
-  expectedSeq(): number | null {
-    return null;
-  }
-
   async head(partyId: string): Promise<number> {
     const seq = await this.redis.commands.get(this.key(partyId, 'seq'));
     if (seq !== null) return Number(seq);

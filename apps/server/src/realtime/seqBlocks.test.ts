@@ -71,24 +71,6 @@ describe.each(DB_TARGETS)('a party\'s seq_id never goes backwards (%s)', (target
   });
 });
 
-describe('the seq_id a party\'s next event is expected to get (a guess, not a reservation)', () => {
-  it('is unknown until the party\'s numbering is loaded, then names the number the next event gets, and reserves nothing', async () => {
-    const hub = new LocalPartyHub(Date.now, {}, memorySeqBlocks(3));
-    expect(hub.expectedSeq(P)).toBeNull();
-    expect((await hub.emit(P, vote(0))).seq_id).toBe(1);
-    expect(hub.expectedSeq(P)).toBe(2);
-    // Asking twice reserves nothing: both answers name the same number, which the next event gets.
-    expect(hub.expectedSeq(P)).toBe(2);
-    expect((await hub.emit(P, vote(1))).seq_id).toBe(2);
-    expect((await hub.emit(P, vote(2))).seq_id).toBe(3);
-    // The block is used up: the next number needs a reservation, so it is not known without waiting.
-    expect(hub.expectedSeq(P)).toBeNull();
-    expect((await hub.emit(P, vote(3))).seq_id).toBe(4);
-    expect(hub.expectedSeq(P)).toBe(5);
-    await hub.close();
-  });
-});
-
 const REDIS = process.env.TEST_REDIS_URL;
 describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('the Redis hub\'s seq_id survives Redis losing its data', () => {
   const prefix = `fanfare-seq-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;

@@ -1,8 +1,8 @@
 import type { ChatMessage } from '@fanfare/protocol';
 import { sql } from 'kysely';
+import type { Logger } from 'pino';
 import type { ServerContext } from '../../../context.ts';
 import type { Db } from '../../../platform/db/database.ts';
-import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
 import type { Audience } from '../../../realtime/hub.ts';
 import { runPartyWrite, type PartyWrite } from '../../../realtime/unitOfWork.ts';
 import type { QuestionPayload } from '../polls/queries.ts';
@@ -21,9 +21,8 @@ export interface QueuedMessage {
 /**
  * Stores a chat message inside a write and queues its event. The event is numbered only after the
  * commit, so a failed insert or a rolled-back write uses up no `seq_id` (no gap for fans to wait
- * on). The row is inserted with the number its event will most likely get (`expectedSeq`, or 0
- * when the hub cannot tell), and records the real one afterwards only when the two differ: on one
- * node, posts spread out (100 a second) are each one statement instead of two (issue 16).
+ * on). The row is inserted with seq_id 0 and records the number its event got once it is
+ * published (`ChatSeqRecorder`, batched), before the write's caller hears of it.
  */
 export async function queueMessage(w: PartyWrite, ctx: ServerContext, row: NewMessageRow, options: StoreOptions = {}): Promise<QueuedMessage> {
   const stored = insertedRow(ctx, row);
@@ -42,23 +41,17 @@ export async function queueMessageWithinAllowance(w: PartyWrite, ctx: ServerCont
   return queueStored(w, ctx, stored, {});
 }
 
-/** The row as inserted: stamped now, with the seq_id its event is expected to get (0 when unknown). */
+/** The row as inserted: stamped now; its seq_id is recorded once its event is numbered. */
 function insertedRow(ctx: ServerContext, row: NewMessageRow): MessageRow {
   // Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
-  return Object.assign({}, row, { seq_id: ctx.hub.expectedSeq(row.party_id) ?? 0, timestamp_ms: ctx.now() });
+  return Object.assign({}, row, { seq_id: 0, timestamp_ms: ctx.now() });
 }
 
-/**
- * Queues the event of a stored row; once the event is published, the row records the seq_id it
- * got, unless it was inserted with that number already.
- */
+/** Queues the event of a stored row; once the event is published, the row records its seq_id. */
 function queueStored(w: PartyWrite, ctx: ServerContext, stored: MessageRow, options: StoreOptions): QueuedMessage {
   const { seq_id: _, ...unnumbered } = toChatMessage(stored, options.questions);
   const queued = w.emit(stored.party_id, unnumbered, options.audience);
-  w.afterPublish(async (db) => {
-    const seq = queued.event.seq_id;
-    if (seq !== stored.seq_id) await recorderFor(db, ctx).record(stored.id, seq);
-  });
+  w.afterPublish(() => ctx.chatSeqs.record(stored.id, queued.event.seq_id));
   return {
     get message() {
       const event = queued.event;
@@ -88,19 +81,19 @@ export function queueUnstored(w: PartyWrite, ctx: ServerContext, partyId: string
 const RECORD_BATCH = 400;
 
 /**
- * Writes the seq_ids that published messages got back to their rows when they were not inserted
- * with them, many rows per statement: under load the messages published while one UPDATE runs
- * share the next one. A failure is logged, not thrown: the message is already delivered, and its
- * row keeps the number it was inserted with (0, or the one expected), which only matters to break
- * a tie between messages of the same millisecond in the history.
+ * Writes the seq_ids that published messages got back to their rows, many rows per statement:
+ * under load the messages published while one UPDATE runs share the next one. A failure is
+ * logged, not thrown: the message is already delivered, and its row keeps seq_id 0, which only
+ * matters to a catch-up read by seq_id (the newest page still brings it) and to break a tie
+ * between messages of the same millisecond in the history. One per server (`server.ts`).
  */
-class SeqRecorder {
+export class ChatSeqRecorder {
   private pending = new Map<string, number>();
   private next: Promise<void> | null = null;
 
   constructor(
     private readonly db: Db,
-    private readonly ctx: ServerContext,
+    private readonly logger: Logger,
   ) {}
 
   /** Records `seq` for message `id`; resolves once it is stored (or its batch failed). */
@@ -119,20 +112,17 @@ class SeqRecorder {
       try {
         await recordBatch(this.db, batch);
       } catch (err) {
-        this.ctx.logger.error({ err, messages: batch.length }, 'recording published seq_ids failed');
+        this.logger.error({ err, messages: batch.length }, 'recording published seq_ids failed');
       }
     }
   }
 }
 
-/**
- * One UPDATE for the batch. A lone message, the usual case when posts are spread out (a fan-out's
- * 100 a second), runs a query built once; a larger batch builds its CASE for its ids.
- */
+/** One UPDATE for the batch: a lone message sets its number, a larger batch builds a CASE for its ids. */
 async function recordBatch(db: Db, batch: [string, number][]): Promise<void> {
   if (batch.length === 1) {
     const [id, seq] = batch[0]!;
-    await recordOneQuery(db, { id, seq });
+    await db.updateTable('chat_messages').set({ seq_id: seq }).where('id', '=', id).execute();
     return;
   }
   const cases = sql.join(
@@ -144,17 +134,4 @@ async function recordBatch(db: Db, batch: [string, number][]): Promise<void> {
     .set({ seq_id: sql<number>`case id ${cases} else seq_id end` })
     .where('id', 'in', batch.map(([id]) => id))
     .execute();
-}
-
-const recordOneQuery = reusedQuery((db: Db, v: { id: string; seq: number }) => db.updateTable('chat_messages').set({ seq_id: v.seq }).where('id', '=', v.id));
-
-const recorders = new WeakMap<Db, SeqRecorder>();
-
-function recorderFor(db: Db, ctx: ServerContext): SeqRecorder {
-  let recorder = recorders.get(db);
-  if (!recorder) {
-    recorder = new SeqRecorder(db, ctx);
-    recorders.set(db, recorder);
-  }
-  return recorder;
 }
