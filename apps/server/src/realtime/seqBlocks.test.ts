@@ -9,7 +9,7 @@ import { connectRedis } from '../platform/pubsub/redis.ts';
 import { createPostgresDatabase, DB_TARGETS } from '../test/harness.ts';
 import { LocalPartyHub, type PartyHub } from './hub.ts';
 import { RedisPartyHub } from './redisHub.ts';
-import { databaseSeqBlocks, memorySeqBlocks, SEQ_BLOCK_SIZE } from './seqBlocks.ts';
+import { databaseSeqBlocks, SEQ_BLOCK_SIZE } from './seqBlocks.ts';
 
 const P = 'seq-party';
 const logger = pino({ level: 'silent' });
