@@ -21,7 +21,6 @@ import { isQuietRequest } from './requestLogging.ts';
 import { countRequestsInFlight } from './requestsInFlight.ts';
 import { lazyRequestLogger } from './requestLogger.ts';
 import { requestIdOf } from './requestId.ts';
-import { AnswersFromMemory, registerAnswersFromMemory } from './answersFromMemory.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -39,14 +38,11 @@ export interface HttpAppOptions {
 /**
  * A Fastify instance with our conventions: zod schemas validate and serialize, every failure is
  * `{ detail }` JSON (422 lists `{ loc, msg, type }`), unknown routes 404 in the same shape,
- * each request gets an id that its log lines and the `x-request-id` header carry. Answers a read
- * cache holds are written ahead of Fastify (`answersFromMemory.ts`).
+ * each request gets an id that its log lines and the `x-request-id` header carry.
  */
 export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
-  const fromMemory = new AnswersFromMemory(() => !opts.logger.isLevelEnabled('info'));
   const app = Fastify({
     loggerInstance: opts.logger.child({ surface: opts.name }),
-    serverFactory: fromMemory.serverFactory,
     genReqId: requestIdOf,
     bodyLimit: opts.bodyLimit ?? 1024 * 1024,
     trustProxy: opts.trustProxy ?? false,
@@ -63,12 +59,6 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     },
     clientErrorHandler: answerClientError,
   }).withTypeProvider<ZodTypeProvider>();
-
-  registerAnswersFromMemory(app.server, fromMemory);
-  app.addHook('preClose', (done) => {
-    fromMemory.close();
-    done();
-  });
 
   // Records every route so the contract test can prove each one comes from a route table.
   trackRoutes(app);

@@ -6,13 +6,11 @@
  * `UNTABLED_ROUTES` for the few listed exceptions: static files, docs, health, the party socket,
  * emulators and web-app pages).
  */
-import type { OutgoingHttpHeaders } from 'node:http';
 import { isDeepStrictEqual } from 'node:util';
 import { CMS_ROUTES, PARTY_ROUTES, type RouteAuth, type RouteDef } from '@fanfare/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from './http.ts';
-import { answersFromMemoryOf, type MemoryReader } from './answersFromMemory.ts';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : never;
 type In<T> = T extends z.ZodType ? z.input<T> : never;
@@ -39,14 +37,9 @@ export type CallerOf<G extends Guards, A extends RouteAuth> = G[A] extends (...a
 export type RouteHandler<R extends RouteDef, C> = (req: RouteRequest<R>, reply: FastifyReply, caller: C) => Promise<RouteResult<R>>;
 
 /** Fastify options a route may add to its entry (rate limits, the socket upgrade). */
-export interface RouteExtras<R extends RouteDef = RouteDef> {
+export interface RouteExtras {
   config?: Record<string, unknown>;
   wsHandler?: (socket: never, req: never) => void;
-  /**
-   * The answer as the read caches hold it now, or undefined when it must be loaded: written ahead
-   * of Fastify when it is there (`answersFromMemory.ts`; GET routes open to anyone only).
-   */
-  fromMemory?: (params: RouteRequest<R>['params']) => RouteResult<R> | undefined;
 }
 
 /** Name of every table entry, by identity: a def that is not an entry is refused. */
@@ -138,17 +131,12 @@ function responseSerializer(name: string, schema: z.ZodType): (data: unknown) =>
 
 /** Builds the `route()` of one listener from its guards. */
 export function routeWith<G extends Guards>(guards: G) {
-  return function route<R extends RouteDef>(app: App, def: R, handler: RouteHandler<R, CallerOf<G, R['auth']>>, extras: RouteExtras<R> = {}): void {
+  return function route<R extends RouteDef>(app: App, def: R, handler: RouteHandler<R, CallerOf<G, R['auth']>>, extras: RouteExtras = {}): void {
     const name = ENTRY_NAMES.get(def);
     if (!name) throw new Error(`${def.method} ${def.path} is not an entry of a protocol route table`);
     const guard = guards[def.auth];
     if (!guard) throw new Error(`No guard for auth "${def.auth}" on this listener (${name})`);
     const serialize = def.response ? responseSerializer(name, def.response as z.ZodType) : undefined;
-    let learnHeaders: ((headers: OutgoingHttpHeaders) => void) | undefined;
-    if (extras.fromMemory) {
-      if (!serialize) throw new Error(`${name}: only JSON answers are written from memory`);
-      learnHeaders = answersFromMemoryOf(app.server).add(def, extras.fromMemory as MemoryReader, serialize);
-    }
     const options = {
       method: def.method,
       url: def.path,
@@ -175,18 +163,8 @@ export function routeWith<G extends Guards>(guards: G) {
         return reply.status(204).send();
       },
       ...(extras.wsHandler ? { wsHandler: extras.wsHandler } : {}),
-      // Memory answers with the headers of the route's last plain answer (no CORS request asked).
-      ...(learnHeaders ? { onSend: memoryHeadersHook(learnHeaders) } : {}),
     };
     app.route(options as unknown as Parameters<App['route']>[0]);
-  };
-}
-
-/** Hands the headers of each plain 200 of a route to its answers from memory. */
-function memoryHeadersHook(learn: (headers: OutgoingHttpHeaders) => void) {
-  return (req: FastifyRequest, reply: FastifyReply, payload: unknown, done: (err: null, payload: unknown) => void) => {
-    if (reply.statusCode === 200 && req.method === 'GET' && req.headers.origin === undefined) learn(reply.getHeaders() as OutgoingHttpHeaders);
-    done(null, payload);
   };
 }
 

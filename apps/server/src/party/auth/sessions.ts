@@ -1,12 +1,12 @@
 import type { Db } from '../../platform/db/database.ts';
-import { reusedQuery } from '../../platform/db/reusedQuery.ts';
+import { queryOf } from '../../platform/db/queryOf.ts';
 import { cached, cacheKind, onChange } from '../../platform/db/cache.ts';
 import type { FanTable } from '../../platform/db/schema.ts';
 import { hashToken, newToken } from '../../platform/tokens.ts';
 
 export type Fan = FanTable;
 
-const insertTokenQuery = reusedQuery((db: Db, v: { tokenHash: string; fanId: string; now: number; expiresAt: number }) =>
+const insertTokenQuery = queryOf((db: Db, v: { tokenHash: string; fanId: string; now: number; expiresAt: number }) =>
   db.insertInto('access_tokens').values({ token_hash: v.tokenHash, fan_id: v.fanId, created_at: v.now, expires_at: v.expiresAt, revoked_at: null }),
 );
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
-import { cached, cacheKind, onChange, peekCached } from '../../platform/db/cache.ts';
+import { cached, cacheKind, onChange } from '../../platform/db/cache.ts';
 import type { PartyTable } from '../../platform/db/schema.ts';
 import { notFound } from '../../platform/errors.ts';
 
@@ -24,11 +24,6 @@ export async function findPartyCached(db: Db, id: string): Promise<PartyRow | nu
     const found = await findParty(db, id);
     return found ? Object.freeze(found) : null;
   });
-}
-
-/** The party row if the read cache holds it now (null and unknown ids are never held). */
-export function peekPartyCached(db: Db, id: string): PartyRow | undefined {
-  return peekCached(partyRows, db, id) ?? undefined;
 }
 
 /** `requireParty` through the read cache (hot read paths only). */

@@ -1,7 +1,7 @@
 import { DASHBOARD_VIEW, PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
-import { getParty, listParties, peekParty, putParty } from './service.ts';
+import { getParty, listParties, putParty } from './service.ts';
 import { partyRoute } from '../route.ts';
 import type { DashboardSockets } from '../stats/dashboardSockets.ts';
 import type { PartySocketServer } from '../../realtime/sockets.ts';
@@ -11,9 +11,6 @@ export async function registerPartyRoutes(app: App, ctx: ServerContext, sockets:
   const route = partyRoute(ctx);
 
   route(app, PARTY_ROUTES.getParty, async (req) => getParty(ctx, req.params.id), {
-    // Every fan's app reads the party on each load: held in the read caches, it is answered from
-    // memory ahead of Fastify (decision 0023).
-    fromMemory: (params) => peekParty(ctx, params.id),
     // The same path upgraded: the party socket (spec 4 and 7). The token travels in the query
     // because browsers cannot set socket headers; the socket server checks it.
     wsHandler: ((socket: Parameters<PartySocketServer['accept']>[0], req: { params: { id: string }; query: unknown; socket: Parameters<PartySocketServer['accept']>[1] }) => {

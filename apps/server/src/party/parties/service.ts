@@ -10,11 +10,11 @@ import {
   type StartAllowed,
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
-import { cached, cacheKind, onWrite, peekCached } from '../../platform/db/cache.ts';
+import { cached, cacheKind, onWrite } from '../../platform/db/cache.ts';
 import { fromBool, parseJson, toBool } from '../../platform/db/columns.ts';
 import { sharedAnswer, sharedAnswerWith } from '../../platform/route.ts';
 import { sanitizeHtml } from '../../platform/sanitize.ts';
-import { findParty, peekPartyCached, requireParty, requirePartyCached, type PartyRow } from './queries.ts';
+import { findParty, requireParty, requirePartyCached, type PartyRow } from './queries.ts';
 import { findPlayback, findTrackRow } from '../timeline/queries.ts';
 import { statusAt } from '../timeline/timeline.ts';
 import type { SequencedEventInput } from '../../realtime/hub.ts';
@@ -77,16 +77,6 @@ const partyAnswers = new WeakMap<PartyRow, { state: PlayState; base: Omit<Party,
 /** The party as `GET /api/parties/{id}` answers it, with its timeline at server time now. */
 export async function getParty(ctx: ServerContext, partyId: string): Promise<Party> {
   return toParty(ctx, await requirePartyCached(ctx.db, partyId));
-}
-
-/**
- * `getParty`'s answer when the read caches hold the party row and its play state, else undefined
- * (then `getParty` loads them): the answer written from memory ahead of the framework (decision 0023).
- */
-export function peekParty(ctx: ServerContext, partyId: string): Party | undefined {
-  const row = peekPartyCached(ctx.db, partyId);
-  const state = row && peekCached(partyPlayState, ctx.db, partyId);
-  return state ? partyAnswer(ctx, row, state) : undefined;
 }
 
 function partyAnswer(ctx: ServerContext, row: PartyRow, state: PlayState): Party {

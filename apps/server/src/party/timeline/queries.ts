@@ -1,7 +1,7 @@
 import type { Track } from '@fanfare/protocol';
 import type { Selectable } from 'kysely';
 import type { Db } from '../../platform/db/database.ts';
-import { reusedQuery } from '../../platform/db/reusedQuery.ts';
+import { queryOf } from '../../platform/db/queryOf.ts';
 import type { PartyPlaybackTable, PartyTrackTable } from '../../platform/db/tables/live.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { recordSegment } from '../recap/segments.ts';
@@ -14,7 +14,7 @@ export async function listTrackRows(db: Db, partyId: string): Promise<TrackRow[]
   return db.selectFrom('party_tracks').selectAll().where('party_id', '=', partyId).orderBy('position').execute();
 }
 
-const trackRowQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string }) =>
+const trackRowQuery = queryOf((db: Db, v: { partyId: string; trackId: string }) =>
   db.selectFrom('party_tracks').selectAll().where('party_id', '=', v.partyId).where('track_id', '=', v.trackId),
 );
 
@@ -23,7 +23,7 @@ export async function findTrackRow(db: Db, partyId: string, trackId: string): Pr
   return (await trackRowQuery(db, { partyId, trackId })).rows[0] ?? null;
 }
 
-const voteCountQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string }) =>
+const voteCountQuery = queryOf((db: Db, v: { partyId: string; trackId: string }) =>
   db.selectFrom('party_tracks').select('votes').where('party_id', '=', v.partyId).where('track_id', '=', v.trackId),
 );
 

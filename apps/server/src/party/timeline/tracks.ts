@@ -2,7 +2,7 @@ import type { MusicOptions, PartyTracksResponse, PutTracksBody, Track, VoteRespo
 import type { ServerContext } from '../../context.ts';
 import { parseJson, toBool } from '../../platform/db/columns.ts';
 import type { Db } from '../../platform/db/database.ts';
-import { reusedQuery } from '../../platform/db/reusedQuery.ts';
+import { queryOf } from '../../platform/db/queryOf.ts';
 import { badGateway, conflict, forbidden, notFound } from '../../platform/errors.ts';
 import type { DemoCatalog, CatalogTrack } from '../../providers/catalog/catalog.ts';
 import { ProviderError } from '../../providers/http.ts';
@@ -149,13 +149,13 @@ export async function getTracks(ctx: ServerContext, partyId: string): Promise<Pa
 }
 
 /** A fan's vote on a track (built once: every vote runs one of the two). */
-const addVoteQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string; fanId: string; now: number }) =>
+const addVoteQuery = queryOf((db: Db, v: { partyId: string; trackId: string; fanId: string; now: number }) =>
   db
     .insertInto('track_votes')
     .values({ party_id: v.partyId, track_id: v.trackId, fan_id: v.fanId, created_at: v.now })
     .onConflict((oc) => oc.columns(['party_id', 'track_id', 'fan_id']).doNothing()),
 );
-const removeVoteQuery = reusedQuery((db: Db, v: { partyId: string; trackId: string; fanId: string }) =>
+const removeVoteQuery = queryOf((db: Db, v: { partyId: string; trackId: string; fanId: string }) =>
   db.deleteFrom('track_votes').where('party_id', '=', v.partyId).where('track_id', '=', v.trackId).where('fan_id', '=', v.fanId),
 );
 

@@ -1,5 +1,5 @@
 import type { Db } from '../../platform/db/database.ts';
-import { reusedQuery } from '../../platform/db/reusedQuery.ts';
+import { queryOf } from '../../platform/db/queryOf.ts';
 import { fromBool } from '../../platform/db/columns.ts';
 import { newId } from '../../platform/tokens.ts';
 import type { ProviderProfile, ProviderTokens } from '../../providers/providers.ts';
@@ -59,7 +59,7 @@ export function anonymousFanRow(id: string, displayName: string, now: number): F
   };
 }
 
-const insertFanQuery = reusedQuery((db: Db, fan: Fan) => db.insertInto('fans').values(fan));
+const insertFanQuery = queryOf((db: Db, fan: Fan) => db.insertInto('fans').values(fan));
 
 /** A fan without a streaming account, for parties that do not require login. */
 export async function createAnonymousFan(db: Db, displayName: string, now: number): Promise<Fan> {

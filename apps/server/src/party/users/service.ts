@@ -12,7 +12,7 @@ import type { Insertable } from 'kysely';
 import type { ServerContext } from '../../context.ts';
 import { fromBool, toBool } from '../../platform/db/columns.ts';
 import type { Db } from '../../platform/db/database.ts';
-import { reusedQuery } from '../../platform/db/reusedQuery.ts';
+import { queryOf } from '../../platform/db/queryOf.ts';
 import type { PartyUserTable } from '../../platform/db/schema.ts';
 import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { ProviderError } from '../../providers/http.ts';
@@ -29,7 +29,7 @@ import { createAnonymousFan, updateServiceTokens } from './fans.ts';
  * Signups in the party that already use the display name or (when given) the e-mail, other than
  * the fan's own. Built once (every signup asks): a null e-mail matches no row (`= NULL`).
  */
-const signupClashesQuery = reusedQuery((db: Db, v: { partyId: string; fanId: string; displayName: string; email: string | null }) =>
+const signupClashesQuery = queryOf((db: Db, v: { partyId: string; fanId: string; displayName: string; email: string | null }) =>
   db
     .selectFrom('party_users')
     .select(['display_name', 'email'])
@@ -39,7 +39,7 @@ const signupClashesQuery = reusedQuery((db: Db, v: { partyId: string; fanId: str
 );
 
 /** A new fan's signup (every anonymous signup writes one). */
-const insertSignupQuery = reusedQuery((db: Db, row: Omit<Insertable<PartyUserTable>, 'can_chat'>) =>
+const insertSignupQuery = queryOf((db: Db, row: Omit<Insertable<PartyUserTable>, 'can_chat'>) =>
   db.insertInto('party_users').values({ ...row, can_chat: 1 }),
 );
 

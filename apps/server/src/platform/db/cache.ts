@@ -109,17 +109,6 @@ export class TableCache<K, V> {
     }
   }
 
-  /**
-   * The cached value of `key` if it is held and fresh, without loading it: for answers written
-   * from memory ahead of the framework (`answersFromMemory.ts`), which must not wait.
-   */
-  peek(key: K): V | undefined {
-    const hit = this.entries.get(key);
-    if (!hit || Date.now() - hit.at >= this.options.maxAgeMs) return undefined;
-    this.hits++;
-    return hit.value;
-  }
-
   /** Drops one key (e.g. a value this node knows it just made wrong). */
   delete(key: K): void {
     this.entries.delete(key);
@@ -148,7 +137,3 @@ export function cached<K, V>(kind: (db: Db) => TableCache<K, V> | undefined, db:
   return cache ? cache.get(key, load) : load();
 }
 
-/** The value `cached()` would answer at once for `key`, or undefined when it would have to load it. */
-export function peekCached<K, V>(kind: (db: Db) => TableCache<K, V> | undefined, db: Db, key: K): V | undefined {
-  return kind(db)?.peek(key);
-}

@@ -9,8 +9,11 @@
  * nodes hear of committed writes over Redis pub/sub; a node whose subscription dropped clears
  * everything when it is back, since it may have missed messages.
  */
+import { AliasNode, TableNode } from 'kysely';
 import type {
   CompiledQuery,
+  OperationNode,
+  RootOperationNode,
   DatabaseConnection,
   DatabaseIntrospector,
   Dialect,
@@ -114,18 +117,38 @@ export class TableChanges {
   }
 }
 
-const WRITE = /^\s*(?:with\s[\s\S]*?\)\s*)?(insert(?:\s+or\s+\w+)?\s+into|update|delete\s+from|replace\s+into)\s+(?:"?\w+"?\.)?"?(\w+)"?/i;
-const UPSERT = /\bon\s+conflict\b[\s\S]*\bdo\s+update\b/i;
-
 /**
- * The table a statement writes and how, from its SQL text; null for reads and other statements.
- * Kysely's own selects are known by their query node and skip the text (most statements).
+ * The table a statement writes and how, read from the query's operation tree (Kysely's public
+ * `CompiledQuery.query`); null for reads. Writes are built with Kysely's builder: raw `sql`
+ * statements at run time only read (`changes.test.ts` keeps it so), migrations aside.
  */
-export function writeOf(query: Pick<CompiledQuery, 'sql' | 'query'>): { table: string; kind: ChangeKind } | null {
-  if (query.query?.kind === 'SelectQueryNode') return null;
-  const m = WRITE.exec(query.sql);
-  if (!m) return null;
-  return { table: m[2]!.toLowerCase(), kind: /^insert/i.test(m[1]!) && !UPSERT.test(query.sql) ? 'insert' : 'change' };
+export function writeOf(query: Pick<CompiledQuery, 'query'>): { table: string; kind: ChangeKind } | null {
+  const node = query.query as RootOperationNode | undefined;
+  switch (node?.kind) {
+    case 'InsertQueryNode': {
+      const table = tableName(node.into);
+      // An upsert that updates, or a replace, may change rows; a plain insert (or do nothing) only adds.
+      return table ? { table, kind: node.replace || node.onConflict?.updates?.length || node.onDuplicateKey ? 'change' : 'insert' } : null;
+    }
+    case 'UpdateQueryNode': {
+      const table = tableName(node.table);
+      return table ? { table, kind: 'change' } : null;
+    }
+    case 'DeleteQueryNode': {
+      const table = tableName(node.from.froms[0]);
+      return table ? { table, kind: 'change' } : null;
+    }
+    default:
+      return null;
+  }
+}
+
+/** The table of a TableNode, possibly aliased (`update chat_messages as m`). */
+function tableName(node: OperationNode | undefined): string | null {
+  if (!node) return null;
+  if (TableNode.is(node)) return node.table.identifier.name.toLowerCase();
+  if (AliasNode.is(node)) return tableName(node.node);
+  return null;
 }
 
 /** Per connection: the tables written by its open transaction (null outside one). */

@@ -1,7 +1,7 @@
 import { CHAT_RATE_LIMIT_WINDOW_MS, CHAT_SLOW_MODE_MAX_SECONDS, type ChatMessage, type ChatMessageType, type Popup, type Role, type ScoreboardEntry } from '@fanfare/protocol';
 import { sql } from 'kysely';
 import type { Db } from '../../../platform/db/database.ts';
-import { reusedQuery } from '../../../platform/db/reusedQuery.ts';
+import { queryOf } from '../../../platform/db/queryOf.ts';
 import { parseJson } from '../../../platform/db/columns.ts';
 import type { ChatTables } from '../../../platform/db/tables/chat.ts';
 import { loadQuestionPayloads, type QuestionPayload } from '../polls/queries.ts';
@@ -44,7 +44,7 @@ export function emptyMessageRow(id: string, partyId: string, type: ChatMessageTy
   };
 }
 
-const insertMessageQuery = reusedQuery((db, row: MessageRow) => db.insertInto('chat_messages').values(row));
+const insertMessageQuery = queryOf((db, row: MessageRow) => db.insertInto('chat_messages').values(row));
 
 /** Stores a message row (built once: every chat post runs it). */
 export async function insertMessage(db: Db, row: MessageRow): Promise<void> {
@@ -59,7 +59,7 @@ export interface SenderAllowance {
 
 const MESSAGE_COLUMNS = [...Object.keys(emptyMessageRow('', '', 'message')), 'seq_id', 'timestamp_ms'] as (keyof MessageRow)[];
 
-const insertWithinAllowanceQuery = reusedQuery((db, v: MessageRow & SenderAllowance) =>
+const insertWithinAllowanceQuery = queryOf((db, v: MessageRow & SenderAllowance) =>
   db
     .insertInto('chat_messages')
     .columns(MESSAGE_COLUMNS)
@@ -167,7 +167,7 @@ export async function listMessagesAfter(db: Db, partyId: string, afterSeq: numbe
     .execute();
 }
 
-const recentMessagesQuery = reusedQuery((db, v: { partyId: string; fanId: string; since: number }) =>
+const recentMessagesQuery = queryOf((db, v: { partyId: string; fanId: string; since: number }) =>
   db
     .selectFrom(
       db
