@@ -18,10 +18,10 @@ const ONE_PUBLISH_PATH = [
 ];
 const SERVER_OUTSIDE_REALTIME = { files: ['apps/server/src/**/*.ts'], ignores: ['apps/server/src/realtime/**', 'apps/server/src/server.ts'] };
 
-/** Node 20 builds an object literal with keys after a spread slowly (decision 0023). */
-const NO_SPREAD_THEN_KEYS = { selector: 'ObjectExpression > SpreadElement ~ :matches(Property, SpreadElement)', message: 'Hot path: use Object.assign, not `{ ...x, more }` (slow in Node 20, decision 0023).' };
+/** Node 20 builds an object literal with keys after a spread slowly (decision 0035). */
+const NO_SPREAD_THEN_KEYS = { selector: 'ObjectExpression > SpreadElement ~ :matches(Property, SpreadElement)', message: 'Hot path: use Object.assign, not `{ ...x, more }` (slow in Node 20, decision 0035).' };
 
-/** What every chat post, event, reused statement and memory answer runs (decision 0023). */
+/** What every chat post, event, reused statement and memory answer runs (decision 0035). */
 const HOT_PATHS = ['apps/server/src/party/chat/messages/*.ts', 'apps/server/src/platform/db/reusedQuery.ts', 'apps/server/src/platform/answersFromMemory.ts'];
 const REALTIME_HOT_PATHS = ['apps/server/src/realtime/hub.ts'];
 
@@ -41,7 +41,7 @@ export default tseslint.config(
   },
   { ...SERVER_OUTSIDE_REALTIME, rules: { 'no-restricted-syntax': ['error', ...RESTRICTED, ...ONE_PUBLISH_PATH] } },
   // Node 20 builds an object literal with keys after a spread slowly: about 1 µs a key, where
-  // Object.assign takes a tenth of a µs (decision 0023).
+  // Object.assign takes a tenth of a µs (decision 0035).
   { files: HOT_PATHS, ignores: ['**/*.test.ts'], rules: { 'no-restricted-syntax': ['error', ...RESTRICTED, ...ONE_PUBLISH_PATH, NO_SPREAD_THEN_KEYS] } },
   { files: REALTIME_HOT_PATHS, rules: { 'no-restricted-syntax': ['error', ...RESTRICTED, NO_SPREAD_THEN_KEYS] } },
   {

@@ -92,7 +92,7 @@ const OWN_JSON = Symbol('fanfare.answerJson');
  */
 export function sharedAnswerWith<T extends object, K extends string, V extends object | string | number | boolean | null>(base: T, key: K, value: V): T & Record<K, V> {
   if (key in base) throw new Error(`sharedAnswerWith: the shared answer has "${key}" already`);
-  // Object.assign, not a spread with a key after it: slow in Node 20, a map per object (decision 0023).
+  // Object.assign, not a spread with a key after it: slow in Node 20, a map per object (decision 0035).
   const answer = Object.assign({}, base, { [key]: value }) as T & Record<K, V>;
   const baseJson = serializeAnswer(base);
   const field = `${JSON.stringify(key)}:${JSON.stringify(value)}`;

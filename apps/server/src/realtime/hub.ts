@@ -179,7 +179,7 @@ export class LocalPartyHub implements PartyHub {
   }
 
   async emit(partyId: string, event: SequencedEventInput, audience?: Audience): Promise<SequencedEvent> {
-    // Every event passes here. Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
+    // Every event passes here. Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0035).
     const full = Object.assign({}, event, { seq_id: await this.nextSeq(partyId), server_time_ms: this.now() }) as SequencedEvent;
     await this.publish(partyId, full, audience);
     return full;

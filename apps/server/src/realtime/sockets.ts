@@ -72,7 +72,7 @@ export interface SocketOptions {
   batchMs: number;
   /** Sockets a party's cycle writes to per turn of the event loop at most (see `PartyChannel`). */
   sweepChunk: number;
-  /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0018). */
+  /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0035). */
   sweepBudgetMs: number;
   /** The server pings every socket this often; a socket silent for 3 intervals is closed. */
   heartbeatMs: number;

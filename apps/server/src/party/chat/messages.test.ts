@@ -282,7 +282,7 @@ describe('chat posts on SQLite under load', () => {
 
   it('two fans posting at once are stored, numbered and answered within one turn of the event loop', async () => {
     // Under the fan-out's write sweeps a turn of the loop takes 50-250 ms: a post that waited a
-    // turn more (as the seq_id recorder's UPDATE did under group commit, decision 0015) is
+    // turn more (as the seq_id recorder's UPDATE did under group commit, decision 0035) is
     // answered that much later, and the bench's posts back up behind it.
     const ctx = w.t.server.ctx;
     const other = await w.appleFan('sam', 'Turn Counter');

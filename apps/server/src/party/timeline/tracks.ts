@@ -141,7 +141,7 @@ export async function getTracks(ctx: ServerContext, partyId: string): Promise<Pa
   return {
     items: rows
       .filter((r) => !toBool(r.excluded))
-      // Filled in place, not spread: slow in Node 20, a map per object (decision 0023).
+      // Filled in place, not spread: slow in Node 20, a map per object (decision 0035).
       .map((r, i) => Object.assign(toTrack(r), { votes: votes.get(r.track_id) ?? 0, played: toBool(r.played), position: i })),
     options: parseJson<MusicOptions | null>(party.music, null),
     excluded: rows.filter((r) => toBool(r.excluded)).map((r) => r.track_id),

@@ -97,7 +97,7 @@ const insertWithinAllowanceQuery = queryOf((db, v: MessageRow & SenderAllowance)
  * where writes are serial (SQLite): PostgreSQL counts under a lock in a transaction instead.
  */
 export async function insertMessageWithinAllowance(db: Db, row: MessageRow, allowance: SenderAllowance): Promise<boolean> {
-  // Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0023).
+  // Object.assign, not `{ ...x, more }`: Node 20 builds such a spread slowly (about 1 µs a key, decision 0035).
   const res = await insertWithinAllowanceQuery(db, Object.assign({}, row, allowance));
   return Number(res.numAffectedRows ?? 0) > 0;
 }
