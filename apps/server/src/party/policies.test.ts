@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PARTY_ABILITIES, can, denial, roleHas, type PartyAbility, type PartyActor } from './policies.ts';
+import { PARTY_ABILITIES, type PartyAbility } from '@fanfare/protocol';
+import { can, denial, roleHas, type PartyActor } from './policies.ts';
 
 const actor = (role: PartyActor['role'], more: Partial<PartyActor> = {}): PartyActor => ({
   role,
