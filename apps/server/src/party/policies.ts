@@ -93,10 +93,14 @@ export function cmsActor(party: PartyRow): PartyActor {
   return { role: 'cms', isSignedUp: true, canChat: true, startAllowed: startAllowedOf(party) };
 }
 
-/** Why `actor` may not use `ability` in `party` (the 403 detail), or null: `denial` plus the party's own rules. */
-export function denialIn(party: PartyRow, actor: PartyActor, ability: PartyAbility): string | null {
+/**
+ * Why the caller may not use `ability` in `party` (the 403 detail), or null: `denial` plus the
+ * party's own rules. The actor is read only when the party's rules leave the question open (an
+ * open party's chat is read without a membership lookup).
+ */
+export async function denialIn(party: PartyRow, ability: PartyAbility, actorOf: () => PartyActor | Promise<PartyActor>): Promise<string | null> {
   if (HELD_IN_OPEN_PARTIES.has(ability) && !toBool(party.login_required)) return null;
-  return denial(actor, ability);
+  return denial(await actorOf(), ability);
 }
 
 /**

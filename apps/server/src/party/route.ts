@@ -59,8 +59,7 @@ function abilityCheck(ctx: ServerContext) {
     return async (req, _reply, caller) => {
       const party = await partyOf(ctx.db, (req.params as { id: string }).id);
       const fan = fanOf(caller);
-      const actor = fan ? await fanActor(ctx, party, fan) : cmsActor(party);
-      const reason = denialIn(party, actor, ability);
+      const reason = await denialIn(party, ability, () => (fan ? fanActor(ctx, party, fan) : cmsActor(party)));
       if (reason) throw forbidden(reason);
     };
   };
