@@ -10,7 +10,7 @@ import { configFor, readCampaignConfig, type BackendOrigins, type CampaignConfig
 import { Emitter } from './emitter.ts';
 import { browserEnv, type PageEnv } from './env.ts';
 import { DOCUMENT_EVENTS } from './events.ts';
-import { I18n } from './i18n.ts';
+import { I18n, type DefaultMessages } from './i18n.ts';
 import { Login, type MusicKitAuth } from './login.ts';
 import { Newsletter, readNewsletterBanner, type NewsletterBanner } from './newsletter.ts';
 import type { MusicKitPlayer } from './playback/applePlayer.ts';
@@ -36,6 +36,8 @@ export interface CampaignOptions {
   trackingSink?: TrackingSink;
   /** Spec §9: the product's short name, shown by the streaming provider. */
   playerName?: string;
+  /** The page's own messages of a locale, laid under the campaign's translations (see `I18n`). */
+  defaultMessages?: DefaultMessages;
   musicKit?: () => Promise<MusicKitInstance | null>;
   spotifySdk?: () => Promise<SpotifySdk>;
   spotifyApiUrl?: string;
@@ -93,7 +95,7 @@ export class CampaignInstance {
     this.newsletter = new Newsletter(env, this.api, this.tracker, () => this.config.campaign);
     this.tokenGate = new TokenGate(env, this.api, campaign, keys, () => !this.bridge.isConnected);
     this.timing = new CampaignTiming(env.timers, () => this.now(), () => this.config.campaign);
-    this.i18n = new I18n(env, this.api, { campaignId: campaign.id, app: campaign.app }, keys);
+    this.i18n = new I18n(env, this.api, { campaignId: campaign.id, app: campaign.app }, keys, options.defaultMessages);
     this.playback = new Playback({
       env,
       api: this.api,

@@ -52,6 +52,16 @@ describe('i18n', () => {
     expect(logs).toEqual([{ level: 'warn', args: ['Missing translation for "nope" in de'] }]);
   });
 
+  it("the page's own messages lie under the campaign's translations: the campaign's win key by key", () => {
+    const { env } = fakeEnv();
+    const page = (locale: string) => ({ hello: `page hello (${locale})`, bye: `page bye (${locale})` });
+    const i18n = new I18n(env, fakeApi(), { campaignId: 'c1', app: null }, null, page);
+    i18n.apply(translations());
+    expect(i18n.t('hello', { name: 'Mara' })).toBe('Hallo Mara');
+    expect(i18n.t('bye')).toBe('page bye (de)');
+    expect(i18n.t('hello', {}, 'pl')).toBe('page hello (pl)');
+  });
+
   it('campaign spec §5: plural-form strings must match the numeric rule pattern, otherwise an error', () => {
     expect(compilePluralForm('nplurals=2; plural=(n != 1);')(1)).toBe(0);
     expect(compilePluralForm('nplurals=2; plural=(n != 1);')(2)).toBe(1);

@@ -55,6 +55,9 @@ export function detectLocale(available: readonly string[], input: { stored: stri
 
 const isCode = (v: unknown): v is string => typeof v === 'string' && v.length <= 20;
 
+/** The page's own messages of a locale (its labels), under which the campaign's translations lie. */
+export type DefaultMessages = (locale: string) => Record<string, string>;
+
 export class I18n {
   readonly events = new Emitter<{ change: { locale: string } }>();
   private locales: Locale[] = DEFAULT_LOCALES;
@@ -68,6 +71,7 @@ export class I18n {
     private readonly api: CampaignApi,
     private readonly ids: { campaignId: string | null; app: string | null },
     private readonly keys: StorageKeys | null,
+    private readonly defaults: DefaultMessages = () => ({}),
   ) {}
 
   get locale(): string {
@@ -109,7 +113,8 @@ export class I18n {
     this.locales = locales;
     this.plurals = plurals;
     this.defaultLocale = t.default_locale;
-    this.messages = new Map(t.items.map((i) => [i.locale, i.messages]));
+    // The campaign's own messages win key by key over the page's.
+    this.messages = new Map(t.items.map((i) => [i.locale, { ...this.defaults(i.locale), ...i.messages }]));
   }
 
   /** The visitor's choice, stored per campaign. */

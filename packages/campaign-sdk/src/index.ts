@@ -26,7 +26,7 @@ export { browserEnv, type PageEnv, type StorageLike, type TimerApi, type Logger,
 export { Emitter } from './emitter.ts';
 export { SDK_ERRORS } from './errors.ts';
 export { DOCUMENT_EVENTS } from './events.ts';
-export { I18n, detectLocale, compilePluralForm, DEFAULT_LOCALES } from './i18n.ts';
+export { I18n, detectLocale, compilePluralForm, DEFAULT_LOCALES, type DefaultMessages } from './i18n.ts';
 export { Login, parseLoginCallback, isToken, LOGIN_CALLBACK_PARAMS, type MusicKitAuth } from './login.ts';
 export { Newsletter, selectNewsletters, campaignNewsletters, readNewsletterBanner, type NewsletterBanner, type SignupInput, type SignupResult } from './newsletter.ts';
 export { storageKeys, NEWSLETTER_BANNER_SHOWN_KEY } from './storage.ts';

@@ -205,6 +205,10 @@ describe('connection states: connecting, live, reconnecting, ended', () => {
     expect(partySocketUrl('https://party.example/', 'demo', 'a b')).toBe('wss://party.example/api/parties/demo?access_token=a+b');
     expect(partySocketUrl('http://127.0.0.1:8080', 'p/1', 't')).toBe('ws://127.0.0.1:8080/api/parties/p%2F1?access_token=t');
   });
+
+  it("carries the rest of the socket's query: the dashboard view of the hosts' aggregated stream", () => {
+    expect(partySocketUrl('https://party.example', 'demo', 't', { view: 'dashboard' })).toBe('wss://party.example/api/parties/demo?access_token=t&view=dashboard');
+  });
 });
 
 describe('resume rule: after a reconnect the client asks for events after its last seq_id', () => {

@@ -16,6 +16,7 @@ import {
   isSequencedEvent,
   type ClientFrame,
   type SequencedEvent,
+  type SocketQuery,
   type ServerEvent as ServerEventT,
   type TimeEvent,
 } from '@fanfare/protocol';
@@ -121,11 +122,15 @@ export class ClockOffsetEstimator {
   }
 }
 
-/** The socket URL for a party: `ws(s)://host/api/parties/{id}?access_token=...` (spec 7). */
-export function partySocketUrl(baseUrl: string, partyId: string, accessToken: string): string {
+/**
+ * The socket URL for a party: `ws(s)://host/api/parties/{id}?access_token=...` (spec 7), with
+ * the rest of its query (`SocketQuery`), e.g. `view: 'dashboard'` for the hosts' aggregated stream.
+ */
+export function partySocketUrl(baseUrl: string, partyId: string, accessToken: string, more: Omit<SocketQuery, 'access_token'> = {}): string {
   const url = new URL(baseUrl.replace(/\/$/, '') + SOCKET_PATH(partyId));
   url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
   url.searchParams.set('access_token', accessToken);
+  for (const [key, value] of Object.entries(more)) if (value !== undefined) url.searchParams.set(key, value);
   return url.toString();
 }
 

@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod';
 import type { CmsPermission } from './campaign/permissions.ts';
+import type { PartyAbility } from './party/abilities.ts';
 
 /** HTTP methods the APIs use. */
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'DELETE'] as const;
@@ -30,6 +31,17 @@ export type HttpMethod = (typeof HTTP_METHODS)[number];
 export const ROUTE_AUTH = ['none', 'bearer', 'bearer_optional', 'bearer_host', 'cms', 'cms_or_bearer', 'cms_optional', 'account'] as const;
 export type RouteAuth = (typeof ROUTE_AUTH)[number];
 
+/**
+ * Named rate limits an entry may declare; the server's configuration sets their numbers
+ * (`config.abuse`), and a refused call answers 429 with `detail` and `Retry-After`:
+ * - `appleLogin`: Apple logins per client address per minute (party and campaign pages).
+ * - `anonymousSignup`: party signups without a bearer per client address per 10 minutes (each
+ *   would be a fresh fan with a fresh chat quota).
+ * - `fanUploads`: uploads per fan per minute, whichever token and node they come through.
+ */
+export const ROUTE_RATE_LIMITS = ['appleLogin', 'anonymousSignup', 'fanUploads'] as const;
+export type RouteRateLimit = (typeof ROUTE_RATE_LIMITS)[number];
+
 /** One call of an API. */
 export interface RouteDef {
   method: HttpMethod;
@@ -38,6 +50,14 @@ export interface RouteDef {
   auth: RouteAuth;
   /** With `auth: 'cms'`: the permission the caller's roles must grant. */
   permission?: CmsPermission;
+  /**
+   * On the party API: the ability (`PARTY_ABILITIES`) the caller must hold in the party of the
+   * path's `:id`. Checked once the caller is known and the input is valid: 404 for an unknown
+   * party, then 403 with the policy's reason. `live.read` binds only on `login_required` parties.
+   */
+  ability?: PartyAbility;
+  /** A rate limit on the call, counted once the caller holds the ability. */
+  rateLimit?: RouteRateLimit;
   /** One line for the OpenAPI document. */
   summary: string;
   /** OpenAPI tag (group). */

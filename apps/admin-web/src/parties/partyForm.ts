@@ -6,6 +6,7 @@
  */
 import {
   FONTS,
+  WAITING_ROOM_DEFAULT_MINUTES,
   LOGIN_SERVICES,
   MUSIC_SERVICE_DEFAULT,
   DEFAULT_COUNTRY,
@@ -25,9 +26,6 @@ import {
   type VisualSettings,
 } from '@fanfare/protocol';
 import type { z } from 'zod';
-
-/** Default waiting-room lead time (spec 3: `partyIsWaitingRoomMinutes`, default 30). */
-export const WAITING_ROOM_DEFAULT_MINUTES = 30;
 
 /** The colour settings of `visual` (spec 3), in the order the editor shows them. */
 export const VISUAL_COLOR_KEYS = [

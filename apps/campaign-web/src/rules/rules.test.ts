@@ -3,7 +3,7 @@ import { CampaignPage, type Campaign } from '@fanfare/protocol';
 import { storageKeys } from '@fanfare/campaign-sdk';
 import { PAGE_MESSAGES } from '../messages.ts';
 import { firstEnvironment, firstLocale, formatMessage, phaseAt, storedLocaleKey } from '../runtime/boot.ts';
-import { withPageMessages } from '../runtime/translations.ts';
+import { pageMessagesOf } from '../runtime/translations.ts';
 import { consentFields, missingRequired } from './consents.ts';
 import { remainingUntil } from './countdown.ts';
 import { formatClock } from './format.ts';
@@ -115,11 +115,10 @@ describe('texts and locales', () => {
     expect(storedLocaleKey('abc')).toBe(storageKeys('abc').locale);
   });
 
-  it("the page's labels lie under the campaign translations: the campaign's own win", () => {
-    const merged = withPageMessages({ default_locale: 'de', locales: [], items: [{ locale: 'en', messages: { 'newsletter.submit': 'Join' } }, { locale: 'de', messages: {} }] });
-    expect(merged.items[0]!.messages['newsletter.submit']).toBe('Join');
-    expect(merged.items[0]!.messages['gate.submit']).toBe(PAGE_MESSAGES.en['gate.submit']);
-    expect(merged.items[1]!.messages['gate.submit']).toBe(PAGE_MESSAGES.de['gate.submit']);
+  it("the page's labels of a locale: exact, then its base language, then English", () => {
+    expect(pageMessagesOf('de')).toBe(PAGE_MESSAGES.de);
+    expect(pageMessagesOf('de-AT')).toBe(PAGE_MESSAGES.de);
+    expect(pageMessagesOf('fr')).toBe(PAGE_MESSAGES.en);
   });
 });
 

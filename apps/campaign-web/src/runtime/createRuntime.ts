@@ -11,7 +11,7 @@ import { createPlayerControls } from './player.ts';
 import { emulatorMusicKit } from './musicKitEmulator.ts';
 import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
 import { checkGateCode } from './gateCode.ts';
-import { fetchWithPageMessages } from './translations.ts';
+import { pageMessagesOf } from './translations.ts';
 import type { PageRuntime, PageView } from './types.ts';
 
 /** Page metadata naming the Spotify emulator's Web API (written by the CMS, apps/server cms/pages). */
@@ -81,7 +81,8 @@ export async function createRuntime(): Promise<PageRuntime> {
     : null;
   const dataLayer = ((window as unknown as { dataLayer?: unknown[] }).dataLayer ??= []);
   const c = createCampaign({
-    env: { ...env, fetch: fetchWithPageMessages(env.fetch) },
+    env,
+    defaultMessages: pageMessagesOf,
     trackingSink: dataLayerSink(dataLayer),
     playerName: PLAYER_NAME,
     ...(spotifyEmulatorApi

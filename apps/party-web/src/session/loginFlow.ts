@@ -1,4 +1,4 @@
-import { ApiError, type PartyClient } from '@fanfare/client';
+import { ApiError, createPartyClient, type PartyClient } from '@fanfare/client';
 import { GRANT_LINK_REFUSED_ERROR, LOGIN_SERVICES, type LoginService } from '@fanfare/protocol';
 import { buildSignupBody, signupFailures, type SignupFailure, type SignupForm } from '../rules/signup.ts';
 import { isLoginFailure, needsServiceTokenRefresh, takeLoginParams, takeMusicUserToken } from '../rules/session.ts';
@@ -192,13 +192,15 @@ export async function refreshServiceTokenIfDue(deps: SessionDeps): Promise<boole
 
 /** The address of the Spotify login (spec 7): a browser redirect with the return address. */
 export function spotifyLoginUrl(baseUrl: string, opts: { redirectUri: string; partyId: string; grant: string | null; artistIds: string[] }): string {
-  const url = new URL(`${baseUrl.replace(/\/$/, '')}/api/auth/spotify/login`);
-  url.searchParams.set('redirect_uri', opts.redirectUri);
-  url.searchParams.set('party_id', opts.partyId);
-  if (opts.grant) url.searchParams.set('grant', opts.grant);
-  if (opts.artistIds.length) url.searchParams.set('artist_ids', opts.artistIds.join(','));
-  url.searchParams.set('hash_output', 'false');
-  return url.toString();
+  return createPartyClient({ baseUrl }).url('spotifyLogin', {
+    query: {
+      redirect_uri: opts.redirectUri,
+      party_id: opts.partyId,
+      grant: opts.grant ?? undefined,
+      artist_ids: opts.artistIds.length ? opts.artistIds.join(',') : undefined,
+      hash_output: 'false',
+    },
+  });
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.ts';
 import { unauthorized } from '../platform/errors.ts';
+import { routeRateLimits } from '../platform/rateLimits.ts';
 import { routeWith, type Guards } from '../platform/route.ts';
 import { cmsTokenOf, requireCmsUser } from './users/guards.ts';
 
@@ -31,4 +32,4 @@ export function cmsGuards(ctx: ServerContext) {
 }
 
 /** `route(app, CMS_ROUTES.x, handler)` for the CMS listener. */
-export const cmsRoute = (ctx: ServerContext) => routeWith(cmsGuards(ctx));
+export const cmsRoute = (ctx: ServerContext) => routeWith(cmsGuards(ctx), { rateLimits: routeRateLimits(ctx) });

@@ -1,6 +1,5 @@
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
-import { limitRoutes } from '../platform/routeLimits.ts';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import type { Closer } from '../party/surface.ts';
@@ -34,10 +33,9 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
     allowedHeaders: ['content-type', 'authorization', 'token-gate-access-key', 'x-session-id'],
     maxAge: 600,
   });
-  // Limits apply only to the routes that ask for one (login, signup, code checks), never to static files.
+  // Limits apply only to the routes that ask for one (login, signup, code checks), never to static
+  // files: their entries' `rateLimit`, or their route config.
   await app.register(rateLimit, { global: false });
-  // Apple logins of campaign pages: limited per client address, as on the party listener (issue 10).
-  limitRoutes(app, [{ method: 'POST', url: '/api/campaigns/:id/auth/apple/login', max: ctx.config.abuse.appleLoginsPerMinute, timeWindow: 60_000 }]);
   app.addContentTypeParser(['text/csv', 'text/plain'], { parseAs: 'string', bodyLimit: 5 * 1024 * 1024 }, (_req, body, done) => done(null, body));
 
   await registerCmsUserRoutes(app, ctx);

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { PARTY_ABILITIES, can, denial, roleHas, type PartyAbility, type PartyActor } from './policies.ts';
+import { PARTY_ABILITIES, type PartyAbility } from '@fanfare/protocol';
+import type { PartyRow } from './parties/queries.ts';
+import { can, denial, denialIn, roleHas, type PartyActor } from './policies.ts';
 
 const actor = (role: PartyActor['role'], more: Partial<PartyActor> = {}): PartyActor => ({
   role,
@@ -109,5 +111,14 @@ describe('party policies: the ability matrix', () => {
   it('by role alone: hosts and admins post without the rate limit and cannot be blocked (they moderate)', () => {
     expect((['admin', 'host', 'listener'] as const).map((r) => roleHas(r, 'chat.postUnlimited'))).toEqual([true, true, false]);
     expect((['admin', 'host', 'listener'] as const).map((r) => roleHas(r, 'chat.moderate'))).toEqual([true, true, false]);
+  });
+
+  it("listening-party §6: a party's live data needs a signup only where the party asks for a login", async () => {
+    const party = (loginRequired: boolean) => ({ login_required: loginRequired ? 1 : 0 }) as unknown as PartyRow;
+    const stranger = () => ACTORS.stranger;
+    expect(await denialIn(party(false), 'live.read', stranger)).toBeNull();
+    expect(await denialIn(party(true), 'live.read', stranger)).toBe('Sign up for this party to read its chat, player status and scoreboard');
+    // Other abilities keep their rules in an open party.
+    expect(await denialIn(party(false), 'chat.post', stranger)).toMatch(/Sign up/);
   });
 });

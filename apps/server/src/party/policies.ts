@@ -5,85 +5,13 @@
  * (`party/route.ts`) or the socket's token check; this module answers what that caller may do in
  * one party.
  */
-import type { Role, StartAllowed } from '@fanfare/protocol';
+import { PARTY_ABILITIES, type PartyAbility, type PartyActorRole, type Role, type StartAllowed } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
 import { toBool } from '../platform/db/columns.ts';
-import { forbidden, unauthorized } from '../platform/errors.ts';
 import type { Fan } from './auth/sessions.ts';
 import { membershipOf, roleOf } from './auth/membership.ts';
-import { requireParty, type PartyRow } from './parties/queries.ts';
+import type { PartyRow } from './parties/queries.ts';
 import { startAllowedOf } from './parties/service.ts';
-
-/** A party role, or `cms`: the admin tool (an accepted `X-Cms-Token`), which stands above a party's grants. */
-export type PartyActorRole = Role | 'cms';
-
-/**
- * Which actors hold each ability. A listener is every fan without a host or admin grant in the
- * party; abilities marked in `NEEDS` further require the fan's signup (and chat right).
- */
-export const PARTY_ABILITIES = {
-  /** Create or edit the party's settings (`PUT /api/parties/{id}`). */
-  'party.edit': ['cms'],
-  /** Start or resume the timeline; a fan's role must also be in the party's `partyStartAllowed`. */
-  'party.start': ['cms', 'host', 'admin'],
-  /** Pause the timeline (spec 6 lists it among the CMS actions; the app's host controls too). */
-  'party.stop': ['cms', 'host', 'admin'],
-  /** End the party now. */
-  'party.end': ['cms', 'host', 'admin'],
-  /** Receive the party's live events on the socket. */
-  'party.listen': ['listener', 'host', 'admin'],
-  /**
-   * Read a login-required party's live data over REST (chat, player status, scoreboard; issue 10):
-   * its signed-up fans, its hosts and admins, the admin tool. Open parties are readable by any fan.
-   */
-  'live.read': ['cms', 'listener', 'host', 'admin'],
-  /** Send a quick reaction on the playing track (it reaches every fan of the party). */
-  'reactions.send': ['listener', 'host', 'admin'],
-  /** Choose the party's music. */
-  'tracks.edit': ['cms'],
-  'tracks.vote': ['listener', 'host', 'admin'],
-  /** Post text, stickers, photos and videos to the chat (and upload chat media). */
-  'chat.post': ['listener', 'host', 'admin'],
-  /** Post beyond the per-fan rate limit. */
-  'chat.postUnlimited': ['host', 'admin'],
-  /** Switch the party-wide slow mode (issue 10). */
-  'chat.slowMode': ['host', 'admin'],
-  /** Post while slow mode is on, without waiting its interval. */
-  'chat.ignoreSlowMode': ['host', 'admin'],
-  /** Delete anyone's message (everyone may delete their own). */
-  'chat.deleteAny': ['cms', 'host', 'admin'],
-  /** Block and unblock fans; hosts and admins themselves cannot be blocked. */
-  'chat.moderate': ['cms', 'host', 'admin'],
-  /** Delete every message of the party. */
-  'chat.clear': ['cms'],
-  /** Plan scheduled messages. */
-  'chat.schedule': ['cms'],
-  /** Start and stop fake chat traffic (the load generator). */
-  'chat.fakeTraffic': ['cms'],
-  'popups.create': ['cms', 'host', 'admin'],
-  'polls.create': ['cms', 'host', 'admin'],
-  'polls.answer': ['listener', 'host', 'admin'],
-  'quiz.create': ['cms', 'host', 'admin'],
-  'quiz.answer': ['listener', 'host', 'admin'],
-  /** Read and post the quiz scoreboard. */
-  'quiz.scoreboard': ['cms', 'host', 'admin'],
-  /** The user list, with e-mails: personal data. */
-  'users.list': ['host', 'admin'],
-  /** Remove every user of the party. */
-  'users.remove': ['cms'],
-  /** Upload one's own profile picture (storage is spent only on the party's own fans; issue 10). */
-  'users.uploadOwn': ['listener', 'host', 'admin'],
-  /** Upload a profile picture for someone else. */
-  'users.uploadFor': ['cms'],
-  /** Give and revoke host/admin grants. */
-  'grants.manage': ['cms'],
-  /** Ours (issue 14): watch the party's aggregated figures (the dashboard socket, `view=dashboard`). */
-  'party.dashboard': ['cms', 'host', 'admin'],
-  /** Ours (issue 14): the recap of the party and its CSV exports (chat log, results, fans with their e-mails). */
-  'party.recap': ['cms'],
-} as const satisfies Record<string, readonly PartyActorRole[]>;
-
-export type PartyAbility = keyof typeof PARTY_ABILITIES;
 
 /**
  * Fan state an ability needs beyond the role: a signup for the party (`signup`; `listenerSignup`:
@@ -99,6 +27,18 @@ const NEEDS: Partial<Record<PartyAbility, 'signup' | 'listenerSignup' | 'chatRig
   'polls.answer': 'signup',
   'quiz.answer': 'signup',
 };
+
+/** The 403 detail of a missing signup, where the ability has its own. */
+const SIGNUP_DETAIL: Partial<Record<PartyAbility, string>> = {
+  'live.read': 'Sign up for this party to read its chat, player status and scoreboard',
+};
+
+/**
+ * Abilities every fan holds in a party open to anonymous signup (not `login_required`): its live
+ * data is as public as its signup (spec 6: a login is needed to read it, a signup only where the
+ * party asks for a login).
+ */
+const HELD_IN_OPEN_PARTIES: ReadonlySet<PartyAbility> = new Set(['live.read']);
 
 /** Who acts in one party. */
 export interface PartyActor {
@@ -128,7 +68,7 @@ export function denial(actor: PartyActor, ability: PartyAbility): string | null 
   if (actor.role === 'cms') return null;
   const need = NEEDS[ability];
   if (need === 'listenerSignup' && actor.role !== 'listener') return null;
-  if (need && !actor.isSignedUp) return 'Sign up for this party first';
+  if (need && !actor.isSignedUp) return SIGNUP_DETAIL[ability] ?? 'Sign up for this party first';
   if (need === 'chatRight' && !actor.canChat) return 'You are blocked from this chat';
   return null;
 }
@@ -154,28 +94,13 @@ export function cmsActor(party: PartyRow): PartyActor {
 }
 
 /**
- * Guards one action in a party: the party must exist (404) and the fan must hold `ability` in it
- * (403 with the reason). Returns the party and the fan's actor for the handler.
+ * Why the caller may not use `ability` in `party` (the 403 detail), or null: `denial` plus the
+ * party's own rules. The actor is read only when the party's rules leave the question open (an
+ * open party's chat is read without a membership lookup).
  */
-export async function authorizeFan(ctx: ServerContext, partyId: string, fan: Fan, ability: PartyAbility): Promise<{ party: PartyRow; actor: FanActor }> {
-  const party = await requireParty(ctx.db, partyId);
-  const actor = await fanActor(ctx, party, fan);
-  const reason = denial(actor, ability);
-  if (reason) throw forbidden(reason);
-  return { party, actor };
-}
-
-/**
- * Guards an action that either the admin tool or a fan may take (`cms_or_bearer` routes): the route
- * guard has checked the CMS token when one was sent; a fan must hold `ability` in the party.
- */
-export async function authorizeCmsOrFan(ctx: ServerContext, partyId: string, caller: { cms: unknown; fan: Fan | null }, ability: PartyAbility): Promise<PartyRow> {
-  if (caller.fan) return (await authorizeFan(ctx, partyId, caller.fan, ability)).party;
-  if (!caller.cms) throw unauthorized('Missing credentials');
-  const party = await requireParty(ctx.db, partyId);
-  const reason = denial(cmsActor(party), ability);
-  if (reason) throw forbidden(reason);
-  return party;
+export async function denialIn(party: PartyRow, ability: PartyAbility, actorOf: () => PartyActor | Promise<PartyActor>): Promise<string | null> {
+  if (HELD_IN_OPEN_PARTIES.has(ability) && !toBool(party.login_required)) return null;
+  return denial(await actorOf(), ability);
 }
 
 /**

@@ -1,14 +1,18 @@
+import type { RouteDef } from '@fanfare/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.ts';
-import { unauthorized } from '../platform/errors.ts';
-import { routeWith, type Guards } from '../platform/route.ts';
+import { forbidden, unauthorized } from '../platform/errors.ts';
+import { routeRateLimits } from '../platform/rateLimits.ts';
+import { routeWith, type EntryCheck, type Guards } from '../platform/route.ts';
 import { bearerToken, requireCms, requireCmsOrFan, requireFan } from './auth/guards.ts';
-import { fanForToken } from './auth/sessions.ts';
+import { fanForToken, type Fan } from './auth/sessions.ts';
+import { requireParty, requirePartyCached } from './parties/queries.ts';
+import { cmsActor, denialIn, fanActor } from './policies.ts';
 
 /**
  * Who may call a party route, by its table entry's `auth`. The guard settles the caller's
- * identity (a fan's bearer, the admin tool's `X-Cms-Token`); what that caller may do in a given
- * party (host, admin) is the handler's check.
+ * identity (a fan's bearer, the admin tool's `X-Cms-Token`); what that caller may do in the
+ * party is the entry's `ability` (`abilityCheck`).
  */
 export function partyGuards(ctx: ServerContext) {
   return {
@@ -30,5 +34,36 @@ export function partyGuards(ctx: ServerContext) {
   } satisfies Guards;
 }
 
+/** The fan a guard's caller names, or null for the admin tool (per `auth` kind, see `partyGuards`). */
+const FAN_OF: Partial<Record<RouteDef['auth'], (caller: unknown) => Fan | null>> = {
+  bearer: (caller) => caller as Fan,
+  bearer_host: (caller) => caller as Fan,
+  cms: () => null,
+  cms_or_bearer: (caller) => (caller as { fan: Fan | null }).fan,
+};
+
+/**
+ * Enforces an entry's `ability` in the party of its `:id`: 404 for an unknown party, then 403
+ * with the policy's reason (`policies.ts`). Runs where the handlers' own checks ran before: after
+ * the guard (401) and the input's validation.
+ */
+function abilityCheck(ctx: ServerContext) {
+  return (def: RouteDef): EntryCheck => {
+    const ability = def.ability!;
+    const fanOf = FAN_OF[def.auth];
+    if (!fanOf) throw new Error(`${def.method} ${def.path}: an ability needs a known caller; auth "${def.auth}" has none`);
+    if (!def.params || !('id' in def.params.shape)) throw new Error(`${def.method} ${def.path}: an ability is held in the party of :id`);
+    // Reads take the cached row (every chat/recent and player status read passes here); writes
+    // read it fresh, as their handlers did.
+    const partyOf = def.method === 'GET' ? requirePartyCached : requireParty;
+    return async (req, _reply, caller) => {
+      const party = await partyOf(ctx.db, (req.params as { id: string }).id);
+      const fan = fanOf(caller);
+      const reason = await denialIn(party, ability, () => (fan ? fanActor(ctx, party, fan) : cmsActor(party)));
+      if (reason) throw forbidden(reason);
+    };
+  };
+}
+
 /** `route(app, PARTY_ROUTES.x, handler)` for the party listener. */
-export const partyRoute = (ctx: ServerContext) => routeWith(partyGuards(ctx));
+export const partyRoute = (ctx: ServerContext) => routeWith(partyGuards(ctx), { ability: abilityCheck(ctx), rateLimits: routeRateLimits(ctx) });

@@ -1,6 +1,7 @@
 import { registerFanDataRightsRoutes } from '../dataRights/routes.ts';
 import { retentionJob } from '../dataRights/retention.ts';
 import cors from '@fastify/cors';
+import rateLimit from '@fastify/rate-limit';
 import staticFiles from '@fastify/static';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
@@ -10,8 +11,6 @@ import { registerAppleEmulator } from '../providers/emulators/appleEmulator.ts';
 import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.ts';
 import { registerMusicRoutes } from '../providers/music/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
-import { registerLiveReadAccess } from './liveAccess.ts';
-import { registerPartyAbuseLimits } from './abuseLimits.ts';
 import { registerChat } from './chat/register.ts';
 import { registerRecapAndExportRoutes } from './exports/routes.ts';
 import { registerPartyLive } from './sockets.ts';
@@ -52,7 +51,8 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
     allowedHeaders: ['content-type', 'authorization', 'x-cms-token'],
     maxAge: 600,
   });
-  await registerPartyAbuseLimits(app, ctx);
+  // The entries' rate limits per client address (`platform/rateLimits.ts`); none applies globally.
+  await app.register(rateLimit, { global: false });
   // Cover art and audio of the demo catalog: public, immutable.
   await app.register(staticFiles, {
     root: ctx.catalog.dir,
@@ -63,7 +63,6 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   });
   if (ctx.config.emulators.spotify) await registerSpotifyEmulator(app, ctx);
   if (ctx.config.emulators.apple) await registerAppleEmulator(app, ctx);
-  registerLiveReadAccess(app, ctx);
   await registerAuthRoutes(app, ctx);
   await registerUserRoutes(app, ctx);
   await registerFanDataRightsRoutes(app, ctx);

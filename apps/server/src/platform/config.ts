@@ -55,6 +55,7 @@ export interface Config {
   abuse: {
     anonSignupsPer10Min: number;
     appleLoginsPerMinute: number;
+    uploadsPerFanPerMinute: number;
     maxSocketsPerFan: number;
     uploadQuotaPerFanBytes: number;
     uploadQuotaPerPartyBytes: number;
@@ -135,6 +136,9 @@ export interface AppleConfig {
   developerToken: string;
   apiUrl: string;
 }
+
+/** Ours: uploads one fan may make per minute (profile pictures and chat media together). */
+export const UPLOADS_PER_FAN_PER_MINUTE = 20;
 
 const Port = z.coerce.number().int().min(0).max(65535);
 const Bool = z
@@ -320,6 +324,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       anonSignupsPer10Min: e.ANON_SIGNUP_RATE_LIMIT,
       /** Apple logins one client address may make per minute (party and campaign). */
       appleLoginsPerMinute: e.APPLE_LOGIN_RATE_LIMIT,
+      uploadsPerFanPerMinute: UPLOADS_PER_FAN_PER_MINUTE,
       /** Open party sockets one fan may hold at once. */
       maxSocketsPerFan: e.MAX_SOCKETS_PER_FAN,
       /** Bytes one fan may keep uploaded in one party, and all fans of a party together. */

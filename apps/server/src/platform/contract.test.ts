@@ -12,6 +12,7 @@ import { isUntabledException, registeredRoutes } from './route.ts';
 interface OpenApiOperation {
   operationId?: string;
   summary?: string;
+  description?: string;
   parameters?: { in: string; name: string }[];
   requestBody?: unknown;
   responses?: Record<string, unknown>;
@@ -76,6 +77,8 @@ describe('route contract: the tables are the API', () => {
       expect(query.length > 0, `${key} query`).toBe(def.query !== undefined);
       expect(op.requestBody !== undefined, `${key} body`).toBe(def.body !== undefined);
       if (def.response) expect(Object.keys(op.responses ?? {}), `${key} responses`).toContain(String(def.status ?? 200));
+      // What the caller needs beyond a token is part of the document too.
+      for (const needs of [def.permission, def.ability, def.rateLimit]) if (needs) expect(op.description, `${key} description`).toContain(`\`${needs}\``);
     }
   });
 });

@@ -7,7 +7,7 @@
  * emulators and web-app pages).
  */
 import { isDeepStrictEqual } from 'node:util';
-import { CMS_ROUTES, PARTY_ROUTES, type RouteAuth, type RouteDef } from '@fanfare/protocol';
+import { CMS_ROUTES, PARTY_ROUTES, type RouteAuth, type RouteDef, type RouteRateLimit } from '@fanfare/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from './http.ts';
@@ -33,6 +33,20 @@ export type Guard = (req: FastifyRequest, def: RouteDef) => Promise<unknown>;
 /** The guards of one listener, by `auth` kind. A kind without a guard cannot be registered there. */
 export type Guards = Partial<Record<RouteAuth, Guard>>;
 export type CallerOf<G extends Guards, A extends RouteAuth> = G[A] extends (...args: never[]) => Promise<infer C> ? C : never;
+
+/**
+ * A check an entry declares (`ability`, `rateLimit`), run once the guard has settled the caller
+ * and the input is valid, ahead of the handler; it throws `HttpError` (403, 404, 429) to refuse.
+ */
+export type EntryCheck = (req: FastifyRequest, reply: FastifyReply, caller: unknown) => Promise<void>;
+
+/** How one listener enforces what its entries declare beyond `auth`. */
+export interface EntryChecks {
+  /** The check of an entry's `ability` (built once per route: it may refuse an entry it cannot check). */
+  ability?: (def: RouteDef) => EntryCheck;
+  /** The check of each named rate limit, built once per route on the app it is registered on. */
+  rateLimits?: Record<RouteRateLimit, (app: App) => EntryCheck>;
+}
 
 export type RouteHandler<R extends RouteDef, C> = (req: RouteRequest<R>, reply: FastifyReply, caller: C) => Promise<RouteResult<R>>;
 
@@ -129,13 +143,14 @@ function responseSerializer(name: string, schema: z.ZodType): (data: unknown) =>
   };
 }
 
-/** Builds the `route()` of one listener from its guards. */
-export function routeWith<G extends Guards>(guards: G) {
+/** Builds the `route()` of one listener from its guards and the checks of its entries. */
+export function routeWith<G extends Guards>(guards: G, checks: EntryChecks = {}) {
   return function route<R extends RouteDef>(app: App, def: R, handler: RouteHandler<R, CallerOf<G, R['auth']>>, extras: RouteExtras = {}): void {
     const name = ENTRY_NAMES.get(def);
     if (!name) throw new Error(`${def.method} ${def.path} is not an entry of a protocol route table`);
     const guard = guards[def.auth];
     if (!guard) throw new Error(`No guard for auth "${def.auth}" on this listener (${name})`);
+    const entryChecks = entryChecksOf(app, name, def, checks);
     const serialize = def.response ? responseSerializer(name, def.response as z.ZodType) : undefined;
     const options = {
       method: def.method,
@@ -152,6 +167,9 @@ export function routeWith<G extends Guards>(guards: G) {
               (req as WithCaller)[CALLER] = await guard(req, def);
             },
           }),
+      // The entry's ability, then its rate limit (a refused caller uses up no allowance), where the
+      // handlers' own checks ran before: after the guard (401) and the input's validation.
+      ...(entryChecks.length > 0 ? { preHandler: entryChecks.map((check) => (req: FastifyRequest, reply: FastifyReply) => check(req, reply, (req as WithCaller)[CALLER])) } : {}),
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
         const out = await handler(req as RouteRequest<R>, reply, (req as WithCaller)[CALLER] as CallerOf<G, R['auth']>);
         if (out === reply) return reply;
@@ -168,6 +186,21 @@ export function routeWith<G extends Guards>(guards: G) {
   };
 }
 
+/** The checks `def` declares, as the listener enforces them; an entry it cannot enforce is refused. */
+function entryChecksOf(app: App, name: string, def: RouteDef, checks: EntryChecks): EntryCheck[] {
+  const list: EntryCheck[] = [];
+  if (def.ability) {
+    if (!checks.ability) throw new Error(`${name} declares an ability, which this listener does not check`);
+    list.push(checks.ability(def));
+  }
+  if (def.rateLimit) {
+    const limit = checks.rateLimits?.[def.rateLimit];
+    if (!limit) throw new Error(`${name} declares the rate limit "${def.rateLimit}", which this listener does not enforce`);
+    list.push(limit(app));
+  }
+  return list;
+}
+
 /** The OpenAPI operation of an entry (and the schemas Fastify validates with). */
 function openApiOperation(name: string, def: RouteDef): Record<string, unknown> {
   const schema: Record<string, unknown> = {
@@ -176,7 +209,12 @@ function openApiOperation(name: string, def: RouteDef): Record<string, unknown> 
     tags: def.tag ? [def.tag] : undefined,
     security: SECURITY[def.auth],
   };
-  if (def.permission) schema.description = `Needs the CMS permission \`${def.permission}\`.`;
+  const needs = [
+    def.permission && `Needs the CMS permission \`${def.permission}\`.`,
+    def.ability && `Needs the party ability \`${def.ability}\` in the party of \`id\`.`,
+    def.rateLimit && `Rate limited (\`${def.rateLimit}\`): 429 with \`Retry-After\` beyond it.`,
+  ].filter(Boolean);
+  if (needs.length > 0) schema.description = needs.join(' ');
   if (def.params) schema.params = def.params;
   if (def.query) schema.querystring = def.query;
   if (def.body && !def.multipart) schema.body = def.body;

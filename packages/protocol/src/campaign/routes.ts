@@ -428,6 +428,7 @@ export const CMS_ROUTES = {
     method: 'POST',
     path: '/api/campaigns/:id/auth/apple/login',
     auth: 'none',
+    rateLimit: 'appleLogin',
     tag: 'campaign accounts',
     summary: 'Log in with an Apple Music user token',
     params: CmsIdParam,

@@ -3,11 +3,15 @@
  * client with the back-office user's token (accepted by the party API as a CMS token), and the
  * address of the dashboard socket.
  */
+import { partySocketUrl, type PartyCallName } from '@fanfare/client/party';
 import type { FakeChatBody, PartyExportKind, PostPollBody, PostPopupBody, PostQuizQuestionBody, PostScheduledMessageBody } from '@fanfare/protocol';
 import { DASHBOARD_VIEW } from '@fanfare/protocol';
 import { useMemo } from 'react';
 import { useApi, usePartyUrl, useSessionStore } from '../../api/context.tsx';
 import { sessionPartyCall, type PartyApiOptions } from '../partyApi.ts';
+
+/** The export call of each kind. */
+const EXPORT_CALLS = { chat: 'exportChatCsv', answers: 'exportAnswersCsv', fans: 'exportFansCsv' } as const satisfies Record<PartyExportKind, PartyCallName>;
 
 export function createPartyLiveApi(opts: PartyApiOptions) {
   const call = sessionPartyCall(opts);
@@ -33,10 +37,8 @@ export function createPartyLiveApi(opts: PartyApiOptions) {
     recap: (id: string) => call('getPartyRecap', p(id)),
     /** Downloads an export as a file (the body is streamed by the server; the browser saves it). */
     async download(id: string, kind: PartyExportKind): Promise<void> {
-      const res = await fetch(`${opts.baseUrl}/api/parties/${encodeURIComponent(id)}/exports/${kind}.csv`, { headers: { authorization: `Bearer ${opts.token() ?? ''}` } });
-      if (res.status === 401) opts.onExpired();
-      if (!res.ok) throw new Error(`Export failed (${res.status})`);
-      const url = URL.createObjectURL(await res.blob());
+      const csv = await call(EXPORT_CALLS[kind], p(id));
+      const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
       const a = document.createElement('a');
       a.href = url;
       a.download = `party-${id}-${kind}.csv`;
@@ -46,7 +48,7 @@ export function createPartyLiveApi(opts: PartyApiOptions) {
       setTimeout(() => URL.revokeObjectURL(url), 10_000);
     },
     /** The party socket in dashboard mode: aggregated `party_stats`, never the chat stream. */
-    socketUrl: (id: string) => `${opts.baseUrl.replace(/^http/, 'ws')}/api/parties/${encodeURIComponent(id)}?access_token=${encodeURIComponent(opts.token() ?? '')}&view=${DASHBOARD_VIEW}`,
+    socketUrl: (id: string) => partySocketUrl(opts.baseUrl, id, opts.token() ?? '', { view: DASHBOARD_VIEW }),
   };
 }
 

@@ -10,7 +10,7 @@ import type { App } from '../../platform/http.ts';
 import { requireParty, type PartyRow } from '../parties/queries.ts';
 import { storedSettingsOf } from '../parties/service.ts';
 import { partyRoute } from '../route.ts';
-import { authorizeFan, roleHas } from '../policies.ts';
+import { roleHas } from '../policies.ts';
 
 /** The party's slow-mode interval in seconds (`frontend.chatSlowModeSeconds`); 0 when off. */
 export function slowModeSecondsOf(row: Pick<PartyRow, 'frontend'>): number {
@@ -55,10 +55,10 @@ export async function enforceSlowMode(
   });
 }
 
-/** `PUT /api/parties/{id}/chat/slow_mode`: hosts and admins of the party switch slow mode. */
+/** `PUT /api/parties/{id}/chat/slow_mode`: hosts and admins of the party switch slow mode (the entry's `chat.slowMode`). */
 export async function registerSlowModeRoutes(app: App, ctx: ServerContext): Promise<void> {
-  partyRoute(ctx)(app, PARTY_ROUTES.setSlowMode, async (req, _reply, fan) => {
-    const { party } = await authorizeFan(ctx, req.params.id, fan, 'chat.slowMode');
+  partyRoute(ctx)(app, PARTY_ROUTES.setSlowMode, async (req) => {
+    const party = await requireParty(ctx.db, req.params.id);
     const frontend = { ...storedSettingsOf(party), chatSlowModeSeconds: req.body.seconds };
     await ctx.db.updateTable('parties').set({ frontend: JSON.stringify(frontend), updated_at: ctx.now() }).where('id', '=', party.id).execute();
     return { seconds: req.body.seconds };

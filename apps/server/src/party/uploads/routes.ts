@@ -5,8 +5,6 @@ import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
 import { sendStoredFile, withMultipart } from '../../platform/uploads.ts';
 import { partyFolder } from '../chat/media/store.ts';
-import { limitUploadsOfFan } from '../abuseLimits.ts';
-import { authorizeFan } from '../policies.ts';
 import { partyRoute } from '../route.ts';
 import { storeImageUpload } from './service.ts';
 
@@ -15,9 +13,8 @@ const SAFE_KEY = /^[\w-]+(\/[\w-]+)*\.(png|jpg|gif|webp)$/;
 export async function registerUploadRoutes(app: App, ctx: ServerContext): Promise<void> {
   await withMultipart(app, ctx.config.uploadMaxBytes, (scope) =>
     partyRoute(ctx)(scope, PARTY_ROUTES.uploadProfile, async (req, _reply, fan) => {
-      // Storage is spent only on fans of this party (issue 10): `users.uploadOwn` needs a signup.
-      await authorizeFan(ctx, req.params.id, fan, 'users.uploadOwn');
-      await limitUploadsOfFan(ctx, fan.id);
+      // Storage is spent only on fans of this party (issue 10): the entry's `users.uploadOwn` needs
+      // a signup, and its `fanUploads` limit counts the fan's uploads.
       return storeImageUpload(ctx, req, `profiles/${partyFolder(req.params.id)}/${fan.id}`, { partyId: req.params.id, fanId: fan.id });
     }),
   );

@@ -10,7 +10,7 @@ import { UNUSED_UPLOAD_TTL_MS, sweepUnusedUploads } from './quota.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../../test/harness.ts';
 import { loginWithApple, loginWithSpotify } from '../../test/logins.ts';
 import { ADMIN, cmsApi, failure, login, statusOf } from '../../cms/testing.ts';
-import { UPLOADS_PER_FAN_PER_MINUTE } from '../abuseLimits.ts';
+import { UPLOADS_PER_FAN_PER_MINUTE } from '../../platform/config.ts';
 
 const PARTY = 'demo';
 const PNG_1X1 = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');

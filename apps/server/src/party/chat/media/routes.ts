@@ -6,8 +6,6 @@ import { withMultipart } from '../../../platform/uploads.ts';
 import { mediaInfo, sniffMedia } from '../../../platform/media.ts';
 import { requireParty } from '../../parties/queries.ts';
 import { storeImageUpload } from '../../uploads/service.ts';
-import { limitUploadsOfFan } from '../../abuseLimits.ts';
-import { authorizeFan } from '../../policies.ts';
 import { partyRoute } from '../../route.ts';
 import { postChatMedia } from '../messages/service.ts';
 import { MEDIA_KEY, storeChatMedia } from './store.ts';
@@ -45,9 +43,8 @@ export async function registerMediaRoutes(app: App, ctx: ServerContext): Promise
   // The uploads, in a scope of their own with the multipart parser.
   await withMultipart(app, ctx.config.uploadMaxBytes, (scope) => {
     route(scope, PARTY_ROUTES.uploadMedia, async (req, _reply, fan) => {
-      // Storage is spent only for fans who may post media: `chat.post` (signed up, not blocked).
-      await authorizeFan(ctx, req.params.id, fan, 'chat.post');
-      await limitUploadsOfFan(ctx, fan.id);
+      // Storage is spent only for fans who may post media: the entry's `chat.post` (signed up, not
+      // blocked), then its `fanUploads` limit.
       return storeChatMedia(ctx, req, req.params.id, fan.id);
     });
 

@@ -2,9 +2,9 @@ import { PARTY_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { requireParty } from '../../parties/queries.ts';
-import { authorizeCmsOrFan } from '../../policies.ts';
+import { cmsActor, denial } from '../../policies.ts';
 import { partyRoute } from '../../route.ts';
-import { badRequest } from '../../../platform/errors.ts';
+import { badRequest, forbidden } from '../../../platform/errors.ts';
 import { clearChat, deleteChatMessage, listChatMessages, listChatMessagesAfter, postChatMessage, recentChatPage } from './service.ts';
 
 export async function registerMessageRoutes(app: App, ctx: ServerContext): Promise<void> {
@@ -23,10 +23,14 @@ export async function registerMessageRoutes(app: App, ctx: ServerContext): Promi
 
   route(app, PARTY_ROUTES.postChatMessage, async (req, _reply, fan) => postChatMessage(ctx, req.params.id, fan, req.body));
 
-  // A fan deletes their own message, a host or admin any (the service checks); the admin tool
-  // (issue 14: the back office's live chat view) any, after the party policy's check.
+  // No ability on the entry: a fan deletes their own message, a host or admin any, so the message
+  // row decides (the service checks); the admin tool (issue 14: the back office's live chat view)
+  // any, after the party policy's check.
   route(app, PARTY_ROUTES.deleteChatMessage, async (req, _reply, caller) => {
-    if (!caller.fan) await authorizeCmsOrFan(ctx, req.params.id, caller, 'chat.deleteAny');
+    if (!caller.fan) {
+      const reason = denial(cmsActor(await requireParty(ctx.db, req.params.id)), 'chat.deleteAny');
+      if (reason) throw forbidden(reason);
+    }
     await deleteChatMessage(ctx, req.params.id, caller.fan, req.params.messageId);
   });
 

@@ -2,7 +2,6 @@ import { PARTY_ROUTES, type AnswerPollResponse } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
 import type { App } from '../../../platform/http.ts';
 import { partyRoute } from '../../route.ts';
-import { authorizeCmsOrFan } from '../../policies.ts';
 import { answerQuestion, createQuestion, type QuestionRuntime } from './service.ts';
 
 export async function registerPollRoutes(app: App, ctx: ServerContext, runtime: QuestionRuntime): Promise<void> {
@@ -11,7 +10,6 @@ export async function registerPollRoutes(app: App, ctx: ServerContext, runtime: 
   // Hosts and admins in the app; the admin tool from the back office's dashboard (issue 14),
   // whose polls are posted without a sender, like the other system messages.
   route(app, PARTY_ROUTES.postPoll, async (req, _reply, caller) => {
-    await authorizeCmsOrFan(ctx, req.params.id, caller, 'polls.create');
     return createQuestion(ctx, runtime, req.params.id, caller.fan, 'poll', req.body);
   });
 
