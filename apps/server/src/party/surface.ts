@@ -13,6 +13,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerLiveReadAccess } from './liveAccess.ts';
 import { registerPartyAbuseLimits } from './abuseLimits.ts';
 import { registerChat } from './chat/register.ts';
+import type { FakeTraffic } from './chat/fake/service.ts';
 import { registerRecapAndExportRoutes } from './exports/routes.ts';
 import { registerPartyLive } from './sockets.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
@@ -27,8 +28,13 @@ const EMULATOR_WEB_API_CORS = { origin: '*', credentials: false, methods: ['GET'
 /** Something to run at shutdown (timers, subscriptions). */
 export type Closer = () => Promise<void>;
 
+/** What the composition root builds for the party domains (tests and the benchmark read it too). */
+export interface PartyRuntime {
+  fakeTraffic: FakeTraffic;
+}
+
 /** The party API: fan identity, parties, music search, the emulators when no credentials are set. */
-export async function registerPartySurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+export async function registerPartySurface(app: App, ctx: ServerContext, runtime: PartyRuntime): Promise<Closer[]> {
   // One CORS registration for the listener (a second one in a child plugin clashes). The back
   // office (CMS origin) runs party admin calls from the browser: only the configured origins may.
   // Static options, not a per-request delegator: the delegator re-normalised them on every request
@@ -77,7 +83,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   if (metrics) jobs.onLag = (job, lateMs) => metrics.jobLag.observe({ job }, lateMs / 1000);
   const closers: Closer[] = [() => jobs.close()];
   closers.push(...(await registerPartyLive(app, ctx, jobs)));
-  closers.push(...(await registerChat(app, ctx, jobs)));
+  closers.push(...(await registerChat(app, ctx, jobs, runtime.fakeTraffic)));
   jobs.add(retentionJob(ctx));
   jobs.start();
   await registerPartyWebApp(app, ctx);
