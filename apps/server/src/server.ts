@@ -110,8 +110,8 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   const dependencies = [{ name: 'database', probe: database.probe }, ...ctx.hub.dependencies()];
   const isReady = () => checkReadiness(dependencies);
   const base = { logger, isReady, bodyLimit: config.uploadMaxBytes + 64 * 1024, trustProxy: config.trustProxy ?? false };
-  const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API' });
-  const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API' });
+  const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API', publicUrl: config.publicUrl });
+  const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API', publicUrl: config.cmsPublicUrl });
   const closers: (() => Promise<void>)[] = [sweepRateCountersEvery(ctx.db, () => ctx.now(), logger)];
   if (party) registerMetrics(party, 'party', metrics, config.metricsToken);
   if (cms) registerMetrics(cms, 'cms', metrics, config.metricsToken);

@@ -22,6 +22,7 @@ import { countRequestsInFlight } from './requestsInFlight.ts';
 import { lazyRequestLogger } from './requestLogger.ts';
 import { requestIdOf } from './requestId.ts';
 import { AnswersFromMemory, registerAnswersFromMemory } from './answersFromMemory.ts';
+import { registerSecurityHeaders } from './securityHeaders.ts';
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -34,6 +35,8 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** Proxies whose forwarded headers are believed: true, or addresses and CIDRs, comma-separated. */
   trustProxy?: boolean | string;
+  /** The listener's public base URL: its pages send HSTS only when it is https. */
+  publicUrl?: string;
 }
 
 /**
@@ -73,6 +76,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
   // Records every route so the contract test can prove each one comes from a route table.
   trackRoutes(app);
   decorateCallers(app);
+  // Before any route: helmet's own hook gives the pages (routes with a `helmet` option) their headers.
+  await registerSecurityHeaders(app, opts.publicUrl);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
