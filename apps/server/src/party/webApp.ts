@@ -128,7 +128,7 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
   };
 
   // Only the origins the page answers previews to may frame it (the back office's preview).
-  const helmet = pageHeaders(ctx.config, 'configured', 'same-origin');
+  const helmet = pageHeaders(framingOrigins(ctx.config), 'same-origin');
   app.get('/', { schema: { hide: true }, helmet }, async (req, reply) => send(req, reply, DEMO_PARTY_ID));
   app.get('/p/:partyId', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => {
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';

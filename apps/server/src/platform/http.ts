@@ -22,7 +22,9 @@ import { countRequestsInFlight } from './requestsInFlight.ts';
 import { lazyRequestLogger } from './requestLogger.ts';
 import { requestIdOf } from './requestId.ts';
 import { AnswersFromMemory, registerAnswersFromMemory } from './answersFromMemory.ts';
-import { registerSecurityHeaders } from './securityHeaders.ts';
+import { pageHeaders, registerSecurityHeaders } from './securityHeaders.ts';
+
+const DOCS_PAGE_HEADERS = pageHeaders('nobody', 'same-origin');
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -124,7 +126,16 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     transform: transformOperation,
     transformObject: transformDocument,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The documents' UI is a page too: nobody may frame it.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiHooks: {
+      onRequest: (_req, reply, done) => {
+        reply.helmet(DOCS_PAGE_HEADERS);
+        done();
+      },
+    },
+  });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

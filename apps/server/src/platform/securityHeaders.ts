@@ -1,9 +1,7 @@
 import { createRequire } from 'node:module';
 import fastifyHelmet from '@fastify/helmet';
 import type { FastifyReply } from 'fastify';
-import type { Config } from './config.ts';
 import type { App } from './http.ts';
-import { framingOrigins } from './webConfig.ts';
 
 /**
  * helmet as @fastify/helmet runs it (its CommonJS build): the marker that leaves `default-src` out
@@ -31,18 +29,16 @@ export async function registerSecurityHeaders(app: App, publicUrl: string | unde
   });
 }
 
-/** Who may frame a page: nobody, or the CMS and the configured origins (`framingOrigins`). */
-export type Framing = 'nobody' | 'configured';
-
 type ReferrerPolicy = 'no-referrer' | 'same-origin' | 'strict-origin-when-cross-origin';
 
 /**
- * A page's headers (helmet's set with the page's framing and referrer policy), as a route's
+ * A page's headers (helmet's set with who may frame it, usually `framingOrigins(config)`, and its
+ * referrer policy), as a route's
  * `helmet` option or for `reply.helmet(...)`. The CSP is `frame-ancestors` alone: the pages load
  * scripts, styles and media from the configured origins, which a fuller policy would have to list.
  */
-export function pageHeaders(config: Config, framing: Framing, referrerPolicy: ReferrerPolicy): PageHeaders {
-  const ancestors = framing === 'nobody' ? ["'none'"] : ["'self'", ...framingOrigins(config)];
+export function pageHeaders(framedBy: 'nobody' | readonly string[], referrerPolicy: ReferrerPolicy): PageHeaders {
+  const ancestors = framedBy === 'nobody' ? ["'none'"] : ["'self'", ...framedBy];
   return {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -50,7 +46,7 @@ export function pageHeaders(config: Config, framing: Framing, referrerPolicy: Re
     },
     // Browsers that read X-Frame-Options but not frame-ancestors: DENY when nobody may frame; it
     // has no value for a list of origins, so none then (frame-ancestors decides).
-    xFrameOptions: framing === 'nobody' ? { action: 'deny' } : false,
+    xFrameOptions: framedBy === 'nobody' ? { action: 'deny' } : false,
     referrerPolicy: { policy: referrerPolicy },
   };
 }

@@ -31,7 +31,7 @@ export async function registerAdminWebApp(app: App, ctx: ServerContext, distDir:
   // The page learns every surface's public URL from here (the party API's for the Parties area).
   const configMeta = webConfigMeta(ctx.config);
   // Nobody may frame the back office (clickjacking of its buttons).
-  app.get('/admin/', { schema: { hide: true }, helmet: pageHeaders(ctx.config, 'nobody', 'same-origin') }, async (_req, reply) => {
+  app.get('/admin/', { schema: { hide: true }, helmet: pageHeaders('nobody', 'same-origin') }, async (_req, reply) => {
     let html: string;
     try {
       html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8').replace('</head>', `${configMeta}</head>`);

@@ -6,6 +6,7 @@ import { escapeHtml } from '../../platform/html.ts';
 import { cmsRoute } from '../route.ts';
 import { campaignForPage, renderCampaignPage, renderCampaignWebApp } from './service.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
+import { framingOrigins } from '../../platform/webConfig.ts';
 import { CAMPAIGN_WEB_DIST, registerCampaignWebAssets } from './webApp.ts';
 
 /**
@@ -14,8 +15,9 @@ import { CAMPAIGN_WEB_DIST, registerCampaignWebAssets } from './webApp.ts';
  */
 export async function registerPageRoutes(app: App, ctx: ServerContext, distDir: string = CAMPAIGN_WEB_DIST): Promise<void> {
   const readIndex = await registerCampaignWebAssets(app, distDir);
-  // The back office previews the page in a frame: the CMS and the configured origins may frame it.
-  const headers = pageHeaders(ctx.config, 'configured', 'strict-origin-when-cross-origin');
+  // The back office previews the page in a frame (and other backends' editors may): the CMS and the
+  // configured origins may frame it; any other site is refused, against clickjacking of its buttons.
+  const headers = pageHeaders(framingOrigins(ctx.config), 'strict-origin-when-cross-origin');
 
   cmsRoute(ctx)(app, CMS_ROUTES.campaignPage, async (req, reply) => {
     // A table entry takes no route options: helmet's headers are set here.

@@ -59,7 +59,7 @@ export async function registerCmsUserRoutes(app: App, ctx: ServerContext): Promi
   // The page a non-back-office reset link opens (a web-app page, not an API call): a form that
   // calls PUT /api/users/password.
   // Its URL holds the reset token: no referrer, and no frame (clickjacking of the form).
-  app.get('/password/reset', { schema: { hide: true }, helmet: pageHeaders(ctx.config, 'nobody', 'no-referrer') }, async (req, reply) => {
+  app.get('/password/reset', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {
     const token = String((req.query as { token?: string }).token ?? '');
     return reply.type('text/html; charset=utf-8').send(resetPage(token));
   });

@@ -5,6 +5,7 @@ import type { ServerContext } from '../../context.ts';
 import { DEMO_PARTY_ID } from '../../demo/seed.ts';
 import type { App } from '../../platform/http.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
+import { framingOrigins } from '../../platform/webConfig.ts';
 import { findParty } from '../parties/queries.ts';
 import { frontendOf } from '../parties/service.ts';
 import { LEGAL_TITLES, legalBody, legalLocale, renderLegalPage } from './pages.ts';
@@ -33,7 +34,7 @@ export async function registerLegalPages(app: App, ctx: ServerContext): Promise<
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
   // Framed like the party app they belong to.
-  const helmet = pageHeaders(ctx.config, 'configured', 'same-origin');
+  const helmet = pageHeaders(framingOrigins(ctx.config), 'same-origin');
 
   app.get(
     '/legal/:page',

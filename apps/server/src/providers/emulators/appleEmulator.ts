@@ -51,7 +51,7 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
       // MusicKit sends the fan here with redirect_uri (an allowed origin only, never an open
       // redirect) and gets the music user token back in that address's query.
       // A consent page, like the provider's own: nobody may frame it, and its URL is not passed on.
-      emu.get('/authorize', { schema: { hide: true }, helmet: pageHeaders(ctx.config, 'nobody', 'no-referrer') }, async (req, reply) => {
+      emu.get('/authorize', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {
         const q = req.query as { login_hint?: string; redirect_uri?: string };
         if (q.redirect_uri !== undefined && !isAllowedRedirect(ctx, q.redirect_uri)) {
           return reply.status(400).send({ detail: 'redirect_uri is not an allowed origin' });

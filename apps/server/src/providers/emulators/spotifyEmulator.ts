@@ -68,7 +68,7 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
       });
 
       // A consent page, like the provider's own: nobody may frame it, and its URL (the state) is not passed on.
-      emu.get('/accounts/authorize', { schema: { hide: true }, helmet: pageHeaders(ctx.config, 'nobody', 'no-referrer') }, async (req, reply) => {
+      emu.get('/accounts/authorize', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {
         const q = req.query as Record<string, string | undefined>;
         if (q.client_id !== EMULATOR_CLIENT.id) return reply.status(400).send({ error: 'invalid_client' });
         if (q.response_type !== 'code' || !q.redirect_uri) return reply.status(400).send({ error: 'invalid_request' });
