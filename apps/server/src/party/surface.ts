@@ -28,7 +28,7 @@ const EMULATOR_WEB_API_CORS = { origin: '*', credentials: false, methods: ['GET'
 /** Something to run at shutdown (timers, subscriptions). */
 export type Closer = () => Promise<void>;
 
-/** What the composition root builds for the party domains (tests and the benchmark read it too). */
+/** What the composition root builds for the party domains (tests read its counters). */
 export interface PartyRuntime {
   fakeTraffic: FakeTraffic;
 }
