@@ -1,6 +1,10 @@
 import type { Logger } from 'pino';
+import type { CampaignLockEvents } from './cms/campaigns/lockEvents.ts';
+import type { AppTranslationsCache } from './cms/i18n/service.ts';
+import type { QueueRefreshes } from './party/timeline/queue.ts';
 import type { Config } from './platform/config.ts';
 import type { Db, Dialect } from './platform/db/database.ts';
+import type { Mailer } from './platform/mail.ts';
 import type { Metrics } from './platform/metrics.ts';
 import type { Storage } from './platform/storage.ts';
 import type { DemoCatalog } from './providers/catalog/catalog.ts';
@@ -12,7 +16,11 @@ import type { ChatSeqRecorder } from './party/chat/messages/publish.ts';
 /** Resolves a CMS token to the back-office identity behind it, or null. */
 export type CmsTokenResolver = (token: string) => Promise<{ id: string; name: string } | null>;
 
-/** What every domain's routes and services receive: the process's shared resources. */
+/**
+ * What every domain's routes and services receive: the process's shared resources. The composition
+ * root (`server.ts`) builds all of it, per-node domain state included, so two servers in one
+ * process (tests, the cluster suite) never share state hung off a module.
+ */
 export interface ServerContext {
   config: Config;
   db: Db;
@@ -29,6 +37,14 @@ export interface ServerContext {
   chatSeqs: ChatSeqRecorder;
   /** Who may present a CMS token (`X-Cms-Token`); the CMS domain adds its users' tokens. */
   cmsTokenResolvers: CmsTokenResolver[];
+  /** The CMS's mail: SMTP from configuration, or the local outbox. */
+  mailer: Mailer;
+  /** Campaign edit-lock announcements to the editors open on this node. */
+  campaignLocks: CampaignLockEvents;
+  /** Apps' translations as this node last read them. */
+  appTranslations: AppTranslationsCache;
+  /** Per party: the queue order this node last published and its refreshes in flight. */
+  queueRefreshes: QueueRefreshes;
   /** Milliseconds since the epoch; replaceable in tests. */
   now: () => number;
   /** The operator's Prometheus figures (`/metrics`); absent in contexts built by hand in tests. */

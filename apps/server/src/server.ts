@@ -15,16 +15,24 @@ import { UnitOfWork } from './realtime/unitOfWork.ts';
 import { ChatSeqRecorder } from './party/chat/messages/publish.ts';
 import { checkReadiness } from './platform/readiness.ts';
 import { Metrics, registerMetrics } from './platform/metrics.ts';
-import { registerPartySurface } from './party/surface.ts';
+import { registerPartySurface, type PartyRuntime } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cmsUserTokenResolver } from './cms/users/sessions.ts';
 import { ensureFirstAdmin } from './cms/users/bootstrap.ts';
+import { CampaignLockEvents } from './cms/campaigns/lockEvents.ts';
+import { AppTranslationsCache } from './cms/i18n/service.ts';
+import { FakeTraffic } from './party/chat/fake/service.ts';
+import { QueueRefreshes } from './party/timeline/queue.ts';
+import { createMailer } from './platform/mail.ts';
+import { sweepRateCountersEvery } from './platform/limits/counters.ts';
 
 export type Surface = 'party' | 'cms';
 
 export interface RunningServer {
   ctx: ServerContext;
+  /** The party domains' runtime (null without the party listener); tests read its counters. */
+  partyRuntime: PartyRuntime | null;
   party: App | null;
   cms: App | null;
   /** Base URLs the listeners answer on. */
@@ -77,6 +85,10 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     unitOfWork: new UnitOfWork(hub, logger),
     chatSeqs: new ChatSeqRecorder(database.db, logger),
     cmsTokenResolvers: [],
+    mailer: metrics.meterMailer(createMailer(config)),
+    campaignLocks: new CampaignLockEvents(),
+    appTranslations: new AppTranslationsCache(),
+    queueRefreshes: new QueueRefreshes(),
     now: () => Date.now(),
     metrics,
   };
@@ -89,6 +101,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     });
   } catch (e) {
     // A refused start (production without a first admin password) leaves nothing open.
+    await ctx.mailer.close();
     await ctx.hub.close();
     await closeStartup();
     await database.close();
@@ -99,13 +112,17 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   const dependencies = [{ name: 'database', probe: database.probe }, ...ctx.hub.dependencies()];
   const isReady = () => checkReadiness(dependencies);
   const base = { logger, isReady, bodyLimit: config.uploadMaxBytes + 64 * 1024, trustProxy: config.trustProxy ?? false };
-  const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API' });
-  const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API' });
-  const closers: (() => Promise<void>)[] = [];
+  const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API', publicUrl: config.publicUrl });
+  const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API', publicUrl: config.cmsPublicUrl });
+  const closers: (() => Promise<void>)[] = [sweepRateCountersEvery(ctx.db, () => ctx.now(), logger)];
   if (party) registerMetrics(party, 'party', metrics, config.metricsToken);
   if (cms) registerMetrics(cms, 'cms', metrics, config.metricsToken);
-  if (party) closers.push(...(await registerPartySurface(party, ctx)));
-  if (cms) closers.push(...(await registerCmsSurface(cms, ctx)));
+  let partyRuntime: PartyRuntime | null = null;
+  if (party) {
+    partyRuntime = { fakeTraffic: new FakeTraffic(ctx) };
+    closers.push(...(await registerPartySurface(party, ctx, partyRuntime)));
+  }
+  if (cms) await registerCmsSurface(cms, ctx);
 
   let closing: Promise<void> | null = null;
   // Stop accepting, let in-flight requests finish, then stop timers and the database.
@@ -113,6 +130,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     (closing ??= (async () => {
       await Promise.all([party?.close(), cms?.close()]);
       for (const closer of closers) await closer();
+      await ctx.mailer.close();
       await ctx.hub.close();
       await database.close();
     })());
@@ -130,6 +148,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
 
   return {
     ctx,
+    partyRuntime,
     party,
     cms,
     urls: { party: party ? config.publicUrl : null, cms: cms ? config.cmsPublicUrl : null },

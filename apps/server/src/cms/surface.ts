@@ -2,7 +2,6 @@ import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
-import type { Closer } from '../party/surface.ts';
 import { registerCmsDataRightsRoutes } from '../dataRights/routes.ts';
 import { registerAccountRoutes } from './accounts/routes.ts';
 import { registerAdminWebApp } from './admin/webApp.ts';
@@ -14,7 +13,6 @@ import { registerNewsletterLedgerRoutes } from './newsletter/ledgerRoutes.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerCmsMusicRoutes } from './music/routes.ts';
 import { registerPageRoutes } from './pages/routes.ts';
-import { mailerOf } from './shared.ts';
 import { registerTokenGateCodeRoutes } from './tokenGate/codesRoutes.ts';
 import { registerTokenGateRoutes } from './tokenGate/routes.ts';
 import { registerUploadFolderMoveRoutes } from './uploads/moveRoutes.ts';
@@ -22,7 +20,7 @@ import { registerCmsUploadRoutes } from './uploads/routes.ts';
 import { registerCmsUserRoutes } from './users/routes.ts';
 
 /** The CMS API (campaign system, spec campaign-pages.md section 7). Health checks and docs come from the platform. */
-export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<void> {
   // Campaign and party pages on other origins call the CMS from the browser (newsletter, i18n,
   // accounts, token gate). Only the configured origins may: the same list that login redirects
   // may return to. Tokens travel in headers, never cookies, so no credentials are allowed.
@@ -54,7 +52,4 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   await registerCmsMusicRoutes(app, ctx);
   await registerPageRoutes(app, ctx);
   await registerAdminWebApp(app, ctx);
-
-  const mailer = mailerOf(ctx);
-  return [() => mailer.close()];
 }

@@ -12,6 +12,7 @@ import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.
 import { registerMusicRoutes } from '../providers/music/routes.ts';
 import { registerAuthRoutes } from './auth/routes.ts';
 import { registerChat } from './chat/register.ts';
+import type { FakeTraffic } from './chat/fake/service.ts';
 import { registerRecapAndExportRoutes } from './exports/routes.ts';
 import { registerPartyLive } from './sockets.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
@@ -26,8 +27,13 @@ const EMULATOR_WEB_API_CORS = { origin: '*', credentials: false, methods: ['GET'
 /** Something to run at shutdown (timers, subscriptions). */
 export type Closer = () => Promise<void>;
 
+/** What the composition root builds for the party domains (tests read its counters). */
+export interface PartyRuntime {
+  fakeTraffic: FakeTraffic;
+}
+
 /** The party API: fan identity, parties, music search, the emulators when no credentials are set. */
-export async function registerPartySurface(app: App, ctx: ServerContext): Promise<Closer[]> {
+export async function registerPartySurface(app: App, ctx: ServerContext, runtime: PartyRuntime): Promise<Closer[]> {
   // One CORS registration for the listener (a second one in a child plugin clashes). The back
   // office (CMS origin) runs party admin calls from the browser: only the configured origins may.
   // Static options, not a per-request delegator: the delegator re-normalised them on every request
@@ -76,7 +82,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext): Promis
   if (metrics) jobs.onLag = (job, lateMs) => metrics.jobLag.observe({ job }, lateMs / 1000);
   const closers: Closer[] = [() => jobs.close()];
   closers.push(...(await registerPartyLive(app, ctx, jobs)));
-  closers.push(...(await registerChat(app, ctx, jobs)));
+  closers.push(...(await registerChat(app, ctx, jobs, runtime.fakeTraffic)));
   jobs.add(retentionJob(ctx));
   jobs.start();
   await registerPartyWebApp(app, ctx);

@@ -9,7 +9,8 @@ import { campaignForParty } from '../cms/demoCampaign.ts';
 import { inlineStylesheets } from '../cms/pages/webApp.ts';
 import { escapeHtml } from '../platform/html.ts';
 import { addVary, registerHashedAssets } from '../platform/staticAssets.ts';
-import { frameAncestorsPolicy, framingOrigins } from '../platform/webConfig.ts';
+import { pageHeaders } from '../platform/securityHeaders.ts';
+import { framingOrigins } from '../platform/webConfig.ts';
 import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
 import type { App } from '../platform/http.ts';
@@ -69,8 +70,6 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
   };
 
   const previewOrigins = framingOrigins(ctx.config);
-  // Only the origins the page answers previews to may frame it (the back office's preview).
-  const frameAncestors = frameAncestorsPolicy(ctx.config);
   const page = async (partyId: string) => {
     const html = readIndex();
     if (html === null) return null;
@@ -114,11 +113,7 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     reply.header('cache-control', 'no-cache').header('etag', etag);
     addVary(reply, 'Accept-Encoding');
     if (ifNoneMatch(req.headers['if-none-match'], etag)) return reply.status(304).send();
-    reply
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'same-origin')
-      .header('content-security-policy', frameAncestors)
-      .type('text/html; charset=utf-8');
+    reply.type('text/html; charset=utf-8');
     // The page carries the stylesheet: compressed once per page and encoding, then reused.
     const encoding = pickEncoding(req.headers['accept-encoding']);
     if (!encoding) return reply.send(html);
@@ -132,12 +127,14 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     return reply.header('content-encoding', encoding).send(body);
   };
 
-  app.get('/', { schema: { hide: true } }, async (req, reply) => send(req, reply, DEMO_PARTY_ID));
+  // Only the origins the page answers previews to may frame it (the back office's preview).
+  const helmet = pageHeaders(framingOrigins(ctx.config), 'same-origin');
+  app.get('/', { schema: { hide: true }, helmet }, async (req, reply) => send(req, reply, DEMO_PARTY_ID));
   app.get('/p/:partyId', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => {
     const query = req.url.includes('?') ? req.url.slice(req.url.indexOf('?')) : '';
     return reply.redirect(`/p/${req.params.partyId}/${query}`);
   });
-  app.get('/p/:partyId/', { schema: { hide: true, params: PartyIdPath } }, async (req, reply) => send(req, reply, req.params.partyId));
+  app.get('/p/:partyId/', { schema: { hide: true, params: PartyIdPath }, helmet }, async (req, reply) => send(req, reply, req.params.partyId));
   await registerLegalPages(app, ctx);
 }
 

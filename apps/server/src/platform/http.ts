@@ -21,6 +21,9 @@ import { isQuietRequest } from './requestLogging.ts';
 import { countRequestsInFlight } from './requestsInFlight.ts';
 import { lazyRequestLogger } from './requestLogger.ts';
 import { requestIdOf } from './requestId.ts';
+import { pageHeaders, registerSecurityHeaders } from './securityHeaders.ts';
+
+const DOCS_PAGE_HEADERS = pageHeaders('nobody', 'same-origin');
 
 export type App = FastifyInstance<Server, IncomingMessage, ServerResponse, Logger, ZodTypeProvider>;
 
@@ -33,6 +36,8 @@ export interface HttpAppOptions {
   bodyLimit?: number;
   /** Proxies whose forwarded headers are believed: true, or addresses and CIDRs, comma-separated. */
   trustProxy?: boolean | string;
+  /** The listener's public base URL: its pages send HSTS only when it is https. */
+  publicUrl?: string;
 }
 
 /**
@@ -63,6 +68,8 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
   // Records every route so the contract test can prove each one comes from a route table.
   trackRoutes(app);
   decorateCallers(app);
+  // Before any route: helmet's own hook gives the pages (routes with a `helmet` option) their headers.
+  await registerSecurityHeaders(app, opts.publicUrl);
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
@@ -109,7 +116,16 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     transform: transformOperation,
     transformObject: transformDocument,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  // The documents' UI is a page too: nobody may frame it.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    uiHooks: {
+      onRequest: (_req, reply, done) => {
+        reply.helmet(DOCS_PAGE_HEADERS);
+        done();
+      },
+    },
+  });
 
   app.get('/healthz', { schema: { hide: true } }, async () => ({ status: 'ok' }));
   app.get('/readyz', { schema: { hide: true } }, async (_req, reply) => {

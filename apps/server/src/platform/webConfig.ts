@@ -20,8 +20,3 @@ export function webConfigMeta(config: Config): string {
 export function framingOrigins(config: Config): string[] {
   return [...new Set([new URL(config.cmsPublicUrl).origin, ...config.allowedRedirectOrigins])];
 }
-
-/** The `Content-Security-Policy` value that lets only `framingOrigins` frame a page. */
-export function frameAncestorsPolicy(config: Config): string {
-  return `frame-ancestors 'self' ${framingOrigins(config).join(' ')}`;
-}

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import staticFiles from '@fastify/static';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
+import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { webConfigMeta } from '../../platform/webConfig.ts';
 
 /** Where `npm run build -w @fanfare/admin-web` writes the back office. */
@@ -29,7 +30,8 @@ export async function registerAdminWebApp(app: App, ctx: ServerContext, distDir:
   app.get('/admin', { schema: { hide: true } }, async (_req, reply) => reply.redirect('/admin/'));
   // The page learns every surface's public URL from here (the party API's for the Parties area).
   const configMeta = webConfigMeta(ctx.config);
-  app.get('/admin/', { schema: { hide: true } }, async (_req, reply) => {
+  // Nobody may frame the back office (clickjacking of its buttons).
+  app.get('/admin/', { schema: { hide: true }, helmet: pageHeaders('nobody', 'same-origin') }, async (_req, reply) => {
     let html: string;
     try {
       html = fs.readFileSync(path.join(distDir, 'index.html'), 'utf8').replace('</head>', `${configMeta}</head>`);
@@ -39,10 +41,6 @@ export async function registerAdminWebApp(app: App, ctx: ServerContext, distDir:
     }
     return reply
       .header('cache-control', 'no-cache')
-      .header('x-content-type-options', 'nosniff')
-      .header('x-frame-options', 'DENY')
-      .header('content-security-policy', "frame-ancestors 'none'")
-      .header('referrer-policy', 'same-origin')
       .type('text/html; charset=utf-8')
       .send(html);
   });

@@ -7,7 +7,6 @@ import type { CmsAppTable } from '../../platform/db/tables/cms.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { newId } from '../../platform/tokens.ts';
-import { invalidateAppTranslations } from '../i18n/service.ts';
 import { iso, isoOrNull, isUniqueViolation } from '../shared.ts';
 
 export type CmsAppRow = CmsAppTable;
@@ -94,6 +93,6 @@ export async function reloadAppConfig(ctx: ServerContext, id: string): Promise<C
   }
   const now = ctx.now();
   await ctx.db.updateTable('cms_apps').set({ config, config_reloaded_at: now, updated_at: now }).where('id', '=', app.id).execute();
-  invalidateAppTranslations(ctx, app.id);
+  ctx.appTranslations.drop(app.id);
   return toCmsApp({ ...app, config, config_reloaded_at: now, updated_at: now });
 }

@@ -2,7 +2,7 @@ import { CMS_ROUTES, type CampaignLock, type CampaignLockEvent } from '@fanfare/
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { cmsRoute } from '../route.ts';
-import { currentLock, lockEmitter, takeOverLock } from './lockEvents.ts';
+import { currentLock, takeOverLock } from './lockEvents.ts';
 import { searchCampaigns } from './search.ts';
 
 /** How often an open lock stream re-reads the lock (changes made by other nodes, renewals, expiry). */
@@ -27,8 +27,7 @@ export async function registerCampaignBackOfficeRoutes(app: App, ctx: ServerCont
       res.write(`data: ${JSON.stringify(event)}\n\n`);
     };
     send({ campaign_id: id, lock, reason: 'current' });
-    const onEvent = (event: CampaignLockEvent) => send(event);
-    lockEmitter(ctx).on(id, onEvent);
+    const unlisten = ctx.campaignLocks.listen(id, send);
     let polling = false;
     const timer = setInterval(() => {
       if (polling) return;
@@ -46,7 +45,7 @@ export async function registerCampaignBackOfficeRoutes(app: App, ctx: ServerCont
     }, LOCK_POLL_MS);
     res.on('close', () => {
       clearInterval(timer);
-      lockEmitter(ctx).off(id, onEvent);
+      unlisten();
     });
     return reply;
   });

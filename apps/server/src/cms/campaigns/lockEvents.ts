@@ -7,22 +7,27 @@ import type { CmsUserRow } from '../users/queries.ts';
 import { requireCampaign } from './service.ts';
 import { activeLock } from './queries.ts';
 
-const emitters = new WeakMap<ServerContext, EventEmitter>();
+/**
+ * Lock announcements to the editors open on this node (the composition root makes one per server).
+ * Other nodes' lock changes reach an editor through its stream's poll.
+ */
+export class CampaignLockEvents {
+  private readonly emitter = new EventEmitter();
 
-/** This process's lock announcements (one emitter per server). */
-export function lockEmitter(ctx: ServerContext): EventEmitter {
-  let e = emitters.get(ctx);
-  if (!e) {
-    e = new EventEmitter();
+  constructor() {
     // One listener per open editor: many editors may watch at once.
-    e.setMaxListeners(0);
-    emitters.set(ctx, e);
+    this.emitter.setMaxListeners(0);
   }
-  return e;
-}
 
-export function announceLock(ctx: ServerContext, event: CampaignLockEvent): void {
-  lockEmitter(ctx).emit(event.campaign_id, event);
+  announce(event: CampaignLockEvent): void {
+    this.emitter.emit(event.campaign_id, event);
+  }
+
+  /** Hears every announcement about the campaign until the returned function is called. */
+  listen(campaignId: string, listener: (event: CampaignLockEvent) => void): () => void {
+    this.emitter.on(campaignId, listener);
+    return () => this.emitter.off(campaignId, listener);
+  }
 }
 
 /** The lock as it is now (null when free or expired). */
@@ -48,6 +53,6 @@ export async function takeOverLock(ctx: ServerContext, user: CmsUserRow, id: str
     .executeTakeFirst();
   if (Number(res.numUpdatedRows) !== 1) throw conflict('The lock changed meanwhile; try again');
   const lock: CampaignLock = { user_id: user.id, user_email: user.email, locked_at: iso(now), expires_at: iso(expiresAt) };
-  announceLock(ctx, { campaign_id: id, lock, reason: 'taken_over' });
+  ctx.campaignLocks.announce({ campaign_id: id, lock, reason: 'taken_over' });
   return lock;
 }

@@ -54,17 +54,24 @@ export function layerTranslations(layers: (I18nSettings | null | undefined)[]): 
   };
 }
 
-type Cache = Map<string, { value: TranslationsResponse; at: number }>;
-const caches = new WeakMap<ServerContext, Cache>();
-function cacheOf(ctx: ServerContext): Cache {
-  let c = caches.get(ctx);
-  if (!c) caches.set(ctx, (c = new Map()));
-  return c;
-}
+/** Apps' translations as this node last read them, each trusted for a minute (the composition root makes one per server). */
+export class AppTranslationsCache {
+  private readonly entries = new Map<string, { value: TranslationsResponse; at: number }>();
 
-/** Drops an app's cached translations (config reload). */
-export function invalidateAppTranslations(ctx: ServerContext, appId: string): void {
-  cacheOf(ctx).delete(appId);
+  /** The app's translations read less than a minute before `now`, or undefined. */
+  recent(appId: string, now: number): TranslationsResponse | undefined {
+    const hit = this.entries.get(appId);
+    return hit && now - hit.at < CACHE_TTL_MS ? hit.value : undefined;
+  }
+
+  store(appId: string, value: TranslationsResponse, now: number): void {
+    this.entries.set(appId, { value, at: now });
+  }
+
+  /** Drops an app's cached translations (config reload). */
+  drop(appId: string): void {
+    this.entries.delete(appId);
+  }
 }
 
 async function appRow(ctx: ServerContext, idOrName: string) {
@@ -79,12 +86,11 @@ async function appRow(ctx: ServerContext, idOrName: string) {
 export async function appTranslations(ctx: ServerContext, idOrName: string, fresh: boolean): Promise<TranslationsResponse> {
   const app = await appRow(ctx, idOrName);
   if (!app) throw notFound('App not found');
-  const cache = cacheOf(ctx);
-  const hit = cache.get(app.id);
   const now = ctx.now();
-  if (!fresh && hit && now - hit.at < CACHE_TTL_MS) return hit.value;
+  const recent = fresh ? undefined : ctx.appTranslations.recent(app.id, now);
+  if (recent) return recent;
   const value = layerTranslations([BUILT_IN, parseJson<AppConfig>(app.config, {}).i18n]);
-  cache.set(app.id, { value, at: now });
+  ctx.appTranslations.store(app.id, value, now);
   return value;
 }
 

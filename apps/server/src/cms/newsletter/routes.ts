@@ -3,7 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { cmsRoute } from '../route.ts';
-import { iso, mailerOf } from '../shared.ts';
+import { iso } from '../shared.ts';
 import { confirmNewsletter, exportSubscribersCsv, signUpForNewsletters } from './service.ts';
 
 export async function registerNewsletterRoutes(app: App, ctx: ServerContext): Promise<void> {
@@ -36,7 +36,7 @@ export async function registerNewsletterRoutes(app: App, ctx: ServerContext): Pr
   });
 
   route(app, CMS_ROUTES.listOutbox, async () => {
-    const entries = await mailerOf(ctx).outbox();
+    const entries = await ctx.mailer.outbox();
     return { items: entries.map((e) => ({ id: e.id, to: e.to, from: e.from, subject: e.subject, text: e.text, created_at: iso(e.created_at) })) };
   });
 }

@@ -8,7 +8,7 @@ import { badGateway, unprocessable } from '../../platform/errors.ts';
 import { hashToken, newId, newToken } from '../../platform/tokens.ts';
 import { isCampaignRedirectAllowed } from '../campaigns/redirects.ts';
 import { getCampaign } from '../campaigns/service.ts';
-import { iso, mailerOf } from '../shared.ts';
+import { iso } from '../shared.ts';
 
 type SignupInput = z.output<typeof NewsletterSignupBody>;
 
@@ -162,7 +162,7 @@ export async function signUpForNewsletters(
 
   const link = `${ctx.config.cmsPublicUrl}/api/newsletter/confirm?token=${token}`;
   try {
-    await mailerOf(ctx).send(confirmationMail(body.email, body.locale, campaign.name, link));
+    await ctx.mailer.send(confirmationMail(body.email, body.locale, campaign.name, link));
   } catch (err) {
     ctx.logger.error({ err, campaignId }, 'newsletter confirmation e-mail failed');
     throw badGateway('The confirmation e-mail could not be sent; please try again');

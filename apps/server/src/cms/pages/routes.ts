@@ -5,7 +5,9 @@ import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { cmsRoute } from '../route.ts';
 import { campaignForPage, renderCampaignPage, renderCampaignWebApp } from './service.ts';
-import { CAMPAIGN_WEB_DIST, frameAncestors, registerCampaignWebAssets } from './webApp.ts';
+import { pageHeaders } from '../../platform/securityHeaders.ts';
+import { framingOrigins } from '../../platform/webConfig.ts';
+import { CAMPAIGN_WEB_DIST, registerCampaignWebAssets } from './webApp.ts';
 
 /**
  * Campaign pages: `GET /c/{app}/{slug}` (the campaign's `url`) serves the built campaign page with
@@ -13,15 +15,14 @@ import { CAMPAIGN_WEB_DIST, frameAncestors, registerCampaignWebAssets } from './
  */
 export async function registerPageRoutes(app: App, ctx: ServerContext, distDir: string = CAMPAIGN_WEB_DIST): Promise<void> {
   const readIndex = await registerCampaignWebAssets(app, distDir);
-  const csp = frameAncestors(ctx);
+  // The back office previews the page in a frame (and other backends' editors may): the CMS and the
+  // configured origins may frame it; any other site is refused, against clickjacking of its buttons.
+  const headers = pageHeaders(framingOrigins(ctx.config), 'strict-origin-when-cross-origin');
 
   cmsRoute(ctx)(app, CMS_ROUTES.campaignPage, async (req, reply) => {
-    void reply
-      .type('text/html; charset=utf-8')
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'strict-origin-when-cross-origin')
-      .header('content-security-policy', csp)
-      .header('cache-control', 'no-cache');
+    // A table entry takes no route options: helmet's headers are set here.
+    reply.helmet(headers);
+    void reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     try {
       const campaign = await campaignForPage(ctx, req.params.app, req.params.slug);
       const indexHtml = readIndex();

@@ -1,10 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { registerHashedAssets } from '../../platform/staticAssets.ts';
-import { frameAncestorsPolicy } from '../../platform/webConfig.ts';
 
 /** Where `npm run build -w @fanfare/campaign-web` writes the campaign page. */
 export const CAMPAIGN_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../campaign-web/dist');
@@ -57,13 +55,4 @@ export function inlineStylesheets(html: string, assetsDir: string, prefix: strin
       return tag;
     }
   });
-}
-
-/**
- * Who may frame a campaign page: the CMS itself (the back office's live preview) and the allowed
- * origins (editor frames of the other backends). Any other site is refused, against clickjacking
- * of the signup and login buttons.
- */
-export function frameAncestors(ctx: ServerContext): string {
-  return frameAncestorsPolicy(ctx.config);
 }

@@ -4,6 +4,7 @@ import { unauthorized } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { consumeAllowance } from '../../platform/limits/counters.ts';
+import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { cmsRoute } from '../route.ts';
 import { cmsTokenOf } from './guards.ts';
 import { listUsers, toCmsUser } from './queries.ts';
@@ -57,9 +58,10 @@ export async function registerCmsUserRoutes(app: App, ctx: ServerContext): Promi
 
   // The page a non-back-office reset link opens (a web-app page, not an API call): a form that
   // calls PUT /api/users/password.
-  app.get('/password/reset', { schema: { hide: true } }, async (req, reply) => {
+  // Its URL holds the reset token: no referrer, and no frame (clickjacking of the form).
+  app.get('/password/reset', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {
     const token = String((req.query as { token?: string }).token ?? '');
-    return reply.type('text/html; charset=utf-8').header('referrer-policy', 'no-referrer').send(resetPage(token));
+    return reply.type('text/html; charset=utf-8').send(resetPage(token));
   });
 }
 

@@ -9,7 +9,7 @@ import type {
 import type { ServerContext } from '../../context.ts';
 import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { hashToken, newId, newToken } from '../../platform/tokens.ts';
-import { iso, isUniqueViolation, mailerOf } from '../shared.ts';
+import { iso, isUniqueViolation } from '../shared.ts';
 import { can } from './permissions.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { countOtherActiveAdmins, findUserByEmail, findUserById, rolesOf, toCmsUser, type CmsUserRow } from './queries.ts';
@@ -154,7 +154,7 @@ async function sendPasswordLink(ctx: ServerContext, user: CmsUserRow, cms: boole
     .execute();
   const base = ctx.config.cmsPublicUrl;
   const link = cms ? `${base}/admin/#/reset-password?token=${token}` : `${base}/password/reset?token=${token}`;
-  await mailerOf(ctx).send({
+  await ctx.mailer.send({
     to: user.email,
     subject: 'Set your Fanfare password',
     text: `Hello${user.name ? ` ${user.name}` : ''},\n\nopen this link to set your Fanfare back-office password:\n${link}\n\nThe link works once and expires in ${Math.round(ttlMs / 3_600_000)} hour(s). If you did not ask for it, ignore this e-mail.\n`,

@@ -2,7 +2,7 @@ import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import type { JobScheduler } from '../../platform/jobs.ts';
 import type { Closer } from '../surface.ts';
-import { FakeTraffic } from './fake/service.ts';
+import type { FakeTraffic } from './fake/service.ts';
 import { registerFakeRoutes } from './fake/routes.ts';
 import { registerMediaRoutes } from './media/routes.ts';
 import { registerMessageRoutes } from './messages/routes.ts';
@@ -19,21 +19,17 @@ import { scheduledPosting } from './schedule/service.ts';
 const RESULTS_WINDOW_MS = 100;
 
 /**
- * The handles of the running chat domain, for tests and the benchmark (e.g. fake-traffic counters).
- * Keyed by context so two servers in one process stay apart.
+ * Chat, moderation, popups, polls, quizzes, scheduled and fake traffic; their due-time jobs go to
+ * `jobs`. The fake-traffic generator comes from the composition root (tests read its counters);
+ * it is stopped here, with the rest of chat, before the hub closes.
  */
-export const chatRuntimes = new WeakMap<ServerContext, { fake: FakeTraffic }>();
-
-/** Chat, moderation, popups, polls, quizzes, scheduled and fake traffic; their due-time jobs go to `jobs`. */
-export async function registerChat(app: App, ctx: ServerContext, jobs: JobScheduler): Promise<Closer[]> {
+export async function registerChat(app: App, ctx: ServerContext, jobs: JobScheduler, fake: FakeTraffic): Promise<Closer[]> {
   jobs.add(questionClosing(ctx), scheduledPosting(ctx));
   const results = new ResultsThrottle(ctx, RESULTS_WINDOW_MS);
-  const fake = new FakeTraffic(ctx);
   const runtime: QuestionRuntime = {
     pokeTimers: () => jobs.poke(),
     touchResults: (partyId, questionId) => results.touch(partyId, questionId),
   };
-  chatRuntimes.set(ctx, { fake });
 
   await registerMessageRoutes(app, ctx);
   await registerMediaRoutes(app, ctx);

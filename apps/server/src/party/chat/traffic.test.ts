@@ -2,7 +2,6 @@ import { ChatMessageEvent, ScheduledMessage, type ChatMessage } from '@fanfare/p
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PartyClient } from '@fanfare/client';
 import { DB_TARGETS, TEST_CMS_TOKEN, startTestServer } from '../../test/harness.ts';
-import { chatRuntimes } from './register.ts';
 import { PARTY, PartySocket, expectStatus, startChatWorld, waitUntil, type ChatWorld } from './testkit.ts';
 
 const params = { id: PARTY };
@@ -91,11 +90,11 @@ describe.each(DB_TARGETS)('scheduled and generated chat traffic on %s', (db) => 
     it('a stop that reaches another node ends the run on the node that generates it', async () => {
       const second = await startTestServer({ db: 'sqlite', env: { DATABASE_URL: w.t.server.ctx.config.databaseUrl } });
       try {
-        const runtime = chatRuntimes.get(w.t.server.ctx)!;
+        const fake = w.t.server.partyRuntime!.fakeTraffic;
         await w.cms.call('startFakeChat', { params, body: { messages_per_second: 5, stop_after: 600 } });
-        expect(runtime.fake.isRunning(PARTY)).toBe(true);
+        expect(fake.isRunning(PARTY)).toBe(true);
         await new PartyClient({ baseUrl: second.partyUrl, cmsToken: TEST_CMS_TOKEN }).call('stopFakeChat', { params });
-        await waitUntil(() => !runtime.fake.isRunning(PARTY));
+        await waitUntil(() => !fake.isRunning(PARTY));
       } finally {
         await second.close();
       }
@@ -104,11 +103,11 @@ describe.each(DB_TARGETS)('scheduled and generated chat traffic on %s', (db) => 
     const fakeOf = (items: ChatMessage[]) => items.filter((m) => m.sender?.id.startsWith('fake-'));
 
     it('fake fans post real messages through the fan path at the asked rate and stop after stop_after', async () => {
-      const runtime = chatRuntimes.get(w.t.server.ctx)!;
+      const fake = w.t.server.partyRuntime!.fakeTraffic;
       await w.cms.call('startFakeChat', { params, body: { messages_per_second: 20, stop_after: 1 } });
       const first = await watch.waitFor((e) => e.type === 'message' && 'sender' in e && Boolean(e.sender?.id.startsWith('fake-')));
       expect(ChatMessageEvent.parse(first).sender).toMatchObject({ role: 'listener', quiz_score: 0 });
-      await waitUntil(() => !runtime.fake.isRunning(PARTY));
+      await waitUntil(() => !fake.isRunning(PARTY));
       const posted = fakeOf(await history());
       expect(posted.length).toBeGreaterThanOrEqual(10);
       expect(posted.length).toBeLessThanOrEqual(25);
@@ -118,12 +117,12 @@ describe.each(DB_TARGETS)('scheduled and generated chat traffic on %s', (db) => 
     });
 
     it('DELETE chat/fake stops the traffic at once', async () => {
-      const runtime = chatRuntimes.get(w.t.server.ctx)!;
+      const fake = w.t.server.partyRuntime!.fakeTraffic;
       await w.cms.call('clearChat', { params });
       await w.cms.call('startFakeChat', { params, body: { messages_per_second: 20, stop_after: 600 } });
       await waitUntil(async () => fakeOf(await history()).length >= 5);
       await w.cms.call('stopFakeChat', { params });
-      expect(runtime.fake.isRunning(PARTY)).toBe(false);
+      expect(fake.isRunning(PARTY)).toBe(false);
       const atStop = fakeOf(await history()).length;
       const marker = await w.host.client.call('postChatMessage', { params, body: { text: 'after the stop' } });
       await watch.waitFor((e) => 'id' in e && e.id === marker.id);
@@ -135,10 +134,10 @@ describe.each(DB_TARGETS)('scheduled and generated chat traffic on %s', (db) => 
     // Throughput is a benchmark figure (bench/fanout), not a test assertion: these machines are
     // shared. What must hold under any load is the rule itself: never more than the rate allows.
     it('posts through the real path and never more than messages_per_second × stop_after', async () => {
-      const runtime = chatRuntimes.get(w.t.server.ctx)!;
+      const generator = w.t.server.partyRuntime!.fakeTraffic;
       await w.cms.call('clearChat', { params });
       await w.cms.call('startFakeChat', { params, body: { messages_per_second: 150, stop_after: 2 } });
-      await waitUntil(() => !runtime.fake.isRunning(PARTY), 15_000);
+      await waitUntil(() => !generator.isRunning(PARTY), 15_000);
       const fake = fakeOf(await history());
       expect(fake.length).toBeGreaterThan(0);
       const ctx = w.t.server.ctx;
@@ -165,9 +164,9 @@ describe('chat timers on shutdown', () => {
     await w.host.client.call('postPoll', { params, body: { question: 'Later?', options: ['a', 'b'], duration_seconds: 3600 } });
     await w.cms.call('postScheduledMessage', { params, body: { text: 'tick', post_at: inMs(0), recurring_interval: 1 } });
     await w.cms.call('startFakeChat', { params, body: { messages_per_second: 50, stop_after: 600 } });
-    const runtime = chatRuntimes.get(w.t.server.ctx)!;
-    await waitUntil(() => runtime.fake.isRunning(PARTY));
+    const fake = w.t.server.partyRuntime!.fakeTraffic;
+    await waitUntil(() => fake.isRunning(PARTY));
     await w.close();
-    expect(runtime.fake.isRunning(PARTY)).toBe(false);
+    expect(fake.isRunning(PARTY)).toBe(false);
   });
 });

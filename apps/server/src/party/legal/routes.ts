@@ -4,6 +4,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ServerContext } from '../../context.ts';
 import { DEMO_PARTY_ID } from '../../demo/seed.ts';
 import type { App } from '../../platform/http.ts';
+import { pageHeaders } from '../../platform/securityHeaders.ts';
+import { framingOrigins } from '../../platform/webConfig.ts';
 import { findParty } from '../parties/queries.ts';
 import { frontendOf } from '../parties/service.ts';
 import { LEGAL_TITLES, legalBody, legalLocale, renderLegalPage } from './pages.ts';
@@ -29,17 +31,19 @@ export async function registerLegalPages(app: App, ctx: ServerContext): Promise<
       backLabel: locale === 'de' ? 'Zurück zur Party' : 'Back to the party',
       locale,
     });
-    return reply.header('cache-control', 'no-cache').header('x-content-type-options', 'nosniff').type('text/html; charset=utf-8').send(html);
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   };
+  // Framed like the party app they belong to.
+  const helmet = pageHeaders(framingOrigins(ctx.config), 'same-origin');
 
   app.get(
     '/legal/:page',
-    { schema: { hide: true, params: z.object({ page: LegalPage }), querystring: LegalQuery } },
+    { schema: { hide: true, params: z.object({ page: LegalPage }), querystring: LegalQuery }, helmet },
     async (req, reply) => answer(req, reply, DEMO_PARTY_ID, req.params.page, req.query.lang),
   );
   app.get(
     '/p/:partyId/legal/:page',
-    { schema: { hide: true, params: z.object({ partyId: PartyId, page: LegalPage }), querystring: LegalQuery } },
+    { schema: { hide: true, params: z.object({ partyId: PartyId, page: LegalPage }), querystring: LegalQuery }, helmet },
     async (req, reply) => answer(req, reply, req.params.partyId, req.params.page, req.query.lang),
   );
 }

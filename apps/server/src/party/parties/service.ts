@@ -28,6 +28,7 @@ export const iso = (ms: number): string => new Date(ms).toISOString();
  * The settings as stored, parsed once per party row: every chat post and policy check asks, and the
  * cached row is shared (frozen and replaced by any change), so the JSON is not parsed per post.
  */
+// Stays module-level: pure memoisation keyed by a frozen row, holding nothing per server or db.
 const settingsByRow = new WeakMap<Pick<PartyRow, 'frontend'>, Readonly<FrontendSettings>>();
 
 /** The party's stored frontend settings, without defaults; shared, never to be changed. */
@@ -72,6 +73,7 @@ export function startAllowedOf(row: Pick<PartyRow, 'frontend'>): StartAllowed {
  * GET party answers, per cached party row and play state (both frozen and replaced by any change):
  * the fields but the status built and serialized once, and before the start the whole answer.
  */
+// Stays module-level: pure memoisation keyed by a frozen row (and checked against its play state).
 const partyAnswers = new WeakMap<PartyRow, { state: PlayState; base: Omit<Party, 'status'>; idle: Party | null }>();
 
 /** The party as `GET /api/parties/{id}` answers it, with its timeline at server time now. */

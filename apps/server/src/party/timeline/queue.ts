@@ -15,11 +15,27 @@ export async function currentQueue(ctx: ServerContext, partyId: string): Promise
   return upcomingQueue(tracks, voteCountsOf(tracks), playback, toBool(party.voting_enabled));
 }
 
-// Per node: the last queue published per party, and a chain that runs one refresh at a time, so
-// two refreshes never publish their answers in the wrong order.
-const lastQueues = new WeakMap<ServerContext, Map<string, string>>();
-const refreshChains = new WeakMap<ServerContext, Map<string, Promise<void>>>();
-const waitingRefreshes = new WeakMap<ServerContext, Map<string, { run: Promise<void>; force: boolean }>>();
+/** Votes refresh a party's queue at most once per window (like the 150 ms chat batch). */
+export const VOTE_QUEUE_REFRESH_MS = 100;
+
+interface VoteRefresh {
+  lastRun: number;
+  timer: NodeJS.Timeout | null;
+  /** Settles when the refresh scheduled or running now has published. */
+  done: Promise<void>;
+}
+
+/**
+ * Per node and party (the composition root makes one per server): the last queue published, a
+ * chain that runs one refresh at a time, so two refreshes never publish their answers in the wrong
+ * order, the refresh waiting to start, and the vote window.
+ */
+export class QueueRefreshes {
+  readonly published = new Map<string, string>();
+  readonly chains = new Map<string, Promise<void>>();
+  readonly waiting = new Map<string, { run: Promise<void>; force: boolean }>();
+  readonly votes = new Map<string, VoteRefresh>();
+}
 
 /**
  * Publishes `queue_change` when the upcoming order differs from the last one this node published.
@@ -29,18 +45,13 @@ const waitingRefreshes = new WeakMap<ServerContext, Map<string, { run: Promise<v
 export function refreshQueue(ctx: ServerContext, partyId: string, force = false): Promise<void> {
   // A refresh that has not started yet reads the order after this caller's committed write too:
   // join it instead of queuing another (a burst of votes costs one refresh, not one each).
-  const waiting = waitingRefreshes.get(ctx) ?? new Map<string, { run: Promise<void>; force: boolean }>();
-  waitingRefreshes.set(ctx, waiting);
+  const { waiting, chains, published } = ctx.queueRefreshes;
   const queued = waiting.get(partyId);
   if (queued && (queued.force || !force)) return queued.run;
-  const chains = refreshChains.get(ctx) ?? new Map<string, Promise<void>>();
-  refreshChains.set(ctx, chains);
   const run = (chains.get(partyId) ?? Promise.resolve()).then(async () => {
     if (waiting.get(partyId)?.run === run) waiting.delete(partyId);
     const queue = await currentQueue(ctx, partyId);
     const key = queue.join('\n');
-    const published = lastQueues.get(ctx) ?? new Map<string, string>();
-    lastQueues.set(ctx, published);
     if (!force && published.get(partyId) === key) return;
     published.set(partyId, key);
     // The order read above is committed already: the unit of work has no statement of its own.
@@ -55,18 +66,6 @@ export function refreshQueue(ctx: ServerContext, partyId: string, force = false)
   return run;
 }
 
-/** Votes refresh a party's queue at most once per window (like the 150 ms chat batch). */
-export const VOTE_QUEUE_REFRESH_MS = 100;
-
-interface VoteRefresh {
-  lastRun: number;
-  timer: NodeJS.Timeout | null;
-  /** Settles when the refresh scheduled or running now has published. */
-  done: Promise<void>;
-}
-
-const voteRefreshes = new WeakMap<ServerContext, Map<string, VoteRefresh>>();
-
 /**
  * `refreshQueue` for votes, without waiting: the first vote after a quiet window refreshes at once,
  * later ones join one refresh at the end of the window (issue 16: a burst of 2,000 votes/s cost a
@@ -74,8 +73,7 @@ const voteRefreshes = new WeakMap<ServerContext, Map<string, VoteRefresh>>();
  * the window are skipped, as the waiting refreshes already skip them.
  */
 export function refreshQueueSoon(ctx: ServerContext, partyId: string): void {
-  const parties = voteRefreshes.get(ctx) ?? new Map<string, VoteRefresh>();
-  voteRefreshes.set(ctx, parties);
+  const parties = ctx.queueRefreshes.votes;
   const state = parties.get(partyId) ?? { lastRun: -Infinity, timer: null, done: Promise.resolve() };
   parties.set(partyId, state);
   if (state.timer) return;
@@ -95,7 +93,7 @@ export function refreshQueueSoon(ctx: ServerContext, partyId: string): void {
 
 /** Settles once the queue refresh that votes scheduled on this node has published (for tests). */
 export function voteQueueRefreshed(ctx: ServerContext, partyId: string): Promise<void> {
-  return voteRefreshes.get(ctx)?.get(partyId)?.done ?? Promise.resolve();
+  return ctx.queueRefreshes.votes.get(partyId)?.done ?? Promise.resolve();
 }
 
 /**

@@ -1,11 +1,11 @@
+import type { Logger } from 'pino';
 import type { Db } from '../db/database.ts';
 import { HttpError } from '../errors.ts';
 
 /** How long a finished window's row is kept before a sweep removes it. */
-const KEEP_WINDOWS_MS = 24 * 3600_000;
-/** Each process sweeps old windows at most this often (per database). */
+export const KEEP_WINDOWS_MS = 24 * 3600_000;
+/** How often each process sweeps old windows. */
 const SWEEP_EVERY_MS = 60_000;
-const lastSweep = new WeakMap<object, number>();
 
 /** One limit: at most `max` per `windowMs` for each key. */
 export interface CountedLimit {
@@ -29,10 +29,6 @@ export async function consumeAllowance(db: Db, key: string, limit: CountedLimit,
     .onConflict((oc) => oc.columns(['key', 'window_start']).doUpdateSet((eb) => ({ count: eb('rate_counters.count', '+', 1) })))
     .returning('count')
     .executeTakeFirstOrThrow();
-  if ((lastSweep.get(db) ?? 0) + SWEEP_EVERY_MS <= now) {
-    lastSweep.set(db, now);
-    await db.deleteFrom('rate_counters').where('window_start', '<', now - KEEP_WINDOWS_MS).execute();
-  }
   if (Number(row.count) <= limit.max) return;
   const retryAfterMs = windowStart + limit.windowMs - now;
   throw new HttpError(429, {
@@ -40,4 +36,26 @@ export async function consumeAllowance(db: Db, key: string, limit: CountedLimit,
     type: 'RateLimited',
     retry_after_ms: retryAfterMs,
   });
+}
+
+/** Deletes the windows that finished more than KEEP_WINDOWS_MS before `now`. */
+export async function sweepRateCounters(db: Db, now: number): Promise<void> {
+  await db.deleteFrom('rate_counters').where('window_start', '<', now - KEEP_WINDOWS_MS).execute();
+}
+
+/**
+ * Sweeps old windows every SWEEP_EVERY_MS, whichever listeners the process runs (both surfaces
+ * count). The composition root starts one per process; the returned closer stops it and waits
+ * for a sweep under way, so the database closes after it.
+ */
+export function sweepRateCountersEvery(db: Db, now: () => number, logger: Logger): () => Promise<void> {
+  let running: Promise<void> = Promise.resolve();
+  const timer = setInterval(() => {
+    running = running.then(() => sweepRateCounters(db, now())).catch((err: unknown) => logger.warn({ err }, 'rate counter sweep failed'));
+  }, SWEEP_EVERY_MS);
+  timer.unref();
+  return async () => {
+    clearInterval(timer);
+    await running;
+  };
 }

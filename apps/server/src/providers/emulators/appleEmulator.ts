@@ -1,6 +1,7 @@
 import type { ServerContext } from '../../context.ts';
 import { EMULATOR_APPLE_DEVELOPER_TOKEN } from '../../platform/config.ts';
 import type { App } from '../../platform/http.ts';
+import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { signPayload, verifyPayload } from '../../platform/tokens.ts';
 import type * as A from '../apple/musicApi.ts';
 import type { CatalogTrack } from '../catalog/catalog.ts';
@@ -49,7 +50,8 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
       // MusicKit's authorize() stand-in. Scripts ask with login_hint and get JSON; a page without
       // MusicKit sends the fan here with redirect_uri (an allowed origin only, never an open
       // redirect) and gets the music user token back in that address's query.
-      emu.get('/authorize', { schema: { hide: true } }, async (req, reply) => {
+      // A consent page, like the provider's own: nobody may frame it, and its URL is not passed on.
+      emu.get('/authorize', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {
         const q = req.query as { login_hint?: string; redirect_uri?: string };
         if (q.redirect_uri !== undefined && !isAllowedRedirect(ctx, q.redirect_uri)) {
           return reply.status(400).send({ detail: 'redirect_uri is not an allowed origin' });

@@ -1,6 +1,7 @@
 import type { ServerContext } from '../../context.ts';
 import { EMULATOR_CLIENT } from '../../platform/config.ts';
 import type { App } from '../../platform/http.ts';
+import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { signPayload, verifyPayload } from '../../platform/tokens.ts';
 import type { CatalogAlbum, CatalogTrack } from '../catalog/catalog.ts';
 import type * as W from '../spotify/webApi.ts';
@@ -66,7 +67,8 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
 
-      emu.get('/accounts/authorize', { schema: { hide: true } }, async (req, reply) => {
+      // A consent page, like the provider's own: nobody may frame it, and its URL (the state) is not passed on.
+      emu.get('/accounts/authorize', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {
         const q = req.query as Record<string, string | undefined>;
         if (q.client_id !== EMULATOR_CLIENT.id) return reply.status(400).send({ error: 'invalid_client' });
         if (q.response_type !== 'code' || !q.redirect_uri) return reply.status(400).send({ error: 'invalid_request' });
