@@ -14,10 +14,7 @@ const ALLOWED: Record<string, string> = {
   'party/parties/service.ts: settingsByRow': 'pure memoisation keyed by a frozen party row',
   'party/parties/service.ts: partyAnswers': 'pure memoisation keyed by a frozen party row and play state',
   'platform/route.ts: sharedAnswers': 'pure memoisation of the JSON of shared, immutable answers',
-  'platform/route.ts: registered': 'pending: the route registry moves with the route-entry rewrite of platform/route.ts',
-  'platform/answersFromMemory.ts: byServer': 'pending: memory answers are being rewritten or retired',
-  'platform/db/cache.ts: changesByDb': 'pending: the read caches and change feed are being rewritten',
-  'party/chat/messages/publish.ts: recorders': 'pending: the guessed sequence numbers are being retired',
+  'platform/db/cache.ts: changesByDb': 'the change feed belongs to a database handle: openDatabase builds both, and a cached read finds it through the Db it runs on',
 };
 
 /** Key types that mark per-server state: the context, the database, an app, a listener. */

@@ -270,12 +270,14 @@ export const UNTABLED_ROUTES: readonly { url: string; reason: string }[] = [
   { url: '/', reason: 'web-app page: the start page' },
 ];
 
-const registered = new WeakMap<object, RegisteredRoute[]>();
+/** The app's own list of its routes: a decoration, so the app owns it. */
+const ROUTES = Symbol('fanfare.routes');
+type WithRoutes = { [ROUTES]?: RegisteredRoute[] };
 
 /** Records every route registered on `app` (call right after creating it). */
 export function trackRoutes(app: App): void {
   const list: RegisteredRoute[] = [];
-  registered.set(app, list);
+  app.decorate(ROUTES, list);
   app.addHook('onRoute', (opts) => {
     const methods = Array.isArray(opts.method) ? opts.method : [opts.method];
     const contract = (opts.config as { contract?: string } | undefined)?.contract ?? null;
@@ -287,7 +289,7 @@ export function trackRoutes(app: App): void {
 
 /** The routes registered on `app` since `trackRoutes`. */
 export function registeredRoutes(app: App): readonly RegisteredRoute[] {
-  return registered.get(app) ?? [];
+  return (app as unknown as WithRoutes)[ROUTES] ?? [];
 }
 
 /** True when `url` is one of the listed exceptions. */
