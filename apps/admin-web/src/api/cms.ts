@@ -106,6 +106,7 @@ export function createCmsApi(opts: CmsApiOptions) {
       deleteFolder: (path: string) => call('deleteFolder', { params: folderParam(path) }),
       moveFolder: (from: string, to: string) => call('moveUploadFolder', { body: { from, to } }),
       remove: (id: string) => call('deleteUpload', { params: { id } }),
+      setAlt: (id: string, alt: string) => call('setUploadAlt', { params: { id }, body: { alt } }),
       /** Files named like `q` in every folder (each names its folder). */
       search: (q: string) => call('listUploads', { query: { q } }),
       uploadUrl: () => client.url('createUpload'),
