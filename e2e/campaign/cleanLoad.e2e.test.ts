@@ -1,7 +1,8 @@
 /**
- * The demo's campaign page as a visitor meets it, in Debian's Chromium against the real server:
- * it loads with a clean console (no failed request, no error), its dark theme passes axe with the
- * newsletter's e-mail field filled in, and the preview player shows the clip's own length.
+ * The demo pages as a visitor meets them, in Debian's Chromium against the real server: the
+ * campaign page and the party page (also for a fan logged in but not signed up yet) load with a
+ * clean console (no failed request, no error); the campaign page's dark theme passes axe with the
+ * newsletter's e-mail field filled in, and its preview player shows the clip's own length.
  * No fixed waits.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -126,6 +127,24 @@ describe('the demo pages load clean', { timeout: 120_000 }, () => {
     const v = await visit(`${server.partyUrl}/`);
     try {
       await v.page.getByRole('heading').first().waitFor();
+      await v.page.waitForLoadState('networkidle');
+      expect(v.problems).toEqual([]);
+    } finally {
+      await v.close();
+    }
+  });
+
+  it('the party page of a fan logged in but not signed up yet loads with no 403 and no console error, also after a reload', async () => {
+    const v = await visit(`${server.partyUrl}/`);
+    try {
+      await v.page.getByRole('link', { name: 'Join now' }).click();
+      await v.page.getByRole('button', { name: 'Continue with Spotify' }).click();
+      await v.page.getByRole('link', { name: 'Continue as Lena' }).click();
+      await v.page.waitForURL(/#\/register/);
+      await v.page.getByLabel('Chat name').waitFor();
+      await v.page.waitForLoadState('networkidle');
+      await v.page.reload();
+      await v.page.getByLabel('Chat name').waitFor();
       await v.page.waitForLoadState('networkidle');
       expect(v.problems).toEqual([]);
     } finally {
