@@ -33,11 +33,10 @@ export function HostPanel() {
       <HostSection title={t('host.popupTitle')}>
         <PopupForm />
       </HostSection>
-      {prepared.length > 0 && (
-        <HostSection title={t('host.preparedTitle', { count: prepared.length })} testId="host-prepared">
-          <PreparedList launch />
-        </HostSection>
-      )}
+      {/* Always there: the outcome of a start stays in view after the list empties. */}
+      <HostSection title={t('host.preparedTitle', { count: prepared.length })} testId="host-prepared">
+        <PreparedList launch />
+      </HostSection>
       <HostSection title={t('host.pollTitle')}>
         <PollForm />
       </HostSection>

@@ -55,6 +55,8 @@ describe('host flows: a host prepares polls and quizzes before the party and sta
     await userEvent.click(within(panel).getByRole('button', { name: 'Jetzt starten: Best song?' }));
     await waitFor(() => expect(fetch.calls.filter((c) => c.method === 'POST' && c.path === '/api/parties/demo/chat/polls').map((c) => c.body)).toEqual([poll.body]));
     await waitFor(() => expect(parsePrepared(window.localStorage.getItem(KEY))).toEqual([]));
-    expect(within(panel).queryByTestId('host-prepared')).toBeNull();
+    expect(await within(panel).findByText('Umfrage gestartet.')).toBeTruthy();
+    expect(within(panel).getByText('Vorbereitet (0)')).toBeTruthy();
+    expect(within(panel).getByText('Noch nichts vorbereitet.')).toBeTruthy();
   });
 });
