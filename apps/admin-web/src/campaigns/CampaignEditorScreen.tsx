@@ -165,7 +165,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
                 <GeneralFields form={form} readOnly={readOnly} slugTaken={slugTaken} countries={countryOptions} />
               </Tabs.Panel>
               <Tabs.Panel value="modules" pt="md">
-                <ModulesField form={form} readOnly={readOnly} locales={locales} />
+                <ModulesField form={form} readOnly={readOnly} locales={locales} defaultLocale={stored.i18n?.default_locale ?? 'de'} />
               </Tabs.Panel>
               <Tabs.Panel value="newsletters" pt="md">
                 <NewsletterFields form={form} readOnly={readOnly} />
