@@ -1,8 +1,10 @@
 /**
  * A grant link the day before, in Debian's Chromium against the real server: the party starts in
  * 24 hours (its waiting room opens 30 minutes before). The host opens the grant link, is told it
- * is a host invitation, logs in, has the role confirmed and reaches the waiting room to prepare;
- * a fan without the link at the same moment lands on Pre. Both screens pass axe at 390 and 1280 px.
+ * is a host invitation, logs in, has the role confirmed and reaches the waiting room to prepare
+ * (a poll saved for later); a fan without the link at the same moment lands on Pre. Once the host
+ * starts the party, the prepared poll starts from the host panel with one press. The screens pass
+ * axe at 390 and 1280 px.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -42,7 +44,7 @@ describe('host flows: a grant link works the day before the party', { timeout: 1
     await server?.close();
   });
 
-  it('the host logs in through the link, sees the role confirmed and prepares in the waiting room; a fan still sees Pre', async () => {
+  it('the host logs in through the link, sees the role confirmed and prepares a poll in the waiting room; a fan still sees Pre; the poll starts once the party runs', async () => {
     // Raw: the grant link's answer carries the one-time link, read as the admin tool reads it.
     const res = await fetch(`${server.partyUrl}/api/parties/demo/grants`, {
       method: 'POST',
@@ -70,9 +72,28 @@ describe('host flows: a grant link works the day before the party', { timeout: 1
     await atBothWidths(host, 'the host\'s waiting room the day before');
     await screenshotBoth(host, 'grant-day-before-waiting');
 
+    // The host prepares a poll for later: kept until the party runs, nothing sent yet.
+    const prepare = host.getByTestId('host-prepare');
+    await prepare.getByText('Poll', { exact: true }).click();
+    const pollForm = prepare.locator('details').filter({ hasText: 'Poll' }).first();
+    await pollForm.getByLabel('Question').fill('Which song first?');
+    await pollForm.getByLabel('Answer 1').fill('Tide');
+    await pollForm.getByLabel('Answer 2').fill('Lights');
+    await pollForm.getByRole('button', { name: 'Save for later' }).click();
+    await prepare.getByText('Poll: Which song first?').waitFor();
+    await atBothWidths(host, 'the waiting room with a prepared poll');
+
     const fan = await newPage();
     await fan.goto(`${server.partyUrl}/`);
     await fan.waitForURL(/#\/pre/);
     await fan.getByRole('heading', { name: 'Almost time' }).waitFor();
+
+    // Then the host starts the party early; once it runs, the host panel starts the poll with one press.
+    await host.getByRole('button', { name: 'Start the party' }).click();
+    const panel = host.getByTestId('host-panel');
+    await panel.getByText('Prepared (1)').click();
+    await panel.getByRole('button', { name: 'Start now: Which song first?' }).click();
+    await panel.getByText('Poll started.').waitFor();
+    await panel.getByText('Prepared (0)').waitFor();
   });
 });

@@ -69,7 +69,9 @@ describe('campaign instance', () => {
       return Response.json({ default_locale: 'de', locales: [], items: [] });
     }) as unknown as typeof fetch;
     const f = fakeEnv({ parentOrigin: EDITOR, fetch: fetchFn });
-    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    // A campaign with translations of its own, so the page asks the campaign (not the app) for them.
+    const campaign = campaignFixture({ i18n: { translations: [{ locale: 'de', messages: { hello: 'Hallo' } }] } });
+    const c = createCampaign({ env: f.env, campaign });
     f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 'cms-token' });
     await c.bridge.settled();
     await c.i18n.fetchTranslations();

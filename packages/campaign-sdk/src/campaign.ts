@@ -95,7 +95,7 @@ export class CampaignInstance {
     this.newsletter = new Newsletter(env, this.api, this.tracker, () => this.config.campaign);
     this.tokenGate = new TokenGate(env, this.api, campaign, keys, () => !this.bridge.isConnected);
     this.timing = new CampaignTiming(env.timers, () => this.now(), () => this.config.campaign);
-    this.i18n = new I18n(env, this.api, { campaignId: campaign.id, app: campaign.app }, keys, options.defaultMessages);
+    this.i18n = new I18n(env, this.api, { campaignId: campaign.id, app: campaign.app, hasOwnTranslations: (campaign.i18n?.translations ?? []).length > 0 }, keys, options.defaultMessages);
     this.playback = new Playback({
       env,
       api: this.api,

@@ -29,6 +29,25 @@ describe('i18n', () => {
     expect(app).toHaveBeenCalledWith('fan-pages');
   });
 
+  it('a campaign known to hold no translations asks the app at once, with no failing campaign request', async () => {
+    const { env } = fakeEnv();
+    const campaign = vi.fn(async () => Promise.reject(new ApiError(404, { detail: 'No translations' }, 'u')));
+    const app = vi.fn(async () => translations({ default_locale: 'en' }));
+    const i18n = new I18n(env, fakeApi({ campaignTranslations: campaign, appTranslations: app }), { campaignId: 'c1', app: 'fan-pages', hasOwnTranslations: false }, null);
+    await expect(i18n.fetchTranslations()).resolves.toMatchObject({ default_locale: 'en' });
+    expect(campaign).not.toHaveBeenCalled();
+    expect(app).toHaveBeenCalledWith('fan-pages');
+  });
+
+  it('a campaign that holds translations is asked first', async () => {
+    const { env } = fakeEnv();
+    const campaign = vi.fn(async () => translations({ default_locale: 'pl' }));
+    const app = vi.fn();
+    const i18n = new I18n(env, fakeApi({ campaignTranslations: campaign, appTranslations: app }), { campaignId: 'c1', app: 'fan-pages', hasOwnTranslations: true }, null);
+    await expect(i18n.fetchTranslations()).resolves.toMatchObject({ default_locale: 'pl' });
+    expect(app).not.toHaveBeenCalled();
+  });
+
   it('campaign spec §8: other errors of the campaign translations are rethrown', async () => {
     const { env } = fakeEnv();
     const app = vi.fn();

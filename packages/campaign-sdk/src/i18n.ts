@@ -69,7 +69,8 @@ export class I18n {
   constructor(
     private readonly env: PageEnv,
     private readonly api: CampaignApi,
-    private readonly ids: { campaignId: string | null; app: string | null },
+    /** `hasOwnTranslations: false` when the campaign record is known to hold none (see fetchTranslations). */
+    private readonly ids: { campaignId: string | null; app: string | null; hasOwnTranslations?: boolean },
     private readonly keys: StorageKeys | null,
     private readonly defaults: DefaultMessages = () => ({}),
   ) {}
@@ -86,9 +87,12 @@ export class I18n {
   async fetchTranslations(): Promise<TranslationsResponse> {
     const { campaignId, app } = this.ids;
     if (!campaignId && !app) throw new Error(SDK_ERRORS.translationsNeedId);
-    if (campaignId) {
+    // A campaign known to hold no translations would answer 404 and send us to the app anyway:
+    // asking the app at once spares the visitor's console a failed request on every load.
+    const campaignAnswers = campaignId && !(this.ids.hasOwnTranslations === false && app);
+    if (campaignAnswers) {
       try {
-        return await this.api.campaignTranslations(campaignId);
+        return await this.api.campaignTranslations(campaignId!);
       } catch (err) {
         if (!(err instanceof ApiError && err.status === 404) || !app) throw err;
       }

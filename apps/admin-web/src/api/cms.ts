@@ -14,6 +14,7 @@ import type {
   CreateCampaignBody,
   CreateCmsUserBody,
   NewsletterLedgerQuery,
+  AllNewsletterLedgerQuery,
   PatchCampaignBody,
 } from '@fanfare/protocol';
 
@@ -105,6 +106,7 @@ export function createCmsApi(opts: CmsApiOptions) {
       deleteFolder: (path: string) => call('deleteFolder', { params: folderParam(path) }),
       moveFolder: (from: string, to: string) => call('moveUploadFolder', { body: { from, to } }),
       remove: (id: string) => call('deleteUpload', { params: { id } }),
+      setAlt: (id: string, alt: string) => call('setUploadAlt', { params: { id }, body: { alt } }),
       /** Files named like `q` in every folder (each names its folder). */
       search: (q: string) => call('listUploads', { query: { q } }),
       uploadUrl: () => client.url('createUpload'),
@@ -115,6 +117,13 @@ export function createCmsApi(opts: CmsApiOptions) {
       /** The CSV export, streamed by the server, as one file. */
       csv: async (id: string, kind: 'subscribers' | 'consents', query: NewsletterLedgerQuery) =>
         (await fetchRaw(kind === 'subscribers' ? 'exportNewsletterSubscribersCsv' : 'exportNewsletterConsentsCsv', { params: { id }, query })).blob(),
+      /** The same across every campaign (`campaign_id` narrows to one), for the Subscribers section. */
+      all: {
+        subscribers: (query: AllNewsletterLedgerQuery) => call('listAllNewsletterSubscribers', { query }),
+        consents: (query: AllNewsletterLedgerQuery) => call('listAllNewsletterConsents', { query }),
+        csv: async (kind: 'subscribers' | 'consents', query: AllNewsletterLedgerQuery) =>
+          (await fetchRaw(kind === 'subscribers' ? 'exportAllNewsletterSubscribersCsv' : 'exportAllNewsletterConsentsCsv', { query })).blob(),
+      },
     },
     tokenGate: {
       keys: (id: string) => call('listAccessKeys', { params: { id } }),

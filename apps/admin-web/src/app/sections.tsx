@@ -39,6 +39,12 @@ export const SECTIONS: Section[] = [
       { path: ':id/recap', Component: lazy(() => import('../parties/recap/RecapScreen.tsx')) },
     ],
   },
+  {
+    path: 'subscribers',
+    label: 'Subscribers',
+    permission: 'newsletter.export',
+    routes: [{ path: '', Component: lazy(() => import('../newsletter/AllSubscribersScreen.tsx')) }],
+  },
   { path: 'media', label: 'Media', permission: 'uploads.read', routes: [{ path: '', Component: lazy(() => import('../media/MediaScreen.tsx')) }] },
   { path: 'apps', label: 'Apps & translations', permission: 'apps.read', routes: [{ path: '', Component: lazy(() => import('../apps/AppsScreen.tsx')) }] },
   { path: 'people', label: 'People', permission: 'users.manage', routes: [{ path: '', Component: lazy(() => import('../people/PeopleScreen.tsx')) }] },

@@ -4,6 +4,7 @@ import { Alert, Anchor, Badge, Button, Grid, Group, Modal, Stack, Tabs, Text, Ti
 import { useHotkeys, useWindowEvent } from '@mantine/hooks';
 import type { Campaign } from '@fanfare/protocol';
 import { useCan } from '../api/context.tsx';
+import { LedgerView } from '../newsletter/LedgerView.tsx';
 import { PreviewPane } from '../preview/PreviewPane.tsx';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Failed, Loading } from '../ui/States.tsx';
@@ -67,6 +68,7 @@ function LockBanner({ state, onTakeOver, onRetry }: { state: LockState; onTakeOv
 
 function Editor({ stored: initial }: { stored: Campaign }) {
   const canWrite = useCan('campaigns.write');
+  const canSeeSubscribers = useCan('newsletter.export');
   const [stored, setStored] = useState(initial);
   const [saved, setSaved] = useState<Campaign | null>(null);
   const lock = useEditLock(initial.id, canWrite);
@@ -157,12 +159,13 @@ function Editor({ stored: initial }: { stored: Campaign }) {
                 <Tabs.Tab value="gate">Token gate</Tabs.Tab>
                 <Tabs.Tab value="translations">Translations</Tabs.Tab>
                 <Tabs.Tab value="meta">Meta & tracking</Tabs.Tab>
+                {canSeeSubscribers && <Tabs.Tab value="subscribers">Subscribers</Tabs.Tab>}
               </Tabs.List>
               <Tabs.Panel value="general" pt="md">
                 <GeneralFields form={form} readOnly={readOnly} slugTaken={slugTaken} countries={countryOptions} />
               </Tabs.Panel>
               <Tabs.Panel value="modules" pt="md">
-                <ModulesField form={form} readOnly={readOnly} locales={locales} />
+                <ModulesField form={form} readOnly={readOnly} locales={locales} defaultLocale={stored.i18n?.default_locale ?? 'de'} />
               </Tabs.Panel>
               <Tabs.Panel value="newsletters" pt="md">
                 <NewsletterFields form={form} readOnly={readOnly} />
@@ -176,6 +179,11 @@ function Editor({ stored: initial }: { stored: Campaign }) {
               <Tabs.Panel value="meta" pt="md">
                 <MetaFields form={form} readOnly={readOnly} />
               </Tabs.Panel>
+              {canSeeSubscribers && (
+                <Tabs.Panel value="subscribers" pt="md">
+                  <LedgerView campaign={stored} />
+                </Tabs.Panel>
+              )}
             </Tabs>
           </form>
         </Grid.Col>

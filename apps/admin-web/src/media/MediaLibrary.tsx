@@ -3,7 +3,7 @@ import { useDropzone } from 'react-dropzone';
 import { ActionIcon, Anchor, Breadcrumbs, Button, Card, Group, Image, Modal, Paper, Progress, SimpleGrid, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useDebouncedValue } from '@mantine/hooks';
-import { MEDIA_SEARCH_LIMIT, type CmsUpload } from '@fanfare/protocol';
+import { MEDIA_ALT_MAX_LENGTH, MEDIA_SEARCH_LIMIT, type CmsUpload } from '@fanfare/protocol';
 import { useApi, useCan } from '../api/context.tsx';
 import { notifyDone, notifyError } from '../ui/notify.ts';
 import { Empty, Failed, Loading } from '../ui/States.tsx';
@@ -202,6 +202,7 @@ export function MediaLibrary({ onPick, target }: { onPick?: (url: string) => voi
               target={target}
               onPick={onPick}
               onDelete={canWrite ? () => removeFile.mutate(f.id) : undefined}
+              canWrite={canWrite}
               onOpenFolder={searching ? () => openFolder(f.folder) : undefined}
             />
           ))}
@@ -259,22 +260,70 @@ interface FileCardProps {
   onDelete?: () => void;
   /** In search results: the file's folder, as a link that opens it. */
   onOpenFolder?: () => void;
+  /** The alt text is editable (else shown). */
+  canWrite?: boolean;
 }
 
-function FileCard({ file, target, onPick, onDelete, onOpenFolder }: FileCardProps) {
-  const [size, setSize] = useState<{ w: number; h: number } | null>(null);
+const bytesText = (n: number) => (n < 1024 ? `${n} bytes` : n < 1024 * 1024 ? `${(n / 1024).toFixed(1)} KB` : `${(n / 1024 / 1024).toFixed(2)} MB`);
+
+/** The item's alt text: saved when the field loses focus or on Enter, if it changed. */
+function AltTextField({ file, canWrite }: { file: CmsUpload; canWrite: boolean }) {
+  const api = useApi();
+  const qc = useQueryClient();
+  const [value, setValue] = useState(file.alt);
+  const save = useMutation({
+    mutationFn: (alt: string) => api.uploads.setAlt(file.id, alt),
+    onSuccess: (saved) => {
+      setValue(saved.alt);
+      void qc.invalidateQueries({ queryKey: ['uploads'] });
+      notifyDone(`Alt text of ${file.name} saved`);
+    },
+    onError: (e) => notifyError(e, 'Could not save the alt text'),
+  });
+  if (!canWrite) return file.alt ? <Text size="xs">Alt: {file.alt}</Text> : null;
+  const commit = () => {
+    if (value.trim() !== file.alt) save.mutate(value.trim());
+  };
+  return (
+    <TextInput
+      size="xs"
+      mt={4}
+      label="Alt text"
+      description={file.alt ? undefined : 'What the image shows, for people who cannot see it'}
+      value={value}
+      maxLength={MEDIA_ALT_MAX_LENGTH}
+      onChange={(e) => setValue(e.currentTarget.value)}
+      onBlur={commit}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter') {
+          e.preventDefault();
+          commit();
+        }
+      }}
+      disabled={save.isPending}
+      aria-label={`Alt text of ${file.name}`}
+    />
+  );
+}
+
+function FileCard({ file, target, onPick, onDelete, onOpenFolder, canWrite = false }: FileCardProps) {
+  // The size the server read at upload; older files are measured once shown.
+  const [measured, setSize] = useState<{ w: number; h: number } | null>(null);
+  const size = file.width && file.height ? { w: file.width, h: file.height } : measured;
   const tooSmall = target && size ? size.w < target.width || size.h < target.height : false;
   return (
     <Card withBorder padding="xs">
       <Card.Section>
-        <Image src={file.file} alt={file.name} h={110} fit="cover" onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
+        <Image src={file.file} alt={file.alt || file.name} h={110} fit="cover" onLoad={(e) => setSize({ w: e.currentTarget.naturalWidth, h: e.currentTarget.naturalHeight })} />
       </Card.Section>
       <Text size="xs" fw={600} truncate mt={4} title={file.name}>
         {file.name}
       </Text>
       <Text size="xs" c={tooSmall ? 'red' : 'dimmed'}>
-        {size ? `${size.w} × ${size.h} px` : '…'} · {Math.ceil(file.size / 1024)} KB{tooSmall ? ' · smaller than the field' : ''}
+        {size ? `${size.w} × ${size.h} px` : '…'} · {bytesText(file.size)}
+        {tooSmall ? ' · smaller than the field' : ''}
       </Text>
+      <AltTextField file={file} canWrite={canWrite} />
       {onOpenFolder && (
         <Anchor component="button" type="button" size="xs" onClick={onOpenFolder} title={`Open the folder ${file.folder}`} truncate="end" maw="100%">
           in {file.folder === '/' ? 'All media' : file.folder}

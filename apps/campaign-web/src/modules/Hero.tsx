@@ -3,6 +3,7 @@ import type { HeroModule } from '@fanfare/protocol';
 import { Headline, Paragraph } from '@fanfare/ui';
 import { localized } from '../rules/localized.ts';
 import { usePage, useRuntime } from '../runtime/context.tsx';
+import { altOf } from '../runtime/mediaAlt.ts';
 
 /** Cover size on the page, also asked of the media library in the editor. */
 const COVER_PX = 640;
@@ -16,7 +17,7 @@ export function Hero({ module, index }: { module: z.infer<typeof HeroModule>; in
   return (
     <section className="module hero" aria-labelledby={`${module.id}-title`}>
       {module.cover_image && (
-        <img className="hero__cover" src={module.cover_image} alt="" width={COVER_PX} height={COVER_PX} fetchPriority="high" decoding="async" />
+        <img className="hero__cover" src={module.cover_image} alt={altOf(module.cover_image)} width={COVER_PX} height={COVER_PX} fetchPriority="high" decoding="async" />
       )}
       <div className="hero__text">
         <Headline level={1} id={`${module.id}-title`}>

@@ -15,6 +15,7 @@ import { useUi } from '../ui/uiContext.tsx';
 import { PartyHero } from './parts.tsx';
 
 // Host controls load only for those who may start the party: fans' first paint does not carry them (issue 16).
+const HostPrepare = lazy(() => loadWithTimeout(() => import('../party/host/HostPrepare.tsx')).then((m) => ({ default: m.HostPrepare })));
 const HostStartButton = lazy(() => loadWithTimeout(() => import('../party/host/HostStartButton.tsx')).then((m) => ({ default: m.HostStartButton })));
 
 /** Waiting room (spec 2): a live countdown to the start; enters the player when the party starts. */
@@ -54,6 +55,13 @@ export function Waiting() {
         <LoadErrorBoundary fallback={<LoadFailed />}>
           <Suspense fallback={null}>
             <HostStartButton big />
+          </Suspense>
+        </LoadErrorBoundary>
+      )}
+      {(role === 'host' || role === 'admin') && (
+        <LoadErrorBoundary fallback={<LoadFailed />}>
+          <Suspense fallback={null}>
+            <HostPrepare />
           </Suspense>
         </LoadErrorBoundary>
       )}

@@ -90,6 +90,24 @@ describe('login flow step 3: 401 logs out, 403 loads the system-wide profile (sp
     expect(t.store.getState().token).toBeNull();
     expect(t.raw.getItem('fanfare.party.demo.token')).toBeNull();
   });
+  it('a fan not signed up yet is told so by the system profile asked with the party: no 403 in the console', async () => {
+    const t = setup({
+      'GET /api/users/me': ({ query }) => ({ status: 200, body: { ...systemUserFixture(), party_user: query.get('party_id') === 'demo' ? null : undefined } }),
+      'GET /api/parties/demo/users/me': () => ({ status: 403, body: { detail: 'not signed up' } }),
+    });
+    t.raw.setItem('fanfare.party.demo.token', 'T');
+    await initialise(t.deps);
+    expect(t.store.getState().systemUser?.id).toBe(systemUserFixture().id);
+    expect(t.store.getState().user).toBeNull();
+    expect(t.fetch.calls.map((c) => c.path)).not.toContain('/api/parties/demo/users/me');
+  });
+  it('a signed-up fan gets the party profile from the same call', async () => {
+    const t = setup({ 'GET /api/users/me': () => ({ status: 200, body: { ...systemUserFixture(), party_user: partyUserFixture({ id: 'u7' }) } }) });
+    t.raw.setItem('fanfare.party.demo.token', 'T');
+    await initialise(t.deps);
+    expect(t.store.getState().user?.id).toBe('u7');
+    expect(t.store.getState().systemUser).toBeNull();
+  });
   it('loads /api/users/me on 403', async () => {
     const t = setup({
       'GET /api/parties/demo/users/me': () => ({ status: 403, body: { detail: 'not signed up' } }),
@@ -202,7 +220,7 @@ describe('first screen without a chain of round trips (LCP on a phone network)',
   it('asks for the party, its tracks and the stored fan profile at once, before the party has answered', async () => {
     const t = setup({
       'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [] } }),
-      'GET /api/parties/demo/users/me': () => ({ status: 200, body: partyUserFixture() }),
+      'GET /api/users/me': () => ({ status: 200, body: { ...systemUserFixture(), party_user: partyUserFixture() } }),
     });
     t.raw.setItem('fanfare.party.demo.token', 'OLD');
     // The party's answer is held back until the test lets it go.
@@ -215,7 +233,7 @@ describe('first screen without a chain of round trips (LCP on a phone network)',
     }, { calls: t.fetch.calls });
     t.deps.client = new PartyClient({ baseUrl: 'http://h', fetch: held });
     const done = initialise(t.deps);
-    await vi.waitFor(() => expect(t.fetch.calls.map((c) => c.path).sort()).toEqual(['/api/parties/demo', '/api/parties/demo/tracks', '/api/parties/demo/users/me']));
+    await vi.waitFor(() => expect(t.fetch.calls.map((c) => c.path).sort()).toEqual(['/api/parties/demo', '/api/parties/demo/tracks', '/api/users/me']));
     expect(t.store.getState().party).toBeNull();
     release();
     await done;

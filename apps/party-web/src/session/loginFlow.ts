@@ -96,14 +96,27 @@ export async function initialise(deps: SessionDeps): Promise<void> {
 }
 
 /**
- * Loads the party profile (spec 4 step 3): 401 logs out; 403 means not signed up yet, so the
- * system-wide profile is loaded instead (401 there logs out too).
+ * Loads the party profile (spec 4 step 3). One call asks for the system-wide profile with the
+ * party's: a fan who has not signed up yet gets `party_user: null` instead of a 403 that every
+ * login would log in the console. A fan with no streaming account (404 there), or a server that
+ * does not answer `party_user`, goes the spec's way: the party profile, 403 meaning not signed up.
+ * 401 logs out.
  */
 export async function loadProfile(deps: SessionDeps): Promise<void> {
   const { store } = deps;
   const client = authed(deps);
+  const partyId = store.getState().partyId;
   try {
-    const user = await client.call('getPartyMe', { params: { id: store.getState().partyId } });
+    const { party_user: partyUser, ...systemUser } = await client.call('getSystemMe', { query: { party_id: partyId } });
+    if (partyUser) return store.getState().set({ user: partyUser, systemUser: null });
+    if (partyUser === null) return store.getState().set({ systemUser, user: null });
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    if (err.status === 401) return forgetSession(deps);
+    if (err.status !== 404) throw err;
+  }
+  try {
+    const user = await client.call('getPartyMe', { params: { id: partyId } });
     store.getState().set({ user, systemUser: null });
     return;
   } catch (err) {

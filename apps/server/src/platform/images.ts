@@ -26,6 +26,12 @@ export function sniffImage(bytes: Uint8Array): ImageKind | null {
   return null;
 }
 
+/** The pixel size an image's header declares (call after `checkUploadedImage`, which refuses unreadable ones). */
+export function imageDimensions(bytes: Uint8Array): { width: number; height: number } {
+  const { width, height } = imageSize(bytes);
+  return { width, height };
+}
+
 /**
  * The kind of an uploaded image, checked by its bytes and by the canvas size its header declares:
  * 415 when it is not an image we accept or its size cannot be read, 413 above MAX_IMAGE_PIXELS.

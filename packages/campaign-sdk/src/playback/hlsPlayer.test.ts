@@ -5,9 +5,10 @@ import { PlaybackStore } from './state.ts';
 
 function fakeMedia(nativeHls = false) {
   const handlers = new Map<string, Set<() => void>>();
-  const media: MediaElementLike & { fire(t: string): void; plays: number; pauses: number } = {
+  const media: MediaElementLike & { fire(t: string): void; plays: number; pauses: number; duration: number } = {
     src: '',
     currentTime: 0,
+    duration: Number.NaN,
     volume: 1,
     paused: true,
     plays: 0,
@@ -68,6 +69,24 @@ function setup(nativeHls = false) {
 }
 
 describe('HLS preview player', () => {
+  it('shows the length of the preview clip, not the full track, once the stream knows it', async () => {
+    const f = fakeEnv();
+    const media = fakeMedia(true);
+    const store = new PlaybackStore(() => undefined);
+    const track = { id: 't1', name: 'Song', artists: ['A'], album: 'B', durationMs: 70_000, image: null };
+    const player = new HlsPreviewPlayer(store, { createMedia: () => media, manifestUrl: (id) => `https://cms/m.m3u8?id=${id}`, describe: () => track, logger: f.env.logger });
+    await player.play({ type: 'track', id: 't1' });
+    expect(store.state.currentTrack?.durationMs).toBe(70_000);
+    media.fire('durationchange');
+    expect(store.state.currentTrack?.durationMs).toBe(70_000);
+    media.duration = 32.04;
+    media.fire('durationchange');
+    expect(store.state.currentTrack?.durationMs).toBe(32_040);
+    media.duration = Number.POSITIVE_INFINITY;
+    media.fire('durationchange');
+    expect(store.state.currentTrack?.durationMs).toBe(32_040);
+  });
+
   it('campaign spec §4: loading → playing: hls.js loads the manifest only when a preview plays', async () => {
     const { player, store, media, hls } = setup();
     expect(hls.loadHls).not.toHaveBeenCalled();

@@ -13,6 +13,8 @@ import type { Player, PlayRequest } from './types.ts';
 export interface MediaElementLike {
   src: string;
   currentTime: number;
+  /** Seconds; NaN until known, Infinity for a live stream. */
+  readonly duration: number;
   volume: number;
   readonly paused: boolean;
   canPlayType(type: string): string;
@@ -67,6 +69,12 @@ export class HlsPreviewPlayer implements Player {
     on('waiting', () => this.store.update({ isLoading: true }));
     on('ended', () => this.store.update({ isPaused: true }));
     on('timeupdate', () => this.store.updateProgress(m.currentTime * 1000));
+    // A preview is a clip of the track (about 30 s): once the stream knows its length, the
+    // player shows that, not the full track's duration from the catalog.
+    on('durationchange', () => {
+      const track = this.store.state.currentTrack;
+      if (track && Number.isFinite(m.duration) && m.duration > 0) this.store.update({ currentTrack: { ...track, durationMs: Math.round(m.duration * 1000) } });
+    });
     on('volumechange', () => this.store.update({ volume: m.volume }));
     // A failed stream (network gone, source refused) is paused, not loading for ever: the fan
     // sees the play button again and can retry.

@@ -78,6 +78,10 @@ export const NewsletterLedgerQuery = z.object({
 });
 export type NewsletterLedgerQuery = z.input<typeof NewsletterLedgerQuery>;
 
+/** Query of the subscribers and consents of every campaign: the same filters, and optionally one campaign. */
+export const AllNewsletterLedgerQuery = NewsletterLedgerQuery.extend({ campaign_id: Id.optional() });
+export type AllNewsletterLedgerQuery = z.input<typeof AllNewsletterLedgerQuery>;
+
 /** A subscriber of one newsletter. */
 export const NewsletterSubscriber = z.object({
   id: Id,

@@ -53,6 +53,8 @@ export const CAMPAIGN_META = {
   environment: 'fanfare:environment',
   /** The CMS id of the campaign (read first by the SDK). */
   campaignId: 'fanfare:campaign-id',
+  /** The alt texts of the media library's images the page shows: a JSON object, image URL to alt text. */
+  mediaAlt: 'fanfare:media-alt',
 } as const;
 
 /** Default CMS backend port of the local environment (spec 7). */

@@ -243,10 +243,25 @@ export const CmsUpload = z.object({
   folder: z.string(),
   name: z.string(),
   mime: z.string(),
+  /** Bytes. */
   size: z.number().int().nonnegative(),
+  /** What the image shows, used as its alt text on the campaign page ('' when not written yet). */
+  alt: z.string(),
+  /** Pixels; null for files uploaded before sizes were recorded. */
+  width: z.number().int().positive().nullable(),
+  height: z.number().int().positive().nullable(),
   created_at: IsoDateTime,
 });
 export type CmsUpload = z.infer<typeof CmsUpload>;
+
+/** Longest alt text of a media item. */
+export const MEDIA_ALT_MAX_LENGTH = 500;
+
+/** Body of `PUT /api/uploads/{id}/alt`: the media item's alt text. */
+export const PatchUploadBody = z.strictObject({
+  alt: z.string().trim().max(MEDIA_ALT_MAX_LENGTH),
+});
+export type PatchUploadBody = z.infer<typeof PatchUploadBody>;
 
 /** A folder of the media library. */
 export const UploadFolder = z.object({

@@ -537,8 +537,15 @@ export type UsersResponse = z.infer<typeof UsersResponse>;
 export const PartyUserResponse = PartyUser;
 export type PartyUserResponse = z.infer<typeof PartyUserResponse>;
 
-/** Response of `GET /api/users/me`. */
-export const SystemUserResponse = SystemUser;
+/** Query of `GET /api/users/me`: with `party_id`, the answer also says whether the caller signed up there. */
+export const SystemMeQuery = z.object({ party_id: PartyId.optional() });
+export type SystemMeQuery = z.infer<typeof SystemMeQuery>;
+
+/**
+ * Response of `GET /api/users/me`. With `party_id`, `party_user` is the caller's profile in that
+ * party, or null until they sign up: one call tells a page both, with no 403 to read.
+ */
+export const SystemUserResponse = SystemUser.extend({ party_user: PartyUser.nullable().optional() });
 export type SystemUserResponse = z.infer<typeof SystemUserResponse>;
 
 /** Response of `GET /api/users/me/service_token`: the fan's streaming-service token. */

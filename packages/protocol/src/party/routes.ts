@@ -40,6 +40,7 @@ import {
   PostGrantBody,
   PostGrantResponse,
   PostPollBody,
+  SystemMeQuery,
   PostPopupBody,
   PostQuizQuestionBody,
   PostScheduledMessageBody,
@@ -430,7 +431,8 @@ export const PARTY_ROUTES = {
     method: 'GET',
     path: '/api/users/me',
     auth: 'bearer',
-    summary: "Get the caller's system-wide profile",
+    summary: "Get the caller's system-wide profile (with party_id: and their profile there, null until signed up)",
+    query: SystemMeQuery,
     response: SystemUserResponse,
   },
   getServiceToken: {

@@ -6,6 +6,7 @@ import { addPickedTracks, PLAYER_PICKS, trackName } from '../../parties/editor/c
 import { PAGE_MODULE_TYPES, type CampaignPageInput, type PageModuleType } from '@fanfare/protocol';
 import type { DraftForm } from './fields.tsx';
 import { pageOf } from './draft.ts';
+import { shownInsteadOf } from './localeFallback.ts';
 
 /** Which texts (per locale) and addresses each module type has, to draw its fields. */
 const MODULE_FIELDS: Record<PageModuleType, { texts: string[]; urls: string[]; longText?: string }> = {
@@ -29,7 +30,7 @@ function newModule(type: PageModuleType, n: number): Record<string, unknown> {
 }
 
 /** The page's modules in order, each with its content per locale. */
-export function ModulesField({ form, readOnly, locales }: { form: DraftForm; readOnly: boolean; locales: string[] }) {
+export function ModulesField({ form, readOnly, locales, defaultLocale = locales[0] ?? 'de' }: { form: DraftForm; readOnly: boolean; locales: string[]; defaultLocale?: string }) {
   const [picking, setPicking] = useState<{ index: number; key: string } | null>(null);
   const page = pageOf(form.values);
   const modules = (page.modules ?? []) as Record<string, unknown>[];
@@ -84,7 +85,7 @@ export function ModulesField({ form, readOnly, locales }: { form: DraftForm; rea
                     const texts = (m[key] ?? {}) as Record<string, string>;
                     const Input = key === spec.longText ? Textarea : TextInput;
                     // An empty locale is not left blank on the page: it shows another locale's text. Say so.
-                    const shownInstead = texts[loc] ? null : (locales.find((o) => o !== loc && texts[o]) ?? null);
+                    const shownInstead = shownInsteadOf(texts, loc, defaultLocale);
                     return (
                       <Input
                         key={loc}

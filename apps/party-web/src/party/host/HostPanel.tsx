@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useParty } from '../../app/context.tsx';
+import { useParty, useServices } from '../../app/context.tsx';
 import { isHostOrAdmin } from '../../rules/roles.ts';
 import { roleOf } from '../../state/store.ts';
 import { BlockedFansList } from './BlockedFansList.tsx';
@@ -7,6 +7,8 @@ import { HostSection } from './HostSection.tsx';
 import { PartyRunControls } from './PartyRunControls.tsx';
 import { PollForm } from './PollForm.tsx';
 import { PopupForm } from './PopupForm.tsx';
+import { usePrepared } from './prepared.ts';
+import { PreparedList } from './PreparedList.tsx';
 import { QuizForm } from './QuizForm.tsx';
 import { ScoreboardForm } from './ScoreboardForm.tsx';
 import { SentPopupNotice } from './SentPopupNotice.tsx';
@@ -21,6 +23,7 @@ export function HostPanel() {
   const { t } = useTranslation();
   const role = useParty((s) => roleOf(s));
   const blockedCount = useParty((s) => s.blockedUsers.length);
+  const prepared = usePrepared(useServices().partyId);
   if (!isHostOrAdmin(role)) return null;
   return (
     <aside className="host-panel card" aria-labelledby="host-title" data-testid="host-panel">
@@ -29,6 +32,10 @@ export function HostPanel() {
       <SentPopupNotice />
       <HostSection title={t('host.popupTitle')}>
         <PopupForm />
+      </HostSection>
+      {/* Always there: the outcome of a start stays in view after the list empties. */}
+      <HostSection title={t('host.preparedTitle', { count: prepared.length })} testId="host-prepared">
+        <PreparedList launch />
       </HostSection>
       <HostSection title={t('host.pollTitle')}>
         <PollForm />

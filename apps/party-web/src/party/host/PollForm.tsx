@@ -5,10 +5,11 @@ import { useServices } from '../../app/context.tsx';
 import { usePartyFont } from '../../ui/usePartyFont.ts';
 import { DurationField } from './DurationField.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
+import { addPrepared } from './prepared.ts';
 import { useHostAction } from './useHostAction.tsx';
 
 /** Starts a poll (spec 3 and 5): a question, 2 to 10 answers and how long it stays open. */
-export function PollForm() {
+export function PollForm({ prepare = false }: { prepare?: boolean }) {
   const { t } = useTranslation();
   const services = useServices();
   const font = usePartyFont();
@@ -18,14 +19,11 @@ export function PollForm() {
   const send = async (e: FormEvent) => {
     e.preventDefault();
     // Polls and quizzes are created with set_next_track false (spec 5).
-    const ok = await run(
-      () =>
-        services.api().call('postPoll', {
-          params: { id: services.partyId },
-          body: { question: poll.question, options: poll.options, duration_seconds: poll.duration, set_next_track: false },
-        }),
-      t('host.pollSent'),
-    );
+    const body = { question: poll.question, options: poll.options, duration_seconds: poll.duration, set_next_track: false };
+    // Prepared before the party: kept in this browser, launched from the host panel once it runs.
+    const ok = prepare
+      ? await run(async () => addPrepared(services.partyId, { kind: 'poll', body }), t('host.savedForLater'))
+      : await run(() => services.api().call('postPoll', { params: { id: services.partyId }, body }), t('host.pollSent'));
     if (ok) setPoll({ question: '', options: ['', ''], duration: poll.duration });
   };
   return (
@@ -37,7 +35,7 @@ export function PollForm() {
       <OptionsEditor name="poll" options={poll.options} onChange={(options) => setPoll({ ...poll, options })} />
       <DurationField value={poll.duration} onChange={(duration) => setPoll({ ...poll, duration })} />
       <Button type="submit" font={font} disabled={busy}>
-        {t('host.send')}
+        {t(prepare ? 'host.saveForLater' : 'host.send')}
       </Button>
       {feedback}
     </form>

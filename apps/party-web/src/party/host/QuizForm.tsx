@@ -5,10 +5,11 @@ import { useServices } from '../../app/context.tsx';
 import { usePartyFont } from '../../ui/usePartyFont.ts';
 import { DurationField } from './DurationField.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
+import { addPrepared } from './prepared.ts';
 import { useHostAction } from './useHostAction.tsx';
 
 /** Asks a quiz question (spec 3 and 5): the question, its answers, the correct one and the time to answer. */
-export function QuizForm() {
+export function QuizForm({ prepare = false }: { prepare?: boolean }) {
   const { t } = useTranslation();
   const services = useServices();
   const font = usePartyFont();
@@ -17,14 +18,11 @@ export function QuizForm() {
   const [quiz, setQuiz] = useState({ question: '', options: ['', ''], correct: 0, duration: 30 });
   const send = async (e: FormEvent) => {
     e.preventDefault();
-    const ok = await run(
-      () =>
-        services.api().call('postQuizQuestion', {
-          params: { id: services.partyId },
-          body: { question: quiz.question, options: quiz.options, correct_answer: quiz.correct, duration_seconds: quiz.duration, set_next_track: false },
-        }),
-      t('host.quizSent'),
-    );
+    const body = { question: quiz.question, options: quiz.options, correct_answer: quiz.correct, duration_seconds: quiz.duration, set_next_track: false };
+    // Prepared before the party: kept in this browser, launched from the host panel once it runs.
+    const ok = prepare
+      ? await run(async () => addPrepared(services.partyId, { kind: 'quiz', body }), t('host.savedForLater'))
+      : await run(() => services.api().call('postQuizQuestion', { params: { id: services.partyId }, body }), t('host.quizSent'));
     if (ok) setQuiz({ question: '', options: ['', ''], correct: 0, duration: quiz.duration });
   };
   return (
@@ -42,7 +40,7 @@ export function QuizForm() {
       />
       <DurationField value={quiz.duration} onChange={(duration) => setQuiz({ ...quiz, duration })} />
       <Button type="submit" font={font} disabled={busy}>
-        {t('host.send')}
+        {t(prepare ? 'host.saveForLater' : 'host.send')}
       </Button>
       {feedback}
     </form>

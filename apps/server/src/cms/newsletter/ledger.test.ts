@@ -81,3 +81,63 @@ describe.each(DB_TARGETS)('consent ledger keeps the exact consent text (%s)', (d
     expect((await list()).items[0]!.consent_text).toBeNull();
   });
 });
+
+describe.each(DB_TARGETS)('the ledger across campaigns, for the Subscribers section (%s)', (db) => {
+  let ts: TestServer;
+  let admin: string;
+  const campaigns: { id: string; url: string }[] = [];
+
+  const signup = (campaign: { id: string; url: string }, email: string) =>
+    cmsApi(ts).call('newsletterSignup', {
+      params: { id: campaign.id },
+      body: { email, consents: [{ id: 'news', accepted: true }], locale: 'de', newsletter_ids: ['news'], redirect_url: campaign.url, error_redirect_url: campaign.url, host_url: campaign.url },
+    });
+
+  beforeAll(async () => {
+    ts = await startCmsServer(db);
+    admin = await login(ts, ADMIN.email, ADMIN.password);
+    const appId = await createApp(ts, admin, 'all-ledger-app');
+    campaigns.push(await createCampaign(ts, admin, { app_id: appId, name: 'First page', slug: 'first', newsletters: newsletter('Erste Worte.') }));
+    campaigns.push(await createCampaign(ts, admin, { app_id: appId, name: 'Second page', slug: 'second', newsletters: newsletter('Zweite Worte.') }));
+    for (let i = 0; i < 3; i++) await signup(campaigns[0]!, `first-${i}@example.com`);
+    for (let i = 0; i < 2; i++) await signup(campaigns[1]!, `second-${i}@example.com`);
+  });
+  afterAll(async () => ts?.close());
+
+  it('lists every campaign\'s subscribers, narrows to one campaign, searches the address and pages', async () => {
+    const api = cmsApi(ts, admin);
+    const all = await api.call('listAllNewsletterSubscribers', { query: {} });
+    expect(all.total).toBe(5);
+    expect(new Set(all.items.map((s) => s.campaign_id))).toEqual(new Set(campaigns.map((c) => c.id)));
+    const second = await api.call('listAllNewsletterSubscribers', { query: { campaign_id: campaigns[1]!.id } });
+    expect(second.items.map((s) => s.email).sort()).toEqual(['second-0@example.com', 'second-1@example.com']);
+    const searched = await api.call('listAllNewsletterSubscribers', { query: { q: 'FIRST-1' } });
+    expect(searched.items.map((s) => s.email)).toEqual(['first-1@example.com']);
+    const page2 = await api.call('listAllNewsletterSubscribers', { query: { page: 2, page_size: 2 } });
+    expect(page2).toMatchObject({ total: 5, page: 2, page_size: 2 });
+    expect(page2.items).toHaveLength(2);
+  });
+
+  it('the consent ledger across campaigns shows each campaign\'s own words, in the list and the CSV', async () => {
+    const consents = await cmsApi(ts, admin).call('listAllNewsletterConsents', { query: { q: 'example.com' } });
+    expect(consents.total).toBe(5);
+    expect(consents.items.find((c) => c.email === 'first-0@example.com')?.consent_text).toBe('Erste Worte.');
+    expect(consents.items.find((c) => c.email === 'second-0@example.com')?.consent_text).toBe('Zweite Worte.');
+    const res = await fetch(`${ts.cmsUrl}/api/newsletter/ledger/consents.csv?campaign_id=${campaigns[1]!.id}`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trimEnd().split('\r\n');
+    expect(lines).toHaveLength(3);
+    expect(lines.slice(1).every((l) => l.includes('Zweite Worte.'))).toBe(true);
+  });
+
+  it('the subscribers CSV across campaigns streams every match; an unknown campaign is a clean 404', async () => {
+    const res = await fetch(`${ts.cmsUrl}/api/newsletter/ledger/subscribers.csv?q=second`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(res.headers.get('content-type')).toContain('text/csv');
+    const csv = await res.text();
+    expect(csv.trimEnd().split('\r\n')).toHaveLength(3);
+    expect(csv).toContain('"second-1@example.com"');
+    const unknown = await fetch(`${ts.cmsUrl}/api/newsletter/ledger/subscribers?campaign_id=nope-nope-nope`, { headers: { authorization: `Bearer ${admin}` } });
+    expect(unknown.status).toBe(404);
+    expect(((await unknown.json()) as { detail: unknown }).detail).toBeTruthy();
+  });
+});

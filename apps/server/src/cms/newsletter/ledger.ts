@@ -1,8 +1,9 @@
-import type { Campaign, ConsentsPage, NewsletterConsentRecord, NewsletterLedgerQuery, NewsletterSubscriber, SubscribersPage } from '@fanfare/protocol';
-import { NewsletterLedgerQuery as Query } from '@fanfare/protocol';
+import type { AllNewsletterLedgerQuery, Campaign, ConsentsPage, NewsletterConsentRecord, NewsletterLedgerQuery, NewsletterSubscriber, SubscribersPage } from '@fanfare/protocol';
+import { AllNewsletterLedgerQuery as Query } from '@fanfare/protocol';
 import { sql } from 'kysely';
 import type { ServerContext } from '../../context.ts';
 import type { CmsNewsletterConsentTable, CmsNewsletterSubscriberTable } from '../../platform/db/tables/cms.ts';
+import { HttpError } from '../../platform/errors.ts';
 import { getCampaign } from '../campaigns/service.ts';
 import { iso, isoOrNull } from '../shared.ts';
 import { consentTextVersion, newslettersOf } from './service.ts';
@@ -13,16 +14,21 @@ const EXPORT_BATCH = 500;
 
 const likeOf = (q: string) => `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
-function subscribersOf(ctx: ServerContext, campaignId: string, q: ParsedQuery) {
-  let s = ctx.db.selectFrom('cms_newsletter_subscribers').where('campaign_id', '=', campaignId);
+/** Which campaign a ledger call covers: one (the campaign's own entries, 404 if unknown) or all (the ledger section). */
+type Scope = string | null;
+
+function subscribersOf(ctx: ServerContext, campaignId: Scope, q: ParsedQuery) {
+  let s = ctx.db.selectFrom('cms_newsletter_subscribers');
+  if (campaignId) s = s.where('campaign_id', '=', campaignId);
   if (q.newsletter_id) s = s.where('newsletter_id', '=', q.newsletter_id);
   if (q.state) s = s.where('state', '=', q.state);
   if (q.q) s = s.where('email', 'like', likeOf(q.q));
   return s;
 }
 
-function consentsOf(ctx: ServerContext, campaignId: string, q: ParsedQuery) {
-  let s = ctx.db.selectFrom('cms_newsletter_consents').where('campaign_id', '=', campaignId);
+function consentsOf(ctx: ServerContext, campaignId: Scope, q: ParsedQuery) {
+  let s = ctx.db.selectFrom('cms_newsletter_consents');
+  if (campaignId) s = s.where('campaign_id', '=', campaignId);
   if (q.newsletter_id) s = s.where('newsletter_id', '=', q.newsletter_id);
   if (q.state === 'confirmed') s = s.where('confirmed_at', 'is not', null);
   if (q.state === 'pending') s = s.where('confirmed_at', 'is', null);
@@ -59,7 +65,27 @@ function consentTextLookup(campaign: Campaign) {
   };
 }
 
-const toConsent = (r: CmsNewsletterConsentTable, textOf: ReturnType<typeof consentTextLookup>): NewsletterConsentRecord => ({
+type TextOf = (campaignId: string, newsletterId: string, locale: string, version: string) => string | null;
+
+/** The consent text lookups of the campaigns the rows name (a deleted campaign has none: its older consents show null). */
+async function consentTextsOf(ctx: ServerContext, campaignIds: Iterable<string>): Promise<TextOf> {
+  const lookups = new Map<string, ReturnType<typeof consentTextLookup>>();
+  for (const id of new Set(campaignIds)) {
+    const campaign = await getCampaign(ctx, id).catch((e: unknown) => {
+      if (e instanceof HttpError && e.statusCode === 404) return null;
+      throw e;
+    });
+    if (campaign) lookups.set(id, consentTextLookup(campaign));
+  }
+  return (campaignId, newsletterId, locale, version) => lookups.get(campaignId)?.(newsletterId, locale, version) ?? null;
+}
+
+/** A one-campaign scope must name a campaign that exists (404 otherwise); the all-campaigns scope always does. */
+async function checkScope(ctx: ServerContext, campaignId: Scope): Promise<void> {
+  if (campaignId) await getCampaign(ctx, campaignId);
+}
+
+const toConsent = (r: CmsNewsletterConsentTable, textOf: TextOf): NewsletterConsentRecord => ({
   id: r.id,
   email: r.email,
   newsletter_id: r.newsletter_id,
@@ -67,7 +93,7 @@ const toConsent = (r: CmsNewsletterConsentTable, textOf: ReturnType<typeof conse
   signup_mode: r.signup_mode,
   accepted: Boolean(r.accepted),
   // The words stored with the consent; older consents fall back to the campaign's matching version.
-  consent_text: r.consent_text ?? textOf(r.newsletter_id, r.locale, r.consent_text_version),
+  consent_text: r.consent_text ?? textOf(r.campaign_id, r.newsletter_id, r.locale, r.consent_text_version),
   consent_text_version: r.consent_text_version,
   locale: r.locale,
   source_page: r.source_page,
@@ -76,9 +102,12 @@ const toConsent = (r: CmsNewsletterConsentTable, textOf: ReturnType<typeof conse
   confirmed_at: isoOrNull(r.confirmed_at),
 });
 
-/** One page of a campaign's subscribers (newest first), filtered by newsletter, state and e-mail. */
-export async function pageSubscribers(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): Promise<SubscribersPage> {
-  await getCampaign(ctx, campaignId);
+/** The scope of a call: the campaign of the path, else the query's `campaign_id`, else every campaign. */
+export const scopeOf = (campaignId: string | null, input: AllNewsletterLedgerQuery): Scope => campaignId ?? input.campaign_id ?? null;
+
+/** One page of a campaign's subscribers (or every campaign's, with `null`; newest first), filtered by newsletter, state and e-mail. */
+export async function pageSubscribers(ctx: ServerContext, campaignId: Scope, input: NewsletterLedgerQuery): Promise<SubscribersPage> {
+  await checkScope(ctx, campaignId);
   const q = Query.parse(input);
   const total = Number((await subscribersOf(ctx, campaignId, q).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
   const rows = await subscribersOf(ctx, campaignId, q)
@@ -91,9 +120,9 @@ export async function pageSubscribers(ctx: ServerContext, campaignId: string, in
   return { items: rows.map(toSubscriber), total, page: q.page, page_size: q.page_size };
 }
 
-/** One page of a campaign's consent ledger (newest first). */
-export async function pageConsents(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): Promise<ConsentsPage> {
-  const textOf = consentTextLookup(await getCampaign(ctx, campaignId));
+/** One page of a campaign's consent ledger (or every campaign's, with `null`; newest first). */
+export async function pageConsents(ctx: ServerContext, campaignId: Scope, input: NewsletterLedgerQuery): Promise<ConsentsPage> {
+  await checkScope(ctx, campaignId);
   const q = Query.parse(input);
   const total = Number((await consentsOf(ctx, campaignId, q).select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst())?.n ?? 0);
   const rows = await consentsOf(ctx, campaignId, q)
@@ -103,6 +132,7 @@ export async function pageConsents(ctx: ServerContext, campaignId: string, input
     .limit(q.page_size)
     .offset((q.page - 1) * q.page_size)
     .execute();
+  const textOf = await consentTextsOf(ctx, rows.map((r) => r.campaign_id));
   return { items: rows.map((r) => toConsent(r, textOf)), total, page: q.page, page_size: q.page_size };
 }
 
@@ -142,9 +172,9 @@ export async function* streamCsvInBatches<R extends KeysetRow>(
 /** Rows after `after` in (created_at, id) order (a row-value comparison: SQLite and PostgreSQL both have it). */
 const afterKey = (after: KeysetRow) => sql<boolean>`(created_at, id) > (${after.created_at}, ${after.id})`;
 
-/** A campaign's subscribers as CSV (filtered like the list), streamed in batches. */
-export async function* streamSubscribersCsv(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): AsyncGenerator<string> {
-  await getCampaign(ctx, campaignId);
+/** A campaign's subscribers (or every campaign's) as CSV (filtered like the list), streamed in batches. */
+export async function* streamSubscribersCsv(ctx: ServerContext, campaignId: Scope, input: NewsletterLedgerQuery): AsyncGenerator<string> {
+  await checkScope(ctx, campaignId);
   const q = Query.parse(input);
   yield* streamCsvInBatches(
     SUBSCRIBER_CSV_HEADER,
@@ -159,15 +189,19 @@ export async function* streamSubscribersCsv(ctx: ServerContext, campaignId: stri
   );
 }
 
-/** A campaign's consent ledger as CSV, streamed in batches like the subscribers. */
-export async function* streamConsentsCsv(ctx: ServerContext, campaignId: string, input: NewsletterLedgerQuery): AsyncGenerator<string> {
-  const textOf = consentTextLookup(await getCampaign(ctx, campaignId));
+/** A campaign's consent ledger (or every campaign's) as CSV, streamed in batches like the subscribers. */
+export async function* streamConsentsCsv(ctx: ServerContext, campaignId: Scope, input: NewsletterLedgerQuery): AsyncGenerator<string> {
+  await checkScope(ctx, campaignId);
   const q = Query.parse(input);
+  // Each batch brings the consent text lookups of the campaigns it names.
+  let textOf: TextOf = () => null;
   yield* streamCsvInBatches(
     CONSENT_CSV_HEADER,
-    (after, limit) => {
+    async (after, limit) => {
       const s = consentsOf(ctx, campaignId, q).selectAll();
-      return (after ? s.where(afterKey(after)) : s).orderBy('created_at').orderBy('id').limit(limit).execute();
+      const rows = await (after ? s.where(afterKey(after)) : s).orderBy('created_at').orderBy('id').limit(limit).execute();
+      textOf = await consentTextsOf(ctx, rows.map((r) => r.campaign_id));
+      return rows;
     },
     (r) => {
       const x = toConsent(r, textOf);

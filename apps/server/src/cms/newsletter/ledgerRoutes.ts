@@ -4,7 +4,7 @@ import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { cmsRoute } from '../route.ts';
-import { pageConsents, pageSubscribers, streamConsentsCsv, streamSubscribersCsv } from './ledger.ts';
+import { pageConsents, pageSubscribers, scopeOf, streamConsentsCsv, streamSubscribersCsv } from './ledger.ts';
 
 /** Sends CSV chunks as they come. The first chunk is read before answering, so an unknown campaign is a clean 404. */
 async function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): Promise<FastifyReply> {
@@ -32,4 +32,13 @@ export async function registerNewsletterLedgerRoutes(app: App, ctx: ServerContex
     sendCsv(reply, `subscribers-${req.params.id}.csv`, streamSubscribersCsv(ctx, req.params.id, req.query)),
   );
   route(app, CMS_ROUTES.exportNewsletterConsentsCsv, async (req, reply) => sendCsv(reply, `consents-${req.params.id}.csv`, streamConsentsCsv(ctx, req.params.id, req.query)));
+  // The same across campaigns, for the back office's Subscribers section (campaign_id narrows it to one).
+  route(app, CMS_ROUTES.listAllNewsletterSubscribers, async (req) => pageSubscribers(ctx, scopeOf(null, req.query), req.query));
+  route(app, CMS_ROUTES.listAllNewsletterConsents, async (req) => pageConsents(ctx, scopeOf(null, req.query), req.query));
+  route(app, CMS_ROUTES.exportAllNewsletterSubscribersCsv, async (req, reply) =>
+    sendCsv(reply, `subscribers-${req.query.campaign_id ?? 'all'}.csv`, streamSubscribersCsv(ctx, scopeOf(null, req.query), req.query)),
+  );
+  route(app, CMS_ROUTES.exportAllNewsletterConsentsCsv, async (req, reply) =>
+    sendCsv(reply, `consents-${req.query.campaign_id ?? 'all'}.csv`, streamConsentsCsv(ctx, scopeOf(null, req.query), req.query)),
+  );
 }

@@ -4,7 +4,8 @@ import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { cmsRoute } from '../route.ts';
-import { campaignForPage, renderCampaignPage, renderCampaignWebApp } from './service.ts';
+import { altTextsOf } from '../uploads/service.ts';
+import { campaignForPage, pageStringsOf, renderCampaignPage, renderCampaignWebApp } from './service.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { framingOrigins } from '../../platform/webConfig.ts';
 import { CAMPAIGN_WEB_DIST, registerCampaignWebAssets } from './webApp.ts';
@@ -26,7 +27,9 @@ export async function registerPageRoutes(app: App, ctx: ServerContext, distDir: 
     try {
       const campaign = await campaignForPage(ctx, req.params.app, req.params.slug);
       const indexHtml = readIndex();
-      return reply.send(indexHtml === null ? renderCampaignPage(ctx, campaign) : renderCampaignWebApp(ctx, campaign, indexHtml));
+      // The media library's alt texts of the page's images travel with the page.
+      const altOf = await altTextsOf(ctx, pageStringsOf(campaign));
+      return reply.send(indexHtml === null ? renderCampaignPage(ctx, campaign, altOf) : renderCampaignWebApp(ctx, campaign, indexHtml, altOf));
     } catch (e) {
       if (e instanceof HttpError && e.statusCode === 404) {
         return reply.status(404).send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>${escapeHtml('This campaign does not exist')}</h1></body></html>`);

@@ -16,6 +16,19 @@ export async function campaignForPage(ctx: ServerContext, appIdOrName: string, s
   return toCampaign(ctx, row);
 }
 
+/** Every string of the campaign's page that may be an image URL (module fields at any depth). */
+export function pageStringsOf(campaign: Campaign): string[] {
+  const out: string[] = [];
+  const walk = (v: unknown, depth: number): void => {
+    if (depth > 8) return;
+    if (typeof v === 'string') out.push(v);
+    else if (Array.isArray(v)) for (const x of v) walk(x, depth + 1);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) walk(x, depth + 1);
+  };
+  walk(campaign.data.page, 0);
+  return out;
+}
+
 /** What a visitor's page may see of a campaign: everything but the editors' lock. */
 export function publicCampaign(campaign: Campaign): Campaign {
   return { ...campaign, lock: null };
@@ -27,7 +40,7 @@ export const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
 export const APPLE_EMULATOR_META = 'fanfare:apple-emulator-authorize';
 
 /** The page's head: title, language, the campaign JSON and environment (what the SDK reads), the campaign's own meta tags. */
-function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title: string; metas: string[] } {
+function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, string>): { lang: string; title: string; metas: string[] } {
   const pub = publicCampaign(campaign);
   const meta = (name: string, content: string) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`;
   const own = Object.entries(pub.meta_tags)
@@ -40,6 +53,7 @@ function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title
       meta(CAMPAIGN_META.campaignId, pub.id),
       meta(CAMPAIGN_META.campaign, JSON.stringify(pub)),
       meta(CAMPAIGN_META.environment, ctx.config.cms.environment),
+      meta(CAMPAIGN_META.mediaAlt, JSON.stringify(altOf)),
       // With the built-in Spotify emulator the page plays through it (Spotify's own script cannot load).
       ...(ctx.config.emulators.spotify ? [meta(SPOTIFY_EMULATOR_META, ctx.config.spotify.apiUrl)] : []),
       ...(ctx.config.emulators.apple ? [meta(APPLE_EMULATOR_META, `${ctx.config.publicUrl}/emulator/apple/authorize`)] : []),
@@ -52,8 +66,8 @@ function pageHead(ctx: ServerContext, campaign: Campaign): { lang: string; title
  * A minimal campaign page: the metadata and a heading. Served while the campaign page app is not
  * built, so the metadata contract holds either way.
  */
-export function renderCampaignPage(ctx: ServerContext, campaign: Campaign): string {
-  const head = pageHead(ctx, campaign);
+export function renderCampaignPage(ctx: ServerContext, campaign: Campaign, altOf: Record<string, string> = {}): string {
+  const head = pageHead(ctx, campaign, altOf);
   return [
     '<!doctype html>',
     `<html lang="${escapeHtml(head.lang)}">`,
@@ -74,11 +88,11 @@ export function renderCampaignPage(ctx: ServerContext, campaign: Campaign): stri
  * The built campaign page (`apps/campaign-web`) for one campaign: its `index.html` with the
  * language, the title and the metadata written into the head. Everything written is escaped.
  */
-export function renderCampaignWebApp(ctx: ServerContext, campaign: Campaign, indexHtml: string): string {
-  const head = pageHead(ctx, campaign);
+export function renderCampaignWebApp(ctx: ServerContext, campaign: Campaign, indexHtml: string, altOf: Record<string, string> = {}): string {
+  const head = pageHead(ctx, campaign, altOf);
   return indexHtml
     .replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(head.lang)}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
     .replace('</head>', `${[coverPreload(publicCampaign(campaign)), ...head.metas].join('\n')}\n</head>`)
-    .replace(/<div id="root">[\s\S]*?<\/div>\s*<noscript>/, `<div id="root">${renderSkeleton(publicCampaign(campaign), head.lang)}</div>\n<noscript>`);
+    .replace(/<div id="root">[\s\S]*?<\/div>\s*<noscript>/, `<div id="root">${renderSkeleton(publicCampaign(campaign), head.lang, altOf)}</div>\n<noscript>`);
 }

@@ -31,7 +31,7 @@ function pick(text: LocalizedText | undefined, locale: string): string {
  * any script has run; the app then renders the same markup and takes over. Only what is safe to
  * show before the runtime knows the visitor (no gate verdict, no login) is in it.
  */
-export function renderSkeleton(campaign: Campaign, locale: string): string {
+export function renderSkeleton(campaign: Campaign, locale: string, altOf: Record<string, string> = {}): string {
   const page = (campaign.data.page ?? {}) as Partial<CampaignPage>;
   const look = { background_color: '#14142b', ...page.look };
   const bg = look.background_color;
@@ -47,7 +47,7 @@ export function renderSkeleton(campaign: Campaign, locale: string): string {
     const title = escapeHtml(pick(hero.title, locale) || campaign.name);
     const subtitle = escapeHtml(pick(hero.subtitle, locale));
     parts.push('<section class="module hero">');
-    if (hero.cover_image) parts.push(`<img class="hero__cover" src="${escapeHtml(hero.cover_image)}" alt="" width="640" height="640" fetchpriority="high">`);
+    if (hero.cover_image) parts.push(`<img class="hero__cover" src="${escapeHtml(hero.cover_image)}" alt="${escapeHtml(altOf[hero.cover_image] ?? '')}" width="640" height="640" fetchpriority="high">`);
     parts.push(`<div class="hero__text"><h1 class="ffui-headline ffui-headline--1">${title}</h1>`);
     if (subtitle) parts.push(`<p class="ffui-paragraph hero__subtitle">${subtitle}</p>`);
     parts.push('</div></section>');

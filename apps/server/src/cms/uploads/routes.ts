@@ -5,7 +5,7 @@ import type { App } from '../../platform/http.ts';
 import { IMAGE_KINDS, sniffImage } from '../../platform/images.ts';
 import { sendStoredFile, withMultipart } from '../../platform/uploads.ts';
 import { cmsRoute } from '../route.ts';
-import { createFolder, deleteFolder, deleteUpload, folderOfFile, listFolder, listUploads, normaliseFolder, ROOT, searchUploads, storeUpload } from './service.ts';
+import { createFolder, deleteFolder, deleteUpload, patchUpload, folderOfFile, listFolder, listUploads, normaliseFolder, ROOT, searchUploads, storeUpload } from './service.ts';
 
 const SAFE_KEY = /^cms\/[\w-]+\.(png|jpg|gif|webp)$/;
 
@@ -25,6 +25,8 @@ export async function registerCmsUploadRoutes(app: App, ctx: ServerContext): Pro
   await withMultipart(app, ctx.config.uploadMaxBytes, (scope) => {
     route(scope, CMS_ROUTES.createUpload, async (req, _reply, user) => storeUpload(ctx, req, user.id));
   });
+
+  route(app, CMS_ROUTES.setUploadAlt, async (req) => patchUpload(ctx, req.params.id, req.body));
 
   route(app, CMS_ROUTES.deleteUpload, async (req) => {
     await deleteUpload(ctx, req.params.id);

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import { sql } from 'kysely';
-import { MEDIA_SEARCH_LIMIT, type CmsUpload, type FolderListing, type UploadFolder } from '@fanfare/protocol';
+import { MEDIA_SEARCH_LIMIT, type CmsUpload, type FolderListing, type PatchUploadBody, type UploadFolder } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { CmsUploadTable } from '../../platform/db/tables/cms.ts';
 import { badRequest, conflict, notFound, payloadTooLarge, unprocessable } from '../../platform/errors.ts';
-import { IMAGE_KINDS, checkUploadedImage } from '../../platform/images.ts';
+import { IMAGE_KINDS, checkUploadedImage, imageDimensions } from '../../platform/images.ts';
 import { newId } from '../../platform/tokens.ts';
 import { iso, isUniqueViolation } from '../shared.ts';
 
@@ -33,6 +33,9 @@ function toUpload(ctx: ServerContext, row: CmsUploadTable): CmsUpload {
     name: row.name,
     mime: row.mime,
     size: row.size,
+    alt: row.alt ?? '',
+    width: row.width ?? null,
+    height: row.height ?? null,
     created_at: iso(row.created_at),
   };
 }
@@ -76,7 +79,7 @@ export async function listFolder(ctx: ServerContext, folder: string): Promise<Fo
 
 /** The listing of the folder holding the file at `fileUrl` (the media picker opens there). */
 export async function folderOfFile(ctx: ServerContext, fileUrl: string): Promise<FolderListing> {
-  const key = /\/uploads\/(cms\/[\w-]+\.\w+)(?:[?#].*)?$/.exec(fileUrl)?.[1];
+  const key = uploadKeyOf(fileUrl);
   const row = key ? await ctx.db.selectFrom('cms_uploads').select('folder').where('storage_key', '=', key).executeTakeFirst() : undefined;
   if (!row) throw notFound('No uploaded file at this URL');
   return listFolder(ctx, row.folder);
@@ -143,6 +146,7 @@ export async function storeUpload(ctx: ServerContext, req: FastifyRequest, userI
   }
   if (!bytes) throw unprocessable(['body', 'file'], 'A file is required');
   const kind = checkUploadedImage(bytes);
+  const { width, height } = imageDimensions(bytes);
   const folder = normaliseFolder(folderField, ['body', 'folder']);
   await createFolder(ctx, folder, false);
   const id = newId();
@@ -153,12 +157,45 @@ export async function storeUpload(ctx: ServerContext, req: FastifyRequest, userI
     storage_key: `cms/${id}.${IMAGE_KINDS[kind].ext}`,
     mime: IMAGE_KINDS[kind].mime,
     size: bytes.length,
+    alt: '',
+    width,
+    height,
     created_by: userId,
     created_at: ctx.now(),
   };
   await ctx.storage.put(row.storage_key, bytes);
   await ctx.db.insertInto('cms_uploads').values(row).execute();
   return toUpload(ctx, row);
+}
+
+/** Sets a media item's alt text (the campaign page shows it with the image). */
+export async function patchUpload(ctx: ServerContext, id: string, body: PatchUploadBody): Promise<CmsUpload> {
+  const updated = await ctx.db.updateTable('cms_uploads').set({ alt: body.alt }).where('id', '=', id).executeTakeFirst();
+  if (Number(updated.numUpdatedRows) === 0) throw notFound('Upload not found');
+  const row = await ctx.db.selectFrom('cms_uploads').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+  return toUpload(ctx, row);
+}
+
+/** The storage key of a media library URL (`…/uploads/cms/{id}.{ext}`), or null for any other URL. */
+export function uploadKeyOf(url: string): string | null {
+  return /\/uploads\/(cms\/[\w-]+\.\w+)(?:[?#].*)?$/.exec(url)?.[1] ?? null;
+}
+
+/**
+ * The alt texts of the media items among `urls` (URL to text; items with no text left out): the
+ * campaign page shows them with its images.
+ */
+export async function altTextsOf(ctx: ServerContext, urls: Iterable<string>): Promise<Record<string, string>> {
+  const byKey = new Map<string, string[]>();
+  for (const url of new Set(urls)) {
+    const key = uploadKeyOf(url);
+    if (key) byKey.set(key, [...(byKey.get(key) ?? []), url]);
+  }
+  if (byKey.size === 0) return {};
+  const rows = await ctx.db.selectFrom('cms_uploads').select(['storage_key', 'alt']).where('storage_key', 'in', [...byKey.keys()]).where('alt', '!=', '').execute();
+  const out: Record<string, string> = {};
+  for (const r of rows) for (const url of byKey.get(r.storage_key) ?? []) out[url] = r.alt;
+  return out;
 }
 
 /** Deletes an uploaded file (row first: a failed storage delete leaves an orphan, never a broken entry). */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { ADMIN, cmsApi, failure, login, startCmsServer, userWithRoles } from '../testing.ts';
+import { CAMPAIGN_META, MEDIA_ALT_MAX_LENGTH } from '@fanfare/protocol';
+import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer, userWithRoles } from '../testing.ts';
 
 // A 1x1 PNG.
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
@@ -46,6 +47,32 @@ describe.each(DB_TARGETS)('CMS uploads with folders (%s)', (db) => {
     expect(byUrl.path).toBe('/covers/2030');
     const list = await api().call('listUploads', { query: { folder: '/covers/2030' } });
     expect(list.items).toHaveLength(1);
+  });
+
+  it('a media item records its size in pixels and bytes and keeps an editable alt text', async () => {
+    const r = await upload(form(PNG, 'alt.png', '/alt'));
+    expect(r).toMatchObject({ width: 1, height: 1, size: PNG.length, alt: '' });
+    const saved = await api().call('setUploadAlt', { params: { id: r.id }, body: { alt: '  The band on a beach at dusk ' } });
+    expect(saved).toMatchObject({ id: r.id, alt: 'The band on a beach at dusk', width: 1, height: 1 });
+    expect((await api().call('getFolder', folder('alt'))).items[0]!.alt).toBe('The band on a beach at dusk');
+    const tooLong = await failure(api().call('setUploadAlt', { params: { id: r.id }, body: { alt: 'x'.repeat(MEDIA_ALT_MAX_LENGTH + 1) } }));
+    expect(tooLong.status).toBe(422);
+    const unknown = await failure(api().call('setUploadAlt', { params: { id: 'no-such-upload' }, body: { alt: 'x' } }));
+    expect(unknown.status).toBe(404);
+    expect(typeof (unknown.body as { detail: unknown }).detail).toBe('string');
+  });
+
+  it('the campaign page carries a media item\'s alt text for its image, escaped', async () => {
+    const r = await upload(form(PNG, 'hero.png', '/alt'));
+    await api().call('setUploadAlt', { params: { id: r.id }, body: { alt: 'Cover: "Tidal Lights" <2030>' } });
+    const appId = await createApp(ts, admin, 'alt-pages');
+    const data = { page: { modules: [{ id: 'hero-1', type: 'hero', title: { en: 'Alt' }, cover_image: r.file }] } };
+    const campaign = await createCampaign(ts, admin, { app_id: appId, name: 'Alt page', slug: 'alt-page', data } as Parameters<typeof createCampaign>[2]);
+    const html = await (await fetch(campaign.url)).text(); // raw: the served page
+    const meta = new RegExp(`<meta name="${CAMPAIGN_META.mediaAlt}" content="([^"]*)">`).exec(html);
+    expect(meta).not.toBeNull();
+    const decoded = meta![1]!.replace(/&quot;/g, '"').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+    expect(JSON.parse(decoded)).toEqual({ [r.file]: 'Cover: "Tidal Lights" <2030>' });
   });
 
   it('the folder defaults to /', async () => {

@@ -108,6 +108,10 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
       const { accessToken } = await loginWithSpotify(t.partyUrl, 'sam');
       const sam = client(accessToken);
       await expectApiError(sam.call('getPartyMe', { params: { id: 'demo' } }), 403);
+      // Asked with the party, the system profile says "not signed up" with no 403 to log.
+      const before = await sam.call('getSystemMe', { query: { party_id: 'demo' } });
+      expect(before).toMatchObject({ service: 'spotify', party_user: null });
+      expect('party_user' in (await sam.call('getSystemMe', {}))).toBe(false);
       const res = await sam.call('signup', {
         params: { id: 'demo' },
         body: { real_name: 'Sam Example', display_name: 'sam', email: 'sam@example.com', country: 'GB', competition_accepted: true },
@@ -115,6 +119,8 @@ describe.each(DB_TARGETS)('fan identity on %s', (db) => {
       expect(res.access_token).toBeNull();
       const me = await sam.call('getPartyMe', { params: { id: 'demo' } });
       expect(me).toMatchObject({ id: res.id, display_name: 'sam', country: 'gb', role: 'listener', can_chat: true, is_subscribed: true, service: 'spotify' });
+      expect((await sam.call('getSystemMe', { query: { party_id: 'demo' } })).party_user).toEqual(me);
+      await expectApiError(sam.call('getSystemMe', { query: { party_id: 'no-such-party' } }), 404);
     });
 
     it('omits an empty country and email (spec 5) and stores them as absent', async () => {

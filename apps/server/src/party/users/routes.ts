@@ -9,6 +9,6 @@ export async function registerUserRoutes(app: App, ctx: ServerContext): Promise<
   // The bearer is optional on signup: parties without login_required accept anonymous signups.
   route(app, PARTY_ROUTES.signup, async (req, _reply, fan) => signUp(ctx, req.params.id, fan, req.body));
   route(app, PARTY_ROUTES.getPartyMe, async (req, _reply, fan) => partyProfile(ctx, req.params.id, fan));
-  route(app, PARTY_ROUTES.getSystemMe, async (_req, _reply, fan) => systemProfile(ctx, fan));
+  route(app, PARTY_ROUTES.getSystemMe, async (req, _reply, fan) => systemProfile(ctx, fan, req.query.party_id));
   route(app, PARTY_ROUTES.getServiceToken, async (_req, _reply, fan) => serviceToken(ctx, fan));
 }

@@ -7,6 +7,7 @@ import {
   type SignupBody,
   type SignupResponse,
   type SystemUser,
+  type SystemUserResponse,
 } from '@fanfare/protocol';
 import type { Insertable } from 'kysely';
 import type { ServerContext } from '../../context.ts';
@@ -14,7 +15,7 @@ import { fromBool, toBool } from '../../platform/db/columns.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { queryOf } from '../../platform/db/queryOf.ts';
 import type { PartyUserTable } from '../../platform/db/schema.ts';
-import { conflict, forbidden, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
+import { conflict, forbidden, HttpError, notFound, unauthorized, unprocessable } from '../../platform/errors.ts';
 import { ProviderError } from '../../providers/http.ts';
 import { membershipOf, roleOf } from '../auth/membership.ts';
 import { issueAccessToken, type Fan } from '../auth/sessions.ts';
@@ -154,10 +155,16 @@ export function toPartyUser(
 }
 
 /** The fan's system-wide profile, from their provider login. */
-export async function systemProfile(ctx: ServerContext, fan: Fan): Promise<SystemUser> {
+export async function systemProfile(ctx: ServerContext, fan: Fan, partyId?: string): Promise<SystemUserResponse> {
   if (!fan.service || !fan.service_user_id) throw notFound('This fan has no streaming account');
   const grants = await grantsOfFan(ctx.db, fan);
+  // Asked with a party: the profile there too, null until signed up (a page's first load needs both).
+  const partyUser = partyId === undefined ? undefined : await partyProfile(ctx, partyId, fan).catch((e: unknown) => {
+    if (e instanceof HttpError && e.statusCode === 403) return null;
+    throw e;
+  });
   return {
+    ...(partyUser === undefined ? {} : { party_user: partyUser }),
     id: fan.id,
     service: fan.service as SystemUser['service'],
     service_user_id: fan.service_user_id,

@@ -93,6 +93,11 @@ export interface CmsUploadTable {
   storage_key: string;
   mime: string;
   size: number;
+  /** What the image shows, for people who cannot see it ('' until an editor writes it). */
+  alt: string;
+  /** Pixels, read from the image header at upload; null for files uploaded before that. */
+  width: number | null;
+  height: number | null;
   created_by: string | null;
   created_at: number;
 }

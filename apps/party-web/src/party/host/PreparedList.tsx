@@ -1,0 +1,54 @@
+import { useTranslation } from 'react-i18next';
+import { Button } from '@fanfare/ui';
+import { useServices } from '../../app/context.tsx';
+import { usePartyFont } from '../../ui/usePartyFont.ts';
+import { removePrepared, usePrepared, type Prepared } from './prepared.ts';
+import { useHostAction } from './useHostAction.tsx';
+
+/**
+ * The polls and quizzes prepared for later. Before the party they can only be removed; in the
+ * host panel (`launch`) each starts with one press and leaves the list.
+ */
+export function PreparedList({ launch = false }: { launch?: boolean }) {
+  const { t } = useTranslation();
+  const services = useServices();
+  const font = usePartyFont();
+  const items = usePrepared(services.partyId);
+  const { run, busy, feedback } = useHostAction();
+  const start = async (item: Prepared) => {
+    const ok = await run(
+      () =>
+        item.kind === 'poll'
+          ? services.api().call('postPoll', { params: { id: services.partyId }, body: item.body })
+          : services.api().call('postQuizQuestion', { params: { id: services.partyId }, body: item.body }),
+      t(item.kind === 'poll' ? 'host.pollSent' : 'host.quizSent'),
+    );
+    if (ok) removePrepared(services.partyId, item.id);
+  };
+  return (
+    <div data-testid="prepared-list">
+      {items.length === 0 ? (
+        <p className="hint">{t('host.preparedEmpty')}</p>
+      ) : (
+        <ul className="prepared-list">
+          {items.map((item) => (
+            <li key={item.id}>
+              <span>
+                {t(item.kind === 'poll' ? 'host.preparedPoll' : 'host.preparedQuiz')}: {item.body.question}
+              </span>
+              {launch && (
+                <Button type="button" font={font} disabled={busy} onClick={() => void start(item)} aria-label={t('host.launchNamed', { question: item.body.question })}>
+                  {t('host.launch')}
+                </Button>
+              )}
+              <button type="button" className="link-button" onClick={() => removePrepared(services.partyId, item.id)} aria-label={t('host.removeNamed', { question: item.body.question })}>
+                {t('host.remove')}
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      {feedback}
+    </div>
+  );
+}
