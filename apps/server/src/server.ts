@@ -16,6 +16,11 @@ import { checkReadiness } from './platform/readiness.ts';
 import { Metrics, registerMetrics } from './platform/metrics.ts';
 import { registerPartySurface } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
+import { auditScheduledRun } from './cms/editorial/audit.ts';
+import { campaignScheduleJob } from './cms/editorial/publish.ts';
+import { retentionJob } from './dataRights/retention.ts';
+import { changesOf } from './platform/db/cache.ts';
+import { JobScheduler } from './platform/jobs.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cmsUserTokenResolver } from './cms/users/sessions.ts';
 import { ensureFirstAdmin } from './cms/users/bootstrap.ts';
@@ -102,8 +107,16 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   const closers: (() => Promise<void>)[] = [];
   if (party) registerMetrics(party, 'party', metrics, config.metricsToken);
   if (cms) registerMetrics(cms, 'cms', metrics, config.metricsToken);
-  if (party) closers.push(...(await registerPartySurface(party, ctx)));
+  // One scheduler for every due-time action (timeline, polls, scheduled messages, retention,
+  // scheduled campaign publishes), whichever listeners this node runs.
+  const jobs = new JobScheduler(() => ctx.now(), ctx.logger, config.live.timelineTickMs, changesOf(ctx.db));
+  const jobMetrics = ctx.metrics;
+  if (jobMetrics) jobs.onLag = (job, lateMs) => jobMetrics.jobLag.observe({ job }, lateMs / 1000);
+  closers.push(() => jobs.close());
+  jobs.add(retentionJob(ctx), campaignScheduleJob(ctx, auditScheduledRun(ctx)));
+  if (party) closers.push(...(await registerPartySurface(party, ctx, jobs)));
   if (cms) closers.push(...(await registerCmsSurface(cms, ctx)));
+  jobs.start();
 
   let closing: Promise<void> | null = null;
   // Stop accepting, let in-flight requests finish, then stop timers and the database.

@@ -4,6 +4,8 @@ import { unauthorized } from '../platform/errors.ts';
 import { routeWith, type Guards } from '../platform/route.ts';
 import { bearerToken, requireCms, requireCmsOrFan, requireFan } from './auth/guards.ts';
 import { fanForToken } from './auth/sessions.ts';
+import { audited, type AuditOptions } from '../cms/editorial/audit.ts';
+import { getParty } from './parties/service.ts';
 
 /**
  * Who may call a party route, by its table entry's `auth`. The guard settles the caller's
@@ -30,5 +32,22 @@ export function partyGuards(ctx: ServerContext) {
   } satisfies Guards;
 }
 
-/** `route(app, PARTY_ROUTES.x, handler)` for the party listener. */
-export const partyRoute = (ctx: ServerContext) => routeWith(partyGuards(ctx));
+/** The back-office caller of a party call: the `cms` guard's identity, or the CMS side of `cms_or_bearer`. */
+function partyCmsActor(caller: unknown) {
+  const who = caller && typeof caller === 'object' && 'cms' in caller ? caller.cms : caller;
+  if (who && typeof who === 'object' && 'id' in who && 'name' in who && typeof who.id === 'string' && typeof who.name === 'string') return { id: who.id, name: who.name };
+  return null;
+}
+
+/**
+ * `route(app, PARTY_ROUTES.x, handler)` for the party listener. A back-office caller's writes are
+ * recorded in the audit log like the CMS API's, with the party before and after.
+ */
+export const partyRoute = (ctx: ServerContext) => {
+  const route = routeWith(partyGuards(ctx));
+  const audit: AuditOptions<unknown> = {
+    actorOf: partyCmsActor,
+    load: async (entityType, id) => (entityType === 'parties' ? getParty(ctx, id) : undefined),
+  };
+  return ((app, def, handler, extras) => route(app, def, audited(ctx, def, handler, audit), extras)) as typeof route;
+};

@@ -3,7 +3,9 @@ import type { ServerContext } from '../../context.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
+import { isPreviewOf } from '../editorial/preview.ts';
 import { cmsRoute } from '../route.ts';
+import { cmsTokenOf, requireCmsUser } from '../users/guards.ts';
 import { campaignForPage, renderCampaignPage, renderCampaignWebApp } from './service.ts';
 import { CAMPAIGN_WEB_DIST, frameAncestors, registerCampaignWebAssets } from './webApp.ts';
 
@@ -23,7 +25,9 @@ export async function registerPageRoutes(app: App, ctx: ServerContext, distDir: 
       .header('content-security-policy', csp)
       .header('cache-control', 'no-cache');
     try {
-      const campaign = await campaignForPage(ctx, req.params.app, req.params.slug);
+      // An editor sees the draft: through a preview link (the preview frame), or with a back-office token.
+      const editor = cmsTokenOf(req) ? await requireCmsUser(ctx, req, 'campaigns.read').catch(() => null) : null;
+      const campaign = await campaignForPage(ctx, req.params.app, req.params.slug, (id) => editor !== null || isPreviewOf(ctx, req.query.preview, id));
       const indexHtml = readIndex();
       return reply.send(indexHtml === null ? renderCampaignPage(ctx, campaign) : renderCampaignWebApp(ctx, campaign, indexHtml));
     } catch (e) {
