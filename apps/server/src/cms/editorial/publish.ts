@@ -1,9 +1,9 @@
-import type { Campaign, PublishCampaignBody, ScheduleCampaignBody } from '@fanfare/protocol';
+import { CAMPAIGN_LOCKED_ERROR, type Campaign, type PublishCampaignBody, type ScheduleCampaignBody } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { Job } from '../../platform/jobs.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { getCampaign, requireCampaign } from '../campaigns/service.ts';
-import { selectCampaigns, toCampaign, type CampaignRecord } from '../campaigns/queries.ts';
+import { activeLock, selectCampaigns, toCampaign, type CampaignRecord } from '../campaigns/queries.ts';
 import { parseSnapshot, publishLocales, rowFieldsOf, snapshotOf } from './snapshot.ts';
 import { instantOf } from './timeZones.ts';
 import { saveVersion, versionSnapshot, type Actor } from './versions.ts';
@@ -87,6 +87,9 @@ export async function restoreCampaignVersion(ctx: ServerContext, actor: Actor, i
   const snapshot = stored ? parseSnapshot(stored) : null;
   if (!snapshot) throw notFound('Version not found');
   const now = ctx.now();
+  // A restore rewrites the draft: like an edit, refused while someone else holds the lock.
+  const lock = activeLock(row, now);
+  if (lock && lock.user_id !== actor.id) throw conflict({ message: `Campaign is locked by ${lock.user_email} until ${lock.expires_at}`, type: CAMPAIGN_LOCKED_ERROR });
   const next = Number(row.version) + 1;
   await ctx.db.transaction().execute(async (trx) => {
     const res = await trx
