@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Code, Group, Modal, ScrollArea, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
+import { Button, Code, Group, Modal, Select, SimpleGrid, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { AuditEntry, AuditLogQuery } from '@fanfare/protocol';
@@ -106,7 +106,7 @@ export default function AuditScreen() {
                       {e.entity_id ? ` ${e.entity_id}` : ''}
                     </Table.Td>
                     <Table.Td>
-                      <Button size="xs" variant="default" onClick={() => setOpen(e)} aria-label={`Before and after of ${e.action} at ${new Date(e.created_at).toLocaleString()}`}>
+                      <Button size="xs" variant="default" onClick={() => setOpen(e)} aria-label={`Before / after: ${e.action} at ${new Date(e.created_at).toLocaleString()}`}>
                         Before / after
                       </Button>
                     </Table.Td>
@@ -129,17 +129,19 @@ export default function AuditScreen() {
                 <Text fw={600} size="sm">
                   Before
                 </Text>
-                <ScrollArea.Autosize mah={400} type="auto">
-                  <Code block>{pretty(open.before)}</Code>
-                </ScrollArea.Autosize>
+                {/* The block scrolls in its own box: it takes focus so the arrow keys scroll it. */}
+                <Code block tabIndex={0} role="region" aria-label="Before" style={{ maxHeight: 400, overflow: 'auto' }}>
+                  {pretty(open.before)}
+                </Code>
               </Stack>
               <Stack gap={4}>
                 <Text fw={600} size="sm">
                   After
                 </Text>
-                <ScrollArea.Autosize mah={400} type="auto">
-                  <Code block>{pretty(open.after)}</Code>
-                </ScrollArea.Autosize>
+                {/* The block scrolls in its own box: it takes focus so the arrow keys scroll it. */}
+                <Code block tabIndex={0} role="region" aria-label="After" style={{ maxHeight: 400, overflow: 'auto' }}>
+                  {pretty(open.after)}
+                </Code>
               </Stack>
             </SimpleGrid>
           </Stack>

@@ -124,7 +124,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
   return (
     <Stack>
       <Group justify="space-between" wrap="wrap">
-        <Stack gap={0}>
+        <Stack gap={0} maw="100%">
           <Anchor component={Link} to="/campaigns" size="sm">
             ← Campaigns
           </Anchor>
@@ -140,7 +140,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
               </Badge>
             )}
           </Group>
-          <Anchor href={stored.url} target="_blank" rel="noopener" size="sm">
+          <Anchor href={stored.url} target="_blank" rel="noopener" size="sm" style={{ wordBreak: 'break-all' }}>
             {stored.url}
           </Anchor>
         </Stack>

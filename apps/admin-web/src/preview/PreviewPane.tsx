@@ -12,6 +12,17 @@ import { REAL, SimulationPanel, toSimulation, type SimulationChoice } from './Si
 
 type MediaRequest = { fieldId: string; requestId: string; targetWidth: number | null; targetHeight: number | null; currentFileUrl: string | null };
 
+/** The page's address as visitors know it: without the preview link's token. */
+function withoutPreviewToken(url: string): string {
+  try {
+    const u = new URL(url);
+    u.searchParams.delete('preview');
+    return u.href;
+  } catch {
+    return url;
+  }
+}
+
 /** Preview widths: a phone and a desktop. */
 const WIDTHS = { phone: 390, desktop: 1280 } as const;
 const FRAME_HEIGHT = 636;
@@ -122,8 +133,8 @@ export function PreviewPane({
       {pageUrl && (
         <Text size="xs" c="dimmed" data-testid="preview-page-url">
           Showing{' '}
-          <a href={pageUrl} target="_blank" rel="noreferrer">
-            {pageUrl}
+          <a href={pageUrl} target="_blank" rel="noreferrer" style={{ wordBreak: 'break-all' }}>
+            {withoutPreviewToken(pageUrl)}
           </a>
         </Text>
       )}

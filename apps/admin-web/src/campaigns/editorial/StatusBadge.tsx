@@ -9,7 +9,7 @@ export const STATUS_LABELS: Record<CampaignStatus, string> = {
 };
 
 /** Dark shades under white text: WCAG AA contrast. */
-const STATUS_COLOURS: Record<CampaignStatus, string> = { draft: 'gray.7', scheduled: 'blue.9', published: 'teal.9', changed: 'orange.9' };
+const STATUS_COLOURS: Record<CampaignStatus, string> = { draft: 'gray.7', scheduled: 'blue.9', published: 'teal.9', changed: 'indigo.9' };
 
 /** Where a campaign stands for visitors: draft, scheduled, published, or published with edits not yet public. */
 export function StatusBadge({ status }: { status: CampaignStatus }) {
