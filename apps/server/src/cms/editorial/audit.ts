@@ -84,6 +84,13 @@ export interface AuditOptions<C> {
   load?(entityType: string, id: string): Promise<unknown>;
 }
 
+/**
+ * Entities whose answers are personal data kept elsewhere under stricter rules: a fan's data
+ * export or erasure report has its own audit (`data_rights_audit`, a keyed hash, no address), so
+ * this log records that the call was made, not what it answered.
+ */
+const CONTENT_NOT_KEPT = new Set(['data-rights']);
+
 const isWrite = (def: RouteDef) => def.method !== 'GET' && (def.auth === 'cms' || def.auth === 'cms_optional' || def.auth === 'cms_or_bearer');
 
 /**
@@ -103,7 +110,7 @@ export function audited<R extends RouteDef, C>(ctx: ServerContext, def: R, handl
     const before = entityId && opts.load ? await opts.load(entityType, entityId).catch(() => undefined) : undefined;
     const out = await handler(req, reply, caller);
     if (reply.statusCode >= 400) return out;
-    const answer = out === reply ? undefined : out;
+    const answer = out === reply || CONTENT_NOT_KEPT.has(entityType) ? undefined : out;
     const answerId = answer && typeof answer === 'object' && 'id' in answer && typeof answer.id === 'string' ? answer.id : null;
     try {
       await recordAudit(ctx.db, ctx.now(), {
@@ -142,7 +149,8 @@ type AuditFilter = Pick<AuditLogQuery, 'actor' | 'entity_type' | 'entity_id'>;
 
 function filtered(db: Db, q: AuditFilter) {
   let query = db.selectFrom('cms_audit_log');
-  if (q.actor) query = query.where('actor', 'like', `%${q.actor.replace(/[%_\\]/g, '')}%`);
+  // Case-insensitive on both databases (PostgreSQL's LIKE is case-sensitive).
+  if (q.actor) query = query.where((eb) => eb(eb.fn<string>('lower', ['actor']), 'like', `%${q.actor!.toLowerCase().replace(/[%_\\]/g, '')}%`));
   if (q.entity_type) query = query.where('entity_type', '=', q.entity_type);
   if (q.entity_id) query = query.where('entity_id', '=', q.entity_id);
   return query;

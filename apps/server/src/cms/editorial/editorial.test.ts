@@ -163,7 +163,7 @@ describe.each(DB_TARGETS)('editorial workflow (%s)', (db) => {
     expect(JSON.parse(patch.after!)).toMatchObject({ name: 'Audited 2' });
     expect(patch).toMatchObject({ method: 'POST', entity_type: 'campaigns', path: `/api/campaigns/${c.id}/patch` });
     // Filter by actor, paging.
-    const byEditor = await api.call('listAuditLog', { query: { actor: 'editor-audit', page_size: 2 } });
+    const byEditor = await api.call('listAuditLog', { query: { actor: 'EDITOR-Audit', page_size: 2 } });
     expect(byEditor).toMatchObject({ total: 3, page_size: 2 });
     expect(byEditor.items).toHaveLength(2);
     // A failed write records nothing.
@@ -177,6 +177,13 @@ describe.each(DB_TARGETS)('editorial workflow (%s)', (db) => {
     expect(lines[0]).toBe('created_at,actor,action,method,path,entity_type,entity_id,before,after');
     expect(lines).toHaveLength(4);
     expect(lines[1]).toContain('patchCampaign');
+  });
+
+  it("a fan's data export is recorded as a call, never with the personal data it answered", async () => {
+    const api = cmsApi(ts, admin);
+    await api.call('dataRightsExport', { body: { email: 'fan.rights@example.com' } });
+    const entry = (await api.call('listAuditLog', { query: { entity_type: 'data-rights' } })).items[0];
+    expect(entry).toMatchObject({ action: 'dataRightsExport', actor: ADMIN.email, before: null, after: null });
   });
 
   it("party settings saved from the back office are versioned and audited", async () => {
