@@ -110,6 +110,7 @@ export function createCmsApi(opts: CmsApiOptions) {
       diff: (id: string, from: number, to: number) => call('campaignVersionDiff', { params: { id }, query: { from, to } }),
       restore: (id: string, version: number) => call('restoreCampaignVersion', { params: { id, version } }),
       previewLink: (id: string) => call('campaignPreviewLink', { params: { id } }),
+      partyVersions: (id: string) => call('partyVersions', { params: { id } }),
     },
     audit: {
       page: (query: AuditLogQuery) => call('listAuditLog', { query }),
