@@ -259,6 +259,8 @@ describe('back office in Chromium', { timeout: 90_000 }, () => {
       },
     }, opts));
     expect(news.status).toBe(201);
+    // A new campaign is a draft: publish it so its page answers visitors.
+    await cms.call('publishCampaign', { params: { id: news.data.id } });
     const page = await newPage(adminCtx);
     await page.goto(news.data.url);
     // The page's own signup call (what its newsletter form sends), from the page's origin.

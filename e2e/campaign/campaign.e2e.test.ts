@@ -39,6 +39,9 @@ async function api<T = unknown>(method: string, p: string, body?: unknown, heade
 async function createCampaign(slug: string, fields: Record<string, unknown>, page: CampaignPageInput): Promise<{ id: string; url: string }> {
   const r = await api<{ id: string; url: string }>('POST', '/api/campaigns', { app_id: appId, name: `E2E ${slug}`, slug, enabled_services: ['spotify', 'apple'], ...fields, data: { page } });
   if (r.status !== 201) throw new Error(`create campaign ${slug}: ${r.status} ${JSON.stringify(r.body)}`);
+  // A new campaign is a draft: publish it so visitors see its page.
+  const published = await api<{ id: string; url: string }>('POST', `/api/campaigns/${r.body.id}/publish`, {});
+  if (published.status !== 200) throw new Error(`publish campaign ${slug}: ${published.status} ${JSON.stringify(published.body)}`);
   return r.body;
 }
 

@@ -17,6 +17,11 @@ import { checkReadiness } from './platform/readiness.ts';
 import { Metrics, registerMetrics } from './platform/metrics.ts';
 import { registerPartySurface, type PartyRuntime } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
+import { auditScheduledRun } from './cms/editorial/audit.ts';
+import { campaignScheduleJob } from './cms/editorial/publish.ts';
+import { retentionJob } from './dataRights/retention.ts';
+import { changesOf } from './platform/db/cache.ts';
+import { JobScheduler } from './platform/jobs.ts';
 import { seedDemo } from './demo/seed.ts';
 import { cmsUserTokenResolver } from './cms/users/sessions.ts';
 import { ensureFirstAdmin } from './cms/users/bootstrap.ts';
@@ -117,12 +122,20 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   const closers: (() => Promise<void>)[] = [sweepRateCountersEvery(ctx.db, () => ctx.now(), logger)];
   if (party) registerMetrics(party, 'party', metrics, config.metricsToken);
   if (cms) registerMetrics(cms, 'cms', metrics, config.metricsToken);
+  // One scheduler for every due-time action (timeline, polls, scheduled messages, retention,
+  // scheduled campaign publishes), whichever listeners this node runs.
+  const jobs = new JobScheduler(() => ctx.now(), ctx.logger, config.live.timelineTickMs, changesOf(ctx.db));
+  const jobMetrics = ctx.metrics;
+  if (jobMetrics) jobs.onLag = (job, lateMs) => jobMetrics.jobLag.observe({ job }, lateMs / 1000);
+  closers.push(() => jobs.close());
+  jobs.add(retentionJob(ctx), campaignScheduleJob(ctx, auditScheduledRun(ctx)));
   let partyRuntime: PartyRuntime | null = null;
   if (party) {
     partyRuntime = { fakeTraffic: new FakeTraffic(ctx) };
-    closers.push(...(await registerPartySurface(party, ctx, partyRuntime)));
+    closers.push(...(await registerPartySurface(party, ctx, partyRuntime, jobs)));
   }
   if (cms) await registerCmsSurface(cms, ctx);
+  jobs.start();
 
   let closing: Promise<void> | null = null;
   // Stop accepting, let in-flight requests finish, then stop timers and the database.

@@ -5,7 +5,10 @@
  */
 import { ApiError, createCmsClient, type CmsCallName, type CmsClient } from '@fanfare/client/cms';
 import type {
+  AuditLogQuery,
   CampaignsPageQuery,
+  PublishCampaignBody,
+  ScheduleCampaignBody,
   CloneCampaignBody,
   CmsAccountSetupBody,
   CmsRole,
@@ -99,6 +102,21 @@ export function createCmsApi(opts: CmsApiOptions) {
       /** Releases the lock while the page unloads (`keepalive` lets the request outlive it). */
       unlockOnLeave: (id: string) =>
         fetch(client.url('unlockCampaign', { params: { id } }), { method: 'DELETE', keepalive: true, headers: { authorization: `Bearer ${opts.token() ?? ''}` } }).catch(() => undefined),
+    },
+    editorial: {
+      publish: (id: string, body: PublishCampaignBody = null) => call('publishCampaign', { params: { id }, body }),
+      unpublish: (id: string) => call('unpublishCampaign', { params: { id } }),
+      schedule: (id: string, body: ScheduleCampaignBody) => call('scheduleCampaign', { params: { id }, body }),
+      versions: (id: string) => call('campaignVersions', { params: { id } }),
+      diff: (id: string, from: number, to: number) => call('campaignVersionDiff', { params: { id }, query: { from, to } }),
+      restore: (id: string, version: number) => call('restoreCampaignVersion', { params: { id, version } }),
+      previewLink: (id: string) => call('campaignPreviewLink', { params: { id } }),
+      partyVersions: (id: string) => call('partyVersions', { params: { id } }),
+    },
+    audit: {
+      page: (query: AuditLogQuery) => call('listAuditLog', { query }),
+      /** The CSV export (every matching entry) as one file. */
+      csv: async (query: AuditLogQuery) => (await fetchRaw('exportAuditLogCsv', { query })).blob(),
     },
     uploads: {
       folder: (path: string) => (folderParam(path)['*'] === '' ? call('getRootFolder', {}) : call('getFolder', { params: folderParam(path) })),

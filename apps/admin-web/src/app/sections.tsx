@@ -48,4 +48,5 @@ export const SECTIONS: Section[] = [
   { path: 'media', label: 'Media', permission: 'uploads.read', routes: [{ path: '', Component: lazy(() => import('../media/MediaScreen.tsx')) }] },
   { path: 'apps', label: 'Apps & translations', permission: 'apps.read', routes: [{ path: '', Component: lazy(() => import('../apps/AppsScreen.tsx')) }] },
   { path: 'people', label: 'People', permission: 'users.manage', routes: [{ path: '', Component: lazy(() => import('../people/PeopleScreen.tsx')) }] },
+  { path: 'audit', label: 'Audit log', permission: 'audit.read', routes: [{ path: '', Component: lazy(() => import('../audit/AuditScreen.tsx')) }] },
 ];

@@ -20,6 +20,9 @@ import { TranslationsField } from './editor/TranslationsField.tsx';
 import { useEditLock, type LockState } from './editor/useEditLock.ts';
 import { useCampaign, useCountries, usePatchCampaign } from './queries.ts';
 import { campaignState, STATE_COLOURS } from './timing.ts';
+import { HistoryPanel } from './editorial/HistoryPanel.tsx';
+import { PublishBar } from './editorial/PublishBar.tsx';
+import { StatusBadge } from './editorial/StatusBadge.tsx';
 
 export default function CampaignEditorScreen() {
   const { id = '' } = useParams();
@@ -86,15 +89,19 @@ function Editor({ stored: initial }: { stored: Campaign }) {
     setErrors(Object.fromEntries(problems.map((p) => [p.path, problemText(p)])));
   }, [problems, setErrors]);
 
+  // A campaign the server answered (saved, restored): the form starts over from it.
+  const applyStored = (c: Campaign) => {
+    setStored(c);
+    setSaved(c);
+    form.setInitialValues(toDraft(c));
+    form.setValues(toDraft(c));
+    form.resetDirty(toDraft(c));
+  };
   const save = form.onSubmit((values) => {
     if (readOnly || slugTaken) return;
     patch.mutate(toPatch(values), {
       onSuccess: (c) => {
-        setStored(c);
-        setSaved(c);
-        form.setInitialValues(toDraft(c));
-        form.setValues(toDraft(c));
-        form.resetDirty(toDraft(c));
+        applyStored(c);
         notifyDone('Saved');
       },
       onError: (e) => notifyError(e),
@@ -119,12 +126,13 @@ function Editor({ stored: initial }: { stored: Campaign }) {
   return (
     <Stack>
       <Group justify="space-between" wrap="wrap">
-        <Stack gap={0}>
+        <Stack gap={0} maw="100%">
           <Anchor component={Link} to="/campaigns" size="sm">
             ← Campaigns
           </Anchor>
           <Group gap="xs">
             <Title order={2}>{stored.name}</Title>
+            <StatusBadge status={stored.status} />
             <Badge color={STATE_COLOURS[state]} variant="filled">
               {state}
             </Badge>
@@ -134,7 +142,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
               </Badge>
             )}
           </Group>
-          <Anchor href={stored.url} target="_blank" rel="noopener" size="sm">
+          <Anchor href={stored.url} target="_blank" rel="noopener" size="sm" style={{ wordBreak: 'break-all' }}>
             {stored.url}
           </Anchor>
         </Stack>
@@ -147,6 +155,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
           </Button>
         </Group>
       </Group>
+      <PublishBar campaign={stored} dirty={dirty && !readOnly} onChanged={(c) => setStored(c)} />
       <LockBanner state={lock.state} onTakeOver={() => void lock.takeOver().catch((e: unknown) => notifyError(e, 'Could not take over'))} onRetry={() => void lock.retry()} />
       <Grid gap="lg">
         <Grid.Col span={{ base: 12, lg: 6 }}>
@@ -160,6 +169,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
                 <Tabs.Tab value="translations">Translations</Tabs.Tab>
                 <Tabs.Tab value="meta">Meta & tracking</Tabs.Tab>
                 {canSeeSubscribers && <Tabs.Tab value="subscribers">Subscribers</Tabs.Tab>}
+                <Tabs.Tab value="history">History</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="general" pt="md">
                 <GeneralFields form={form} readOnly={readOnly} slugTaken={slugTaken} countries={countryOptions} />
@@ -184,6 +194,9 @@ function Editor({ stored: initial }: { stored: Campaign }) {
                   <LedgerView campaign={stored} />
                 </Tabs.Panel>
               )}
+              <Tabs.Panel value="history" pt="md">
+                <HistoryPanel campaign={stored} readOnly={readOnly} onRestored={applyStored} />
+              </Tabs.Panel>
             </Tabs>
           </form>
         </Grid.Col>

@@ -10,6 +10,7 @@ import { useNow } from '../ui/useNow.ts';
 import { CreateCampaignModal } from './CreateCampaignModal.tsx';
 import { useApps, useCampaignsPage, useCloneCampaign, useDeleteCampaign } from './queries.ts';
 import { campaignState, STATE_COLOURS } from './timing.ts';
+import { StatusBadge } from './editorial/StatusBadge.tsx';
 import { FOCUSABLE_SCROLL } from '../ui/focusableScroll.ts';
 
 const SORTS = [
@@ -130,6 +131,7 @@ function CampaignRow({ campaign: c }: { campaign: Campaign }) {
       <Table.Td>{c.app}</Table.Td>
       <Table.Td>
         <Group gap={4}>
+          <StatusBadge status={c.status} />
           <Badge color={STATE_COLOURS[state]} variant="filled">
             {state}
           </Badge>

@@ -13,6 +13,7 @@ import { MusicSection } from './editor/MusicSection.tsx';
 import { PartyPreview } from './editor/PartyPreview.tsx';
 import { VisualSection } from './editor/VisualSection.tsx';
 import { GrantsPanel } from './GrantsPanel.tsx';
+import { PartyHistoryPanel } from './PartyHistoryPanel.tsx';
 import { ApiError, usePartyApi, type CatalogQuery } from './partyApi.ts';
 import { emptyPartyValues, partyToValues, toPreviewParty, toPutPartyBody, toPutTracksBody, validatePartyValues, type PartyFormValues } from './partyForm.ts';
 import { partyKey, tracksKey, useCatalogLookup, useParty, usePartyTracks } from './queries.ts';
@@ -261,6 +262,7 @@ export default function PartyEditorScreen() {
         preview={(p, t, onWide) => <PartyPreview partyId={id} party={p} tracks={t} onWide={onWide} />}
       />
       {party ? <GrantsPanel partyId={id} /> : <Text c="dimmed">Grants can be added once the party is created.</Text>}
+      {party && <PartyHistoryPanel partyId={id} savedAt={party.updated_at} />}
     </Stack>
   );
 }

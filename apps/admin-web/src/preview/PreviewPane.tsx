@@ -2,7 +2,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Group, Modal, Paper, SegmentedControl, Stack, Text } from '@mantine/core';
 import { useElementSize } from '@mantine/hooks';
 import { CampaignTheme, type Campaign } from '@fanfare/protocol';
-import { useSessionStore } from '../api/context.tsx';
+import { useQuery } from '@tanstack/react-query';
+import { useApi, useSessionStore } from '../api/context.tsx';
 import { MediaLibrary } from '../media/MediaLibrary.tsx';
 import { useCountries } from '../campaigns/queries.ts';
 import { createEditorBridge, type EditorBridge } from './editorBridge.ts';
@@ -10,6 +11,17 @@ import { previewable } from './previewable.ts';
 import { REAL, SimulationPanel, toSimulation, type SimulationChoice } from './SimulationPanel.tsx';
 
 type MediaRequest = { fieldId: string; requestId: string; targetWidth: number | null; targetHeight: number | null; currentFileUrl: string | null };
+
+/** The page's address as visitors know it: without the preview link's token. */
+function withoutPreviewToken(url: string): string {
+  try {
+    const u = new URL(url);
+    u.searchParams.delete('preview');
+    return u.href;
+  } catch {
+    return url;
+  }
+}
 
 /** Preview widths: a phone and a desktop. */
 const WIDTHS = { phone: 390, desktop: 1280 } as const;
@@ -33,6 +45,9 @@ export function PreviewPane({
   onMediaPicked?: (fieldId: string, url: string) => void;
 }) {
   const session = useSessionStore();
+  const api = useApi();
+  // The page answers visitors 404 until published: the frame loads it through a preview link.
+  const previewUrl = useQuery({ queryKey: ['preview-link', stored.id, stored.slug], queryFn: () => api.editorial.previewLink(stored.id), staleTime: 30 * 60_000 });
   const frame = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<EditorBridge | null>(null);
   // On a phone the 1280 px page would be scaled to a stamp: start with the phone preview there.
@@ -118,8 +133,8 @@ export function PreviewPane({
       {pageUrl && (
         <Text size="xs" c="dimmed" data-testid="preview-page-url">
           Showing{' '}
-          <a href={pageUrl} target="_blank" rel="noreferrer">
-            {pageUrl}
+          <a href={pageUrl} target="_blank" rel="noreferrer" style={{ wordBreak: 'break-all' }}>
+            {withoutPreviewToken(pageUrl)}
           </a>
         </Text>
       )}
@@ -137,7 +152,7 @@ export function PreviewPane({
           <iframe
             ref={frame}
             title="Campaign page preview"
-            src={stored.url}
+            src={previewUrl.data?.url}
             data-testid="preview-frame"
             data-width={WIDTHS[width]}
             style={{ width: WIDTHS[width], height: FRAME_HEIGHT / scale, border: 0, display: 'block', background: 'white' }}

@@ -43,6 +43,7 @@ describe.each(DB_TARGETS)('back-office calls (%s)', (db) => {
       lock_expires_at: null,
       created_at: now - i * 1000,
       updated_at: now - i * 1000,
+      version: 1,
     }));
     for (let i = 0; i < rows.length; i += 200) await ts.server.ctx.db.insertInto('cms_campaigns').values(rows.slice(i, i + 200)).execute();
     const subs = Array.from({ length: 10_000 }, (_, i) => ({

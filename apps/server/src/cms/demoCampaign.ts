@@ -2,6 +2,8 @@ import { CampaignPage, type CampaignPageInput, type CreateCampaignBody, type New
 import type { ServerContext } from '../context.ts';
 import { createApp, findApp } from './apps/service.ts';
 import { createCampaign } from './campaigns/service.ts';
+import { publishCampaign } from './editorial/publish.ts';
+import { SYSTEM_ACTOR } from './editorial/versions.ts';
 import { uploadAccessCodes } from './tokenGate/service.ts';
 
 export const DEMO_APP_NAME = 'fanfare-demo';
@@ -108,8 +110,11 @@ async function campaignExists(ctx: ServerContext, appId: string, slug: string): 
   return !!(await ctx.db.selectFrom('cms_campaigns').select('id').where('app_id', '=', appId).where('slug', '=', slug).executeTakeFirst());
 }
 
+/** Creates and publishes a demo campaign (the demo is there to be seen) unless it exists. */
 async function createUnlessExists(ctx: ServerContext, body: CreateCampaignBody): Promise<void> {
-  if (!(await campaignExists(ctx, body.app_id, body.slug))) await createCampaign(ctx, body);
+  if (await campaignExists(ctx, body.app_id, body.slug)) return;
+  const campaign = await createCampaign(ctx, body);
+  await publishCampaign(ctx, SYSTEM_ACTOR, campaign.id, undefined);
 }
 
 /**

@@ -3,6 +3,8 @@ import type { ServerContext } from '../context.ts';
 import { unauthorized } from '../platform/errors.ts';
 import { routeRateLimits } from '../platform/rateLimits.ts';
 import { routeWith, type Guards } from '../platform/route.ts';
+import { getCampaign } from './campaigns/service.ts';
+import { audited, type AuditOptions } from './editorial/audit.ts';
 import { cmsTokenOf, requireCmsUser } from './users/guards.ts';
 
 /** The token of `Authorization: Bearer <token>` (or a bare token in the header). */
@@ -31,5 +33,23 @@ export function cmsGuards(ctx: ServerContext) {
   } satisfies Guards;
 }
 
-/** `route(app, CMS_ROUTES.x, handler)` for the CMS listener. */
-export const cmsRoute = (ctx: ServerContext) => routeWith(cmsGuards(ctx), { rateLimits: routeRateLimits(ctx) });
+/** The back-office user a guard handed over (a campaign account or the public is no actor). */
+function cmsActor(caller: unknown) {
+  if (caller && typeof caller === 'object' && 'email' in caller && 'id' in caller && typeof caller.email === 'string' && typeof caller.id === 'string') {
+    return { id: caller.id, name: caller.email };
+  }
+  return null;
+}
+
+/**
+ * `route(app, CMS_ROUTES.x, handler)` for the CMS listener. Every back-office write it registers
+ * is recorded in the audit log (`editorial/audit.ts`), with a campaign's state before and after.
+ */
+export const cmsRoute = (ctx: ServerContext) => {
+  const route = routeWith(cmsGuards(ctx), { rateLimits: routeRateLimits(ctx) });
+  const audit: AuditOptions<unknown> = {
+    actorOf: cmsActor,
+    load: async (entityType, id) => (entityType === 'campaigns' ? getCampaign(ctx, id) : undefined),
+  };
+  return ((app, def, handler, extras) => route(app, def, audited(ctx, def, handler, audit), extras)) as typeof route;
+};

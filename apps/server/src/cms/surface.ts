@@ -8,6 +8,7 @@ import { registerAdminWebApp } from './admin/webApp.ts';
 import { registerAppRoutes } from './apps/routes.ts';
 import { registerCampaignBackOfficeRoutes } from './campaigns/backOfficeRoutes.ts';
 import { registerCampaignRoutes } from './campaigns/routes.ts';
+import { registerEditorialRoutes } from './editorial/routes.ts';
 import { registerI18nRoutes } from './i18n/routes.ts';
 import { registerNewsletterLedgerRoutes } from './newsletter/ledgerRoutes.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
@@ -41,6 +42,7 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   await registerAppRoutes(app, ctx);
   await registerCampaignRoutes(app, ctx);
   await registerCampaignBackOfficeRoutes(app, ctx);
+  await registerEditorialRoutes(app, ctx);
   await registerI18nRoutes(app, ctx);
   await registerNewsletterRoutes(app, ctx);
   await registerNewsletterLedgerRoutes(app, ctx);

@@ -125,9 +125,15 @@ export async function createApp(ts: TestServer, adminToken: string, name: string
 /** A campaign to create; `data` is free-form here so tests can pass partial page data the server completes. */
 export type CampaignInput = Omit<CreateCampaignBody, 'data'> & { data?: Record<string, unknown> };
 
-/** Creates a campaign and returns it. */
-export async function createCampaign(ts: TestServer, token: string, body: CampaignInput): Promise<Campaign> {
-  return cmsApi(ts, token).call('createCampaign', { body: body as CreateCampaignBody });
+/**
+ * Creates a campaign and publishes it, so its page and public calls answer visitors (a new
+ * campaign is a draft); `publish: false` leaves it a draft.
+ */
+export async function createCampaign(ts: TestServer, token: string, body: CampaignInput, opts: { publish?: boolean } = {}): Promise<Campaign> {
+  const api = cmsApi(ts, token);
+  const created = await api.call('createCampaign', { body: body as CreateCampaignBody });
+  if (opts.publish === false) return created;
+  return api.call('publishCampaign', { params: { id: created.id } });
 }
 
 /** Polls `check` until it returns a value, at most `tries` times `everyMs` apart. */

@@ -8,6 +8,8 @@ import { bearerToken, requireCms, requireCmsOrFan, requireFan } from './auth/gua
 import { fanForToken, type Fan } from './auth/sessions.ts';
 import { requireParty, requirePartyCached } from './parties/queries.ts';
 import { cmsActor, denialIn, fanActor } from './policies.ts';
+import { audited, type AuditOptions } from '../cms/editorial/audit.ts';
+import { getParty } from './parties/service.ts';
 
 /**
  * Who may call a party route, by its table entry's `auth`. The guard settles the caller's
@@ -65,5 +67,22 @@ function abilityCheck(ctx: ServerContext) {
   };
 }
 
-/** `route(app, PARTY_ROUTES.x, handler)` for the party listener. */
-export const partyRoute = (ctx: ServerContext) => routeWith(partyGuards(ctx), { ability: abilityCheck(ctx), rateLimits: routeRateLimits(ctx) });
+/** The back-office caller of a party call: the `cms` guard's identity, or the CMS side of `cms_or_bearer`. */
+function partyCmsActor(caller: unknown) {
+  const who = caller && typeof caller === 'object' && 'cms' in caller ? caller.cms : caller;
+  if (who && typeof who === 'object' && 'id' in who && 'name' in who && typeof who.id === 'string' && typeof who.name === 'string') return { id: who.id, name: who.name };
+  return null;
+}
+
+/**
+ * `route(app, PARTY_ROUTES.x, handler)` for the party listener. A back-office caller's writes are
+ * recorded in the audit log like the CMS API's, with the party before and after.
+ */
+export const partyRoute = (ctx: ServerContext) => {
+  const route = routeWith(partyGuards(ctx), { ability: abilityCheck(ctx), rateLimits: routeRateLimits(ctx) });
+  const audit: AuditOptions<unknown> = {
+    actorOf: partyCmsActor,
+    load: async (entityType, id) => (entityType === 'parties' ? getParty(ctx, id) : undefined),
+  };
+  return ((app, def, handler, extras) => route(app, def, audited(ctx, def, handler, audit), extras)) as typeof route;
+};

@@ -1,12 +1,10 @@
 import { registerFanDataRightsRoutes } from '../dataRights/routes.ts';
-import { retentionJob } from '../dataRights/retention.ts';
 import cors from '@fastify/cors';
 import rateLimit from '@fastify/rate-limit';
 import staticFiles from '@fastify/static';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
-import { JobScheduler } from '../platform/jobs.ts';
-import { changesOf } from '../platform/db/cache.ts';
+import type { JobScheduler } from '../platform/jobs.ts';
 import { registerAppleEmulator } from '../providers/emulators/appleEmulator.ts';
 import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.ts';
 import { registerMusicRoutes } from '../providers/music/routes.ts';
@@ -33,7 +31,7 @@ export interface PartyRuntime {
 }
 
 /** The party API: fan identity, parties, music search, the emulators when no credentials are set. */
-export async function registerPartySurface(app: App, ctx: ServerContext, runtime: PartyRuntime): Promise<Closer[]> {
+export async function registerPartySurface(app: App, ctx: ServerContext, runtime: PartyRuntime, jobs: JobScheduler): Promise<Closer[]> {
   // One CORS registration for the listener (a second one in a child plugin clashes). The back
   // office (CMS origin) runs party admin calls from the browser: only the configured origins may.
   // Static options, not a per-request delegator: the delegator re-normalised them on every request
@@ -76,15 +74,10 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
   await registerUploadRoutes(app, ctx);
   await registerMusicRoutes(app, ctx);
   await registerRecapAndExportRoutes(app, ctx);
-  // One scheduler for every due-time action of the party domains (timeline, polls, schedule).
-  const jobs = new JobScheduler(() => ctx.now(), ctx.logger, ctx.config.live.timelineTickMs, changesOf(ctx.db));
-  const metrics = ctx.metrics;
-  if (metrics) jobs.onLag = (job, lateMs) => metrics.jobLag.observe({ job }, lateMs / 1000);
-  const closers: Closer[] = [() => jobs.close()];
+  // The server's one scheduler (made in server.ts) takes the party domains' due-time jobs.
+  const closers: Closer[] = [];
   closers.push(...(await registerPartyLive(app, ctx, jobs)));
   closers.push(...(await registerChat(app, ctx, jobs, runtime.fakeTraffic)));
-  jobs.add(retentionJob(ctx));
-  jobs.start();
   await registerPartyWebApp(app, ctx);
   return closers;
 }

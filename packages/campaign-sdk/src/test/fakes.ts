@@ -136,6 +136,14 @@ export function campaignFixture(over: Partial<Campaign> = {}): Campaign {
     parent_id: null,
     data: {},
     lock: null,
+    status: 'published',
+    version: 1,
+    published_version: 1,
+    published_at: '2026-01-01T00:00:00.000Z',
+    published_by: 'editor@example.com',
+    scheduled_publish_at: null,
+    scheduled_unpublish_at: null,
+    schedule_time_zone: null,
     ...over,
   };
 }

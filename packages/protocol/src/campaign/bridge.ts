@@ -14,7 +14,7 @@
 import { z } from 'zod';
 import { IsoDateTime } from '../common.ts';
 import { BRIDGE_CHANNEL, BRIDGE_VERSION } from './constants.ts';
-import { Campaign, CampaignService, LocaleCode } from './entities.ts';
+import { Campaign, CampaignService, CampaignWorkflow, LocaleCode } from './entities.ts';
 
 /** Id of a request; its answer repeats it as `replyTo`. Opaque to the other side. */
 export const BridgeRequestId = z.string().min(1).max(100);
@@ -76,16 +76,31 @@ export const CampaignSimulation = z.strictObject({
 });
 export type CampaignSimulation = z.infer<typeof CampaignSimulation>;
 
+/**
+ * A campaign in an editor's message: the spec's fields; the editorial workflow's fields (added
+ * to the CMS answers) may be there or not, so an editor that does not know them still speaks.
+ */
+const BridgeCampaign = Campaign.extend({
+  status: CampaignWorkflow.shape.status.default('draft'),
+  version: CampaignWorkflow.shape.version.default(0),
+  published_version: CampaignWorkflow.shape.published_version.default(null),
+  published_at: CampaignWorkflow.shape.published_at.default(null),
+  published_by: CampaignWorkflow.shape.published_by.default(null),
+  scheduled_publish_at: CampaignWorkflow.shape.scheduled_publish_at.default(null),
+  scheduled_unpublish_at: CampaignWorkflow.shape.scheduled_unpublish_at.default(null),
+  schedule_time_zone: CampaignWorkflow.shape.schedule_time_zone.default(null),
+});
+
 /** The campaign as the editor holds it, unsaved edits included; the page renders it as if stored. */
 export const BridgeCampaignInfo = z.strictObject({
   ...answer,
   type: z.literal('campaignInfo:v2'),
-  campaign: Campaign,
+  campaign: BridgeCampaign,
   simulation: CampaignSimulation.optional(),
 });
 
 /** The editor has saved the campaign; `campaign` is the stored version. */
-export const BridgeCampaignSaved = z.strictObject({ ...answer, type: z.literal('campaignSaved'), campaign: Campaign });
+export const BridgeCampaignSaved = z.strictObject({ ...answer, type: z.literal('campaignSaved'), campaign: BridgeCampaign });
 
 /** The editor supplies its CMS access token for the page's authorised calls (spec 6); `null` when signed out. */
 export const BridgeToken = z.strictObject({ ...answer, type: z.literal('token'), token: z.string().min(1).max(4000).nullable() });

@@ -162,7 +162,25 @@ export type CreateCampaignBody = z.infer<typeof CreateCampaignBody>;
  * Fields of a campaign the server owns. An editor saves the campaign exactly as `GET` returned it,
  * so a patch accepts these and ignores them; unknown fields are still refused.
  */
-export const CAMPAIGN_READ_ONLY_FIELDS = ['id', 'created_at', 'updated_at', 'app', 'app_id', 'url', 'lock', 'parent_id'] as const;
+export const CAMPAIGN_READ_ONLY_FIELDS = [
+  'id',
+  'created_at',
+  'updated_at',
+  'app',
+  'app_id',
+  'url',
+  'lock',
+  'parent_id',
+  // The editorial workflow's fields: changed by publish, schedule and restore, never by a patch.
+  'status',
+  'version',
+  'published_version',
+  'published_at',
+  'published_by',
+  'scheduled_publish_at',
+  'scheduled_unpublish_at',
+  'schedule_time_zone',
+] as const;
 
 const ignoredReadOnly = Object.fromEntries(CAMPAIGN_READ_ONLY_FIELDS.map((field) => [field, z.unknown().optional()])) as Record<
   (typeof CAMPAIGN_READ_ONLY_FIELDS)[number],

@@ -161,6 +161,32 @@ export const CampaignLock = z.object({
 });
 export type CampaignLock = z.infer<typeof CampaignLock>;
 
+/**
+ * Where a campaign stands: `draft` (never published, nothing scheduled), `scheduled` (not public,
+ * a publish is scheduled), `published` (the public page shows the draft as it is), `changed`
+ * (public, with edits not published yet).
+ */
+export const CAMPAIGN_STATUSES = ['draft', 'scheduled', 'published', 'changed'] as const;
+export const CampaignStatus = z.enum(CAMPAIGN_STATUSES);
+export type CampaignStatus = z.infer<typeof CampaignStatus>;
+
+/** The workflow fields added to every campaign answer. */
+export const CampaignWorkflow = z.object({
+  status: CampaignStatus,
+  /** The draft's version number (every saved change makes a new one). */
+  version: z.number().int().nonnegative(),
+  /** The version the public page shows; null while nothing is published. */
+  published_version: z.number().int().nonnegative().nullable(),
+  published_at: IsoDateTime.nullable(),
+  /** E-mail of who published last (or `scheduler` for a scheduled publish). */
+  published_by: z.string().nullable(),
+  scheduled_publish_at: IsoDateTime.nullable(),
+  scheduled_unpublish_at: IsoDateTime.nullable(),
+  /** The IANA time zone the schedule was given in (for showing it as it was entered). */
+  schedule_time_zone: z.string().nullable(),
+});
+export type CampaignWorkflow = z.infer<typeof CampaignWorkflow>;
+
 /** A campaign (spec 3). `url` is where the CMS serves its page; `lock` is the current edit lock. */
 export const Campaign = z.object({
   id: Id,
@@ -190,6 +216,8 @@ export const Campaign = z.object({
   parent_id: Id.nullable(),
   data: CampaignData,
   lock: CampaignLock.nullable(),
+  // The editorial workflow (added to the spec's fields, none of them changed).
+  ...CampaignWorkflow.shape,
 });
 export type Campaign = z.infer<typeof Campaign>;
 

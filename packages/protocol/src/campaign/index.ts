@@ -6,3 +6,4 @@ export * from './lookups.ts';
 export * from './bridge.ts';
 export * from './page.ts';
 export * from './backOffice.ts';
+export * from './editorial.ts';

@@ -16,6 +16,10 @@ export const CMS_PERMISSIONS = {
   'campaigns.delete': ['admin'],
   /** Release a lock someone else holds. */
   'campaigns.breakLock': ['admin'],
+  /** Publish, schedule, unpublish and restore a version: what visitors see. */
+  'campaigns.publish': ['admin', 'editor'],
+  /** Browse and export the audit log of back-office writes (it holds every entity's before and after). */
+  'audit.read': ['admin'],
   'uploads.read': ['admin', 'editor'],
   'uploads.write': ['admin', 'editor'],
   'newsletter.export': ['admin'],

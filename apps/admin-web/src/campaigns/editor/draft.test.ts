@@ -28,6 +28,14 @@ const stored = Campaign.parse({
   parent_id: null,
   data: {},
   lock: null,
+  status: 'draft',
+  version: 1,
+  published_version: null,
+  published_at: null,
+  published_by: null,
+  scheduled_publish_at: null,
+  scheduled_unpublish_at: null,
+  schedule_time_zone: null,
 });
 
 describe('campaign draft (the editor form) and the patch it saves', () => {

@@ -4,6 +4,7 @@ import type { Db } from '../../platform/db/database.ts';
 import type { CmsCampaignTable } from '../../platform/db/tables/cms.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { iso, isoOrNull } from '../shared.ts';
+import { statusOf } from '../editorial/snapshot.ts';
 
 export type CmsCampaignRow = CmsCampaignTable;
 
@@ -115,5 +116,13 @@ export function toCampaign(ctx: ServerContext, row: CampaignRecord): Campaign {
     url: campaignPageUrl(ctx, row.app_name, row.slug),
     parent_id: row.parent_id,
     lock: activeLock(row, ctx.now()),
+    status: statusOf(row),
+    version: Number(row.version),
+    published_version: row.published_version === null ? null : Number(row.published_version),
+    published_at: isoOrNull(row.published_at),
+    published_by: row.published_by,
+    scheduled_publish_at: isoOrNull(row.publish_at),
+    scheduled_unpublish_at: isoOrNull(row.unpublish_at),
+    schedule_time_zone: row.schedule_time_zone,
   };
 }

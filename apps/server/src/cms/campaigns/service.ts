@@ -12,6 +12,8 @@ import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { newId } from '../../platform/tokens.ts';
 import { findApp } from '../apps/service.ts';
 import { iso, isUniqueViolation, msOrNull } from '../shared.ts';
+import { snapshotOf } from '../editorial/snapshot.ts';
+import { actorOf, saveVersion, SYSTEM_ACTOR, type Actor } from '../editorial/versions.ts';
 import { can } from '../users/permissions.ts';
 import { rolesOf, type CmsUserRow } from '../users/queries.ts';
 import {
@@ -48,14 +50,15 @@ function checkTimes(startsAt: number | null, endsAt: number | null): void {
 
 const duplicateSlug = () => conflict({ message: 'This app already has a campaign with this slug', type: 'DuplicateSlugError', fields: ['slug'] });
 
-export async function createCampaign(ctx: ServerContext, body: CreateCampaignBody): Promise<Campaign> {
+/** Creates a campaign as a draft (version 1): visitors see nothing until it is published. */
+export async function createCampaign(ctx: ServerContext, body: CreateCampaignBody, actor: Actor = SYSTEM_ACTOR): Promise<Campaign> {
   const app = await findApp(ctx.db, body.app_id);
   if (!app) throw unprocessable(['body', 'app_id'], 'No such app');
   const startsAt = msOrNull(body.starts_at);
   const endsAt = msOrNull(body.ends_at);
   checkTimes(startsAt, endsAt);
   const now = ctx.now();
-  return insertCampaign(ctx, now, {
+  return insertCampaign(ctx, now, actor, 'create', {
     app_id: app.id,
     name: body.name,
     slug: body.slug,
@@ -66,15 +69,37 @@ export async function createCampaign(ctx: ServerContext, body: CreateCampaignBod
   });
 }
 
-/** Stores a new campaign (unlocked); a slug taken in the app answers 409. */
+/** Stores a new, unpublished campaign (unlocked) and its first version; a slug taken in the app answers 409. */
 async function insertCampaign(
   ctx: ServerContext,
   now: number,
+  actor: Actor,
+  action: 'create' | 'clone',
   fields: Pick<CmsCampaignRow, 'app_id' | 'name' | 'slug' | 'starts_at' | 'ends_at' | 'parent_id' | 'doc'>,
 ): Promise<Campaign> {
-  const row: CmsCampaignRow = { id: newId(), ...fields, lock_user_id: null, lock_at: null, lock_expires_at: null, created_at: now, updated_at: now };
+  const row: CmsCampaignRow = {
+    id: newId(),
+    ...fields,
+    lock_user_id: null,
+    lock_at: null,
+    lock_expires_at: null,
+    created_at: now,
+    updated_at: now,
+    published_doc: null,
+    published_version: null,
+    published_at: null,
+    published_by: null,
+    version: 1,
+    publish_at: null,
+    unpublish_at: null,
+    schedule_time_zone: null,
+    scheduled_by: null,
+  };
   try {
-    await ctx.db.insertInto('cms_campaigns').values(row).execute();
+    await ctx.db.transaction().execute(async (trx) => {
+      await trx.insertInto('cms_campaigns').values(row).execute();
+      await saveVersion(trx, 'campaign', row.id, 1, action, snapshotOf(row), actor, now);
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw duplicateSlug();
     throw e;
@@ -110,19 +135,28 @@ export async function patchCampaign(ctx: ServerContext, user: CmsUserRow, id: st
   checkTimes(startsAt, endsAt);
   let result;
   try {
-    result = await ctx.db
-      .updateTable('cms_campaigns')
-      .set({
-        name: patch.name ?? row.name,
-        slug: patch.slug ?? row.slug,
-        starts_at: startsAt,
-        ends_at: endsAt,
-        doc: JSON.stringify(mergeDoc(docOf(row), patch)),
-        updated_at: now,
-      })
-      .where('id', '=', id)
-      .where((eb) => eb.or([eb('lock_user_id', 'is', null), eb('lock_user_id', '=', user.id), eb('lock_expires_at', '<=', now)]))
-      .executeTakeFirst();
+    result = await ctx.db.transaction().execute(async (trx) => {
+      const updated = await trx
+        .updateTable('cms_campaigns')
+        .set((eb) => ({
+          name: patch.name ?? row.name,
+          slug: patch.slug ?? row.slug,
+          starts_at: startsAt,
+          ends_at: endsAt,
+          doc: JSON.stringify(mergeDoc(docOf(row), patch)),
+          updated_at: now,
+          version: eb('version', '+', 1),
+        }))
+        .where('id', '=', id)
+        .where((eb) => eb.or([eb('lock_user_id', 'is', null), eb('lock_user_id', '=', user.id), eb('lock_expires_at', '<=', now)]))
+        .executeTakeFirst();
+      if (Number(updated.numUpdatedRows) === 1) {
+        // The row is locked by this transaction's update: the version read is the one just made.
+        const saved = await trx.selectFrom('cms_campaigns').select(['name', 'slug', 'starts_at', 'ends_at', 'doc', 'version']).where('id', '=', id).executeTakeFirstOrThrow();
+        await saveVersion(trx, 'campaign', id, Number(saved.version), 'edit', snapshotOf(saved), actorOf(user), now);
+      }
+      return updated;
+    });
   } catch (e) {
     if (isUniqueViolation(e)) throw duplicateSlug();
     throw e;
@@ -147,11 +181,11 @@ async function freeSlug(db: Db, appId: string, base: string): Promise<string> {
 }
 
 /** Copies a campaign (fields and times, not its lock); the copy's `parent_id` names the source. */
-export async function cloneCampaign(ctx: ServerContext, id: string, body: CloneCampaignBody): Promise<Campaign> {
+export async function cloneCampaign(ctx: ServerContext, id: string, body: CloneCampaignBody, actor: Actor = SYSTEM_ACTOR): Promise<Campaign> {
   const source = await requireCampaign(ctx.db, id);
   const slug = body?.slug ?? (await freeSlug(ctx.db, source.app_id, `${source.slug}-copy`.slice(0, 95)));
   const now = ctx.now();
-  return insertCampaign(ctx, now, {
+  return insertCampaign(ctx, now, actor, 'clone', {
     app_id: source.app_id,
     name: body?.name ?? `${source.name} (copy)`.slice(0, 200),
     slug,

@@ -96,9 +96,10 @@ export async function appTranslations(ctx: ServerContext, idOrName: string, fres
 
 /** A campaign's translations over its app's; 404 when the campaign has none (the page then asks the app). */
 export async function campaignTranslations(ctx: ServerContext, campaignId: string): Promise<TranslationsResponse> {
-  const row = await ctx.db.selectFrom('cms_campaigns').select(['app_id', 'doc']).where('id', '=', campaignId).executeTakeFirst();
-  if (!row) throw notFound('Campaign not found');
-  const i18n = parseJson<{ i18n?: I18nSettings | null }>(row.doc, {}).i18n;
+  // Visitors read the published version; an unpublished campaign is not there for them.
+  const row = await ctx.db.selectFrom('cms_campaigns').select(['app_id', 'published_doc']).where('id', '=', campaignId).executeTakeFirst();
+  if (!row || row.published_doc === null) throw notFound('Campaign not found');
+  const i18n = parseJson<{ doc?: { i18n?: I18nSettings | null } }>(row.published_doc, {}).doc?.i18n;
   if (!i18n || (i18n.translations ?? []).length === 0) throw notFound('This campaign has no translations');
   const app = await appTranslations(ctx, row.app_id, false);
   return layerTranslations([

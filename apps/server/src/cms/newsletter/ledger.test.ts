@@ -56,6 +56,8 @@ describe.each(DB_TARGETS)('consent ledger keeps the exact consent text (%s)', (d
   it('after the campaign changes its consent text, each consent still shows the words that fan saw, in the list and in the CSV', async () => {
     await signup('early@example.com');
     await cmsApi(ts, admin).call('patchCampaign', { params: { id: campaign.id }, body: { newsletters: newsletter('Ja, und auch Angebote von Partnern.') } });
+    // Fans see the new words once they are published.
+    await cmsApi(ts, admin).call('publishCampaign', { params: { id: campaign.id } });
     await signup('late@example.com');
 
     const page = await cmsApi(ts, admin).call('listNewsletterConsents', { params: { id: campaign.id }, query: {} });
@@ -78,6 +80,7 @@ describe.each(DB_TARGETS)('consent ledger keeps the exact consent text (%s)', (d
     const list = () => cmsApi(ts, admin).call('listNewsletterConsents', { params: { id: campaign.id }, query: { q: 'legacy' } });
     expect((await list()).items[0]!.consent_text).toBe('Ja, und auch Angebote von Partnern.');
     await cmsApi(ts, admin).call('patchCampaign', { params: { id: campaign.id }, body: { newsletters: newsletter('Ganz neue Worte.') } });
+    await cmsApi(ts, admin).call('publishCampaign', { params: { id: campaign.id } });
     expect((await list()).items[0]!.consent_text).toBeNull();
   });
 });

@@ -7,7 +7,7 @@ import { cmsRoute } from '../route.ts';
 import { pageConsents, pageSubscribers, scopeOf, streamConsentsCsv, streamSubscribersCsv } from './ledger.ts';
 
 /** Sends CSV chunks as they come. The first chunk is read before answering, so an unknown campaign is a clean 404. */
-async function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): Promise<FastifyReply> {
+export async function sendCsv(reply: FastifyReply, name: string, rows: AsyncGenerator<string>): Promise<FastifyReply> {
   const first = await rows.next();
   async function* all() {
     if (!first.done) yield first.value;

@@ -7,7 +7,7 @@ import { parseJson } from '../../platform/db/columns.ts';
 import { badGateway, unprocessable } from '../../platform/errors.ts';
 import { hashToken, newId, newToken } from '../../platform/tokens.ts';
 import { isCampaignRedirectAllowed } from '../campaigns/redirects.ts';
-import { getCampaign } from '../campaigns/service.ts';
+import { requirePublishedCampaign } from '../editorial/publish.ts';
 import { iso } from '../shared.ts';
 
 type SignupInput = z.output<typeof NewsletterSignupBody>;
@@ -72,7 +72,7 @@ export async function signUpForNewsletters(
   body: SignupInput,
   source: SignupSource,
 ): Promise<NewsletterSignupResponse> {
-  const campaign = await getCampaign(ctx, campaignId);
+  const campaign = await requirePublishedCampaign(ctx, campaignId);
   for (const key of ['redirect_url', 'error_redirect_url'] as const) {
     if (!isCampaignRedirectAllowed(ctx, campaign, body[key])) throw unprocessable(['body', key], 'Not an allowed address for this campaign');
   }

@@ -3,12 +3,14 @@ import type { ServerContext } from '../../context.ts';
 import { HttpError } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { escapeHtml } from '../../platform/html.ts';
+import { isPreviewOf } from '../editorial/preview.ts';
 import { cmsRoute } from '../route.ts';
 import { altTextsOf } from '../uploads/service.ts';
 import { campaignForPage, pageStringsOf, renderCampaignPage, renderCampaignWebApp } from './service.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { framingOrigins } from '../../platform/webConfig.ts';
 import { CAMPAIGN_WEB_DIST, registerCampaignWebAssets } from './webApp.ts';
+import { cmsTokenOf, requireCmsUser } from '../users/guards.ts';
 
 /**
  * Campaign pages: `GET /c/{app}/{slug}` (the campaign's `url`) serves the built campaign page with
@@ -25,7 +27,9 @@ export async function registerPageRoutes(app: App, ctx: ServerContext, distDir: 
     reply.helmet(headers);
     void reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache');
     try {
-      const campaign = await campaignForPage(ctx, req.params.app, req.params.slug);
+      // An editor sees the draft: through a preview link (the preview frame), or with a back-office token.
+      const editor = cmsTokenOf(req) ? await requireCmsUser(ctx, req, 'campaigns.read').catch(() => null) : null;
+      const campaign = await campaignForPage(ctx, req.params.app, req.params.slug, (id) => editor !== null || isPreviewOf(ctx, req.query.preview, id));
       const indexHtml = readIndex();
       // The media library's alt texts of the page's images travel with the page.
       const altOf = await altTextsOf(ctx, pageStringsOf(campaign));

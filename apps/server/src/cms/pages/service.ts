@@ -3,17 +3,25 @@ import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import { findApp } from '../apps/service.ts';
 import { toCampaign, selectCampaigns } from '../campaigns/queries.ts';
+import { publishedCampaign } from '../editorial/publish.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { coverPreload, renderSkeleton } from './skeleton.ts';
 
-/** The campaign of a page address (app name or id, slug); 404 when there is none. */
-export async function campaignForPage(ctx: ServerContext, appIdOrName: string, slug: string): Promise<Campaign> {
+/**
+ * The campaign of a page address (app name or id, slug): its published version, or its draft for
+ * an editor (`showDraft` of the campaign's id: a preview link or a back-office token). 404 when
+ * there is none, and for visitors while it is not published.
+ */
+export async function campaignForPage(ctx: ServerContext, appIdOrName: string, slug: string, showDraft: (campaignId: string) => boolean = () => false): Promise<Campaign> {
   const app = await findApp(ctx.db, appIdOrName);
   const row = app
     ? await selectCampaigns(ctx.db).where('cms_campaigns.app_id', '=', app.id).where('cms_campaigns.slug', '=', slug).executeTakeFirst()
     : undefined;
   if (!row) throw notFound('Campaign not found');
-  return toCampaign(ctx, row);
+  if (showDraft(row.id)) return toCampaign(ctx, row);
+  const published = publishedCampaign(ctx, row);
+  if (!published) throw notFound('Campaign not found');
+  return published;
 }
 
 /** Every string of the campaign's page that may be an image URL (module fields at any depth). */
@@ -29,9 +37,9 @@ export function pageStringsOf(campaign: Campaign): string[] {
   return out;
 }
 
-/** What a visitor's page may see of a campaign: everything but the editors' lock. */
+/** What a visitor's page may see of a campaign: everything but the editors' lock and who published it. */
 export function publicCampaign(campaign: Campaign): Campaign {
-  return { ...campaign, lock: null };
+  return { ...campaign, lock: null, published_by: null };
 }
 
 /** Names the Spotify emulator's Web API when the page should play through it instead of Spotify. */

@@ -4,6 +4,7 @@ import { forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { consumeAllowance } from '../../platform/limits/counters.ts';
 import { hashToken, newId, newToken } from '../../platform/tokens.ts';
 import { getCampaign } from '../campaigns/service.ts';
+import { requirePublishedCampaign } from '../editorial/publish.ts';
 import { iso, isoOrNull } from '../shared.ts';
 
 /** Codes are typed by people: spaces and case do not matter. */
@@ -78,7 +79,7 @@ const denied = (message: string) => forbidden({ message, type: 'TokenGateDenied'
 export const TOKEN_GATE_GUESSES_PER_MINUTE = 10;
 
 export async function checkWithProvider(ctx: ServerContext, campaignId: string, credentials: { code: string }, clientAddress: string): Promise<TokenGateResult> {
-  const campaign = await getCampaign(ctx, campaignId);
+  const campaign = await requirePublishedCampaign(ctx, campaignId);
   const productId = campaign.token_gate.product_id;
   if (!campaign.token_gate.enabled || !productId) return { has_access: true, access_key: null };
   // Slows guessing of access codes. Codes belong to a product, so the count is per product and
@@ -118,7 +119,7 @@ export async function checkWithProvider(ctx: ServerContext, campaignId: string, 
  * unexpired and not revoked.
  */
 export async function verifyAccess(ctx: ServerContext, campaignId: string, key: string | null): Promise<TokenGateResult> {
-  const campaign = await getCampaign(ctx, campaignId);
+  const campaign = await requirePublishedCampaign(ctx, campaignId);
   const productId = campaign.token_gate.product_id;
   if (!campaign.token_gate.enabled || !productId) return { has_access: true, access_key: null };
   if (!key) return { has_access: false, access_key: null };

@@ -3,6 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { getParty, listParties, putParty } from './service.ts';
 import { partyRoute } from '../route.ts';
+import { savePartyVersion } from './versions.ts';
 import type { DashboardSockets } from '../stats/dashboardSockets.ts';
 import type { PartySocketServer } from '../../realtime/sockets.ts';
 
@@ -26,5 +27,9 @@ export async function registerPartyRoutes(app: App, ctx: ServerContext, sockets:
   route(app, PARTY_ROUTES.listParties, async () => ({ items: await listParties(ctx) }));
 
   // Creating and editing parties is an admin action: CMS token only (the guard).
-  route(app, PARTY_ROUTES.putParty, async (req) => putParty(ctx, req.params.id, req.body));
+  route(app, PARTY_ROUTES.putParty, async (req, _reply, who) => {
+    const party = await putParty(ctx, req.params.id, req.body);
+    await savePartyVersion(ctx, req.params.id, party, { id: who.id, name: who.name });
+    return party;
+  });
 }

@@ -12,6 +12,7 @@ import * as m010 from './010_timeline_segments.ts';
 import * as m011 from './011_track_vote_counts.ts';
 import * as m014HardenLimits from './014_harden_limits.ts';
 import * as m015 from './015_data_rights.ts';
+import * as m016 from './016_editorial.ts';
 import * as m017 from './017_media_alt.ts';
 
 /**
@@ -32,5 +33,6 @@ export const migrations: Record<string, Migration> = {
   '011_track_vote_counts': m011,
   '014_harden_limits': m014HardenLimits,
   '015_data_rights': m015,
+  '016_editorial': m016,
   '017_media_alt': m017,
 };

@@ -16,6 +16,8 @@ export interface CmsTables {
   cms_account_refresh_tokens: CmsAccountRefreshTokenTable;
   cms_token_gate_codes: CmsTokenGateCodeTable;
   cms_token_gate_keys: CmsTokenGateKeyTable;
+  cms_versions: CmsVersionTable;
+  cms_audit_log: CmsAuditLogTable;
 }
 
 export interface CmsUserTable {
@@ -77,6 +79,46 @@ export interface CmsCampaignTable {
   lock_expires_at: number | null;
   created_at: number;
   updated_at: number;
+  /** JSON {name, slug, starts_at, ends_at, doc} of the published version (016_editorial); null while unpublished. */
+  published_doc: string | null;
+  published_version: number | null;
+  published_at: number | null;
+  published_by: string | null;
+  /** The draft's version number; every saved change adds one (`cms_versions`). */
+  version: number;
+  publish_at: number | null;
+  unpublish_at: number | null;
+  schedule_time_zone: string | null;
+  /** E-mail of who scheduled, named in the audit entry of the scheduled publish. */
+  scheduled_by: string | null;
+}
+
+/** A saved version of a campaign's draft or a party's settings (016_editorial). */
+export interface CmsVersionTable {
+  entity_type: string;
+  entity_id: string;
+  version: number;
+  action: string;
+  /** JSON of the entity as saved. */
+  snapshot: string;
+  actor_id: string | null;
+  actor: string;
+  created_at: number;
+}
+
+/** One back-office write (016_editorial). */
+export interface CmsAuditLogTable {
+  id: string;
+  created_at: number;
+  actor_id: string | null;
+  actor: string;
+  action: string;
+  method: string;
+  path: string;
+  entity_type: string;
+  entity_id: string | null;
+  before: string | null;
+  after: string | null;
 }
 
 export interface CmsUploadFolderTable {
