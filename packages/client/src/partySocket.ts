@@ -193,6 +193,7 @@ export class PartySocket {
   private stateValue: SocketState = { kind: 'idle' };
   private failures = 0;
   private lastSeq: number | null;
+  private resumed: number | null = null;
   private heartbeatTimer: unknown = null;
   private reconnectTimer: unknown = null;
   private burstTimer: unknown = null;
@@ -218,6 +219,15 @@ export class PartySocket {
   /** The last `seq_id` applied; sent in `resume` after a reconnect. */
   get lastSeqId(): number | null {
     return this.lastSeq;
+  }
+
+  /**
+   * The `seq_id` this connection resumed from (null for a first connection). Live events may
+   * arrive before the server answers the `resume` with `resync`, so after a resync the gap starts
+   * here, not at the newest event seen.
+   */
+  get resumedFromSeqId(): number | null {
+    return this.resumed;
   }
 
   /** Estimated `serverNow - clientNow` in ms. */
@@ -267,6 +277,7 @@ export class PartySocket {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.setState({ kind: 'live' });
+      this.resumed = this.lastSeq;
       if (this.lastSeq !== null) this.sendFrame({ type: 'resume', last_seq_id: this.lastSeq });
       this.syncClock();
       this.scheduleClockBurst(CLOCK_BURST_SAMPLES - 1);
