@@ -51,6 +51,11 @@ export class FanFleet {
     return { fleet, ...sum };
   }
 
+  /** Sets the windows of due times whose live latency is kept. */
+  setWindows(windows: LatencyWindow[]): void {
+    for (const c of this.children) c.send({ type: 'windows', windows } satisfies ToFanWorker);
+  }
+
   /** CPU seconds of the workers so far. */
   cpuSeconds(): number {
     return this.children.reduce((a, c) => a + (cpuSeconds(c.pid!) ?? 0), 0);

@@ -23,6 +23,8 @@ export interface LatencyWindow {
 
 export type ToFanWorker =
   | { type: 'init'; fans: FanSpec[]; httpBase: string; partyId: string; tls?: FanTls; concurrency: number; httpConnections: number; windows: LatencyWindow[] }
+  /** Sets the latency windows (once the chat's schedule is known). */
+  | { type: 'windows'; windows: LatencyWindow[] }
   /** The stored chat messages' seq_ids (ascending): each fan is checked against them. */
   | { type: 'verify'; expected: number[] }
   | { type: 'exit' };

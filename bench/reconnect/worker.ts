@@ -119,6 +119,8 @@ class Fan {
   lastSeq: number | null = null;
   /** The seq_id the current connection resumed from (as PartySocket.resumedFromSeqId). */
   resumedFrom: number | null = null;
+  /** The replay a resume asked for, (from, to], applied even after newer live events (as PartySocket). */
+  replay: { from: number; to: number } | null = null;
   firstSeq: number | null = null;
   /** What happened after the drop, briefly (shown for fans with a gap). */
   trace: string[] = [];
@@ -157,6 +159,7 @@ class Fan {
       {
         onOpen: () => {
           this.resumedFrom = this.lastSeq;
+          this.replay = null;
           if (this.lastSeq !== null) ws.send(JSON.stringify({ type: 'resume', last_seq_id: this.lastSeq }));
         },
         onText: (payload) => this.onFrame(ws, payload),
@@ -187,6 +190,7 @@ class Fan {
         const first = this.lastSeq === null;
         this.hello = true;
         this.helloSeq = c.seq_id ?? 0;
+        if (!first && this.resumedFrom !== null && this.helloSeq > this.resumedFrom) this.replay = { from: this.resumedFrom, to: this.helloSeq };
         this.note(`hello ${this.helloSeq} last ${this.lastSeq}`);
         if (first) {
           this.lastSeq = this.firstSeq = this.helloSeq;
@@ -195,12 +199,20 @@ class Fan {
       } else if (c.type === 'resync') {
         this.note(`resync ${c.seq_id} last ${this.lastSeq} chat ${this.maxChatSeq}`);
         this.lastSeq = c.seq_id ?? this.lastSeq;
+        this.replay = null;
         this.resynced++;
         this.pendingBack = this.droppedAt !== null;
         void this.catchUp();
       }
     }
     for (const it of frame.items) {
+      const r = this.replay;
+      if (r && it.seq > r.from && it.seq <= r.to) {
+        r.from = it.seq;
+        if (r.from >= r.to) this.replay = null;
+        if (it.idx >= 0) this.mark(it.idx, it.seq);
+        continue;
+      }
       if (this.lastSeq !== null && it.seq <= this.lastSeq) {
         this.dupSent++;
         continue;
@@ -216,7 +228,7 @@ class Fan {
 
   /** Back: the socket said hello, no REST catch-up is under way, and the fan has what the node had at hello. */
   private checkBack(now: number): void {
-    if (!this.pendingBack || !this.hello || this.catchingUp || this.lastSeq === null || this.lastSeq < this.helloSeq) return;
+    if (!this.pendingBack || !this.hello || this.catchingUp || this.replay || this.lastSeq === null || this.lastSeq < this.helloSeq) return;
     this.pendingBack = false;
     this.backAt = now;
     if (this.resynced === 0) this.resumed++;
@@ -295,14 +307,16 @@ class Fan {
     let missing = 0;
     let missingFrom: number | null = null;
     let missingTo: number | null = null;
+    // A fan is owed every message after its first hello.
+    const owedFrom = this.firstSeq ?? Infinity;
     expectedIdx.forEach((idx, i) => {
-      if (idx >= 0 && this.have[idx]) return;
+      if (expectedSeqs[i]! <= owedFrom || (idx >= 0 && this.have[idx])) return;
       missing++;
       missingFrom ??= expectedSeqs[i]!;
       missingTo = expectedSeqs[i]!;
     });
     let extra = 0;
-    for (const [seq, idx] of msgIndex) if (this.have[idx] && !expected.has(seq)) extra++;
+    for (const [seq, idx] of msgIndex) if (this.have[idx] && seq > owedFrom && !expected.has(seq)) extra++;
     return {
       droppedAt: this.droppedAt,
       backAt: this.droppedAt === null ? null : this.pendingBack ? null : this.backAt,
@@ -394,6 +408,13 @@ process.on('message', (msg: ToFanWorker) => {
         agent = new http.Agent({ keepAlive: true, maxSockets: msg.httpConnections });
       }
       void connectAll(msg.fans, msg.concurrency);
+      return;
+    case 'windows':
+      windows = msg.windows;
+      for (const f of fans) {
+        f.samples = windows.map(() => new Uint16Array(256));
+        f.sampleCounts = windows.map(() => 0);
+      }
       return;
     case 'verify':
       recent = [];

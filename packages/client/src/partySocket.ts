@@ -194,6 +194,11 @@ export class PartySocket {
   private failures = 0;
   private lastSeq: number | null;
   private resumed: number | null = null;
+  /**
+   * After a reconnect, the replay the `resume` asked for: events in (from, to], `to` being the
+   * `hello`'s seq_id. Live events after `to` may arrive first; the replay still applies, once each.
+   */
+  private replay: { from: number; to: number } | null = null;
   private heartbeatTimer: unknown = null;
   private reconnectTimer: unknown = null;
   private burstTimer: unknown = null;
@@ -278,6 +283,7 @@ export class PartySocket {
       if (this.ws !== ws) return;
       this.setState({ kind: 'live' });
       this.resumed = this.lastSeq;
+      this.replay = null;
       if (this.lastSeq !== null) this.sendFrame({ type: 'resume', last_seq_id: this.lastSeq });
       this.syncClock();
       this.scheduleClockBurst(CLOCK_BURST_SAMPLES - 1);
@@ -348,6 +354,14 @@ export class PartySocket {
 
   private dispatch(event: ServerEventT): void {
     if (isSequencedEvent(event)) {
+      const r = this.replay;
+      if (r && event.seq_id > r.from && event.seq_id <= r.to) {
+        r.from = event.seq_id;
+        if (r.from >= r.to) this.replay = null;
+        this.opts.onEvent?.(event);
+        if (this.lastSeq === null || event.seq_id > this.lastSeq) this.lastSeq = event.seq_id;
+        return;
+      }
       // Replays after a resume may repeat what we already applied: apply each seq_id once.
       if (this.lastSeq !== null && event.seq_id <= this.lastSeq) return;
       this.lastSeq = event.seq_id;
@@ -356,7 +370,9 @@ export class PartySocket {
     }
     if (event.type === 'hello') {
       if (this.lastSeq === null) this.lastSeq = event.seq_id;
+      else if (this.resumed !== null && event.seq_id > this.resumed) this.replay = { from: this.resumed, to: event.seq_id };
     } else if (event.type === 'resync') {
+      this.replay = null;
       this.lastSeq = event.seq_id;
     } else if (event.type === 'time') {
       this.addClockSample(event);
