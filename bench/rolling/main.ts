@@ -37,6 +37,7 @@ const { values: args } = parseArgs({
     warmup: { type: 'string', default: '5' },
     steady: { type: 'string', default: '15' },
     settle: { type: 'string', default: '40' },
+    'restart-after': { type: 'string', default: '1' },
     scenarios: { type: 'string', default: 'sigterm,sigkill' },
     workers: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '200' },
@@ -55,6 +56,8 @@ const cfg = {
   warmupS: intArg('warmup', 0, 120),
   steadyS: intArg('steady', 2, 300),
   settleS: intArg('settle', 31, 300),
+  /** Seconds from the signal until the node is started again (at least until it exited). */
+  restartAfterS: intArg('restart-after', 0, 300),
   scenarios: String(args.scenarios).split(',').filter((s): s is 'sigterm' | 'sigkill' => s === 'sigterm' || s === 'sigkill'),
   workers: intArg('workers', 1, 8),
   concurrency: intArg('concurrency', 1, 5000),
@@ -147,7 +150,7 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     leaving.child.kill(scenario === 'sigterm' ? 'SIGTERM' : 'SIGKILL');
     await exited;
     log(`   node 1 exited ${Date.now() - goneAt} ms after ${scenario.toUpperCase()}`);
-    if (scenario === 'sigkill') await sleep(Math.max(0, goneAt + 1000 - Date.now()));
+    await sleep(Math.max(0, goneAt + cfg.restartAfterS * 1000 - Date.now()));
     const again = await startFanfareServer({ env, dataDir: leaving.dataDir, port: leaving.port, cmsPort: leaving.cmsPort, logFile: path.join(logDir, `${scenario}-node0-again.log`) });
     nodes[0] = again;
     const nodeBackMs = Date.now() - goneAt;
@@ -243,7 +246,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine(machine)}. Shared with other engineers' work (load average per scenario in the table); nginx, both nodes, PostgreSQL, Redis and the load client share the 2 cores.`,
       '',
-      `Run: ${cfg.fans.toLocaleString('en')} fans through nginx (\`deploy/nginx/fanfare.conf.template\` rendered as the topology test renders it: TLS, round robin over 2 nodes, ${cfg.nginxWorkers} worker(s)) onto 2 nodes on one PostgreSQL database and one Redis (${cfg.redisUrl}, own key prefix); chat ${cfg.rate} posts/s over HTTP to the node that stays; ${cfg.warmupS} s warm-up, ${cfg.steadyS} s steady state, then node 1 gets SIGTERM (graceful restart) or SIGKILL (crash, restarted 1 s later), ${cfg.settleS} s to settle. Each scenario starts fresh nodes and sockets. Fans reconnect as the party app does (spec backoff and jitter, \`resume\`, REST catch-up after \`resync\`), ${cfg.workers} load-client workers, TLS sessions resumed.`,
+      `Run: ${cfg.fans.toLocaleString('en')} fans through nginx (\`deploy/nginx/fanfare.conf.template\` rendered as the topology test renders it: TLS, round robin over 2 nodes, ${cfg.nginxWorkers} worker(s)) onto 2 nodes on one PostgreSQL database and one Redis (${cfg.redisUrl}, own key prefix); chat ${cfg.rate} posts/s over HTTP to the node that stays; ${cfg.warmupS} s warm-up, ${cfg.steadyS} s steady state, then node 1 gets SIGTERM (graceful restart) or SIGKILL (crash); it is started again ${cfg.restartAfterS} s after the signal (once it exited); ${cfg.settleS} s to settle. Each scenario starts fresh nodes and sockets. Fans reconnect as the party app does (spec backoff and jitter, \`resume\`, REST catch-up after \`resync\`), ${cfg.workers} load-client workers, TLS sessions resumed.`,
       '',
       markdownTable(HEADER, results.map(row)),
       '',

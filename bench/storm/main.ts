@@ -26,7 +26,7 @@ const { values: args } = parseArgs({
     rate: { type: 'string', default: '20' },
     before: { type: 'string', default: '10' },
     'down-ms': { type: 'string', default: '1000' },
-    settle: { type: 'string', default: '40' },
+    settle: { type: 'string', default: '60' },
     workers: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '200' },
     'http-connections': { type: 'string', default: '256' },
