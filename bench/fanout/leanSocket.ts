@@ -3,10 +3,12 @@
  * in and out, ping/pong, close. Every socket of a worker reads into ONE shared buffer (Node's
  * `onread`), and frames are handed over as views into it, valid only during the callback. That
  * keeps a client with thousands of sockets far cheaper than the `ws` library's stream machinery.
- * No extensions (the servers run without permessage-deflate), no TLS.
+ * No extensions (the servers run without permessage-deflate). `wss:` URLs go over TLS (through a
+ * proxy that terminates it): decrypted bytes arrive as chunks, without the shared buffer.
  */
 import { randomBytes } from 'node:crypto';
 import net from 'node:net';
+import tls from 'node:tls';
 
 const SHARED_READ_BUFFER = Buffer.allocUnsafe(256 * 1024);
 const OP_CONT = 0x0;
@@ -22,6 +24,18 @@ export interface LeanSocketHandlers {
   onError: (why: string) => void;
   /** The connection ended: the close code the server sent, or 1006 without one. */
   onClose: (code: number) => void;
+  /** The handshake was answered 101: frames may be sent. */
+  onOpen?: () => void;
+}
+
+/** For `wss:` URLs: where to connect and how to check the certificate. */
+export interface LeanTlsOptions {
+  /** Connect here instead of the URL's host name (which stays the SNI name and `Host`). */
+  connectHost?: string;
+  ca?: Buffer;
+  /** Called with each TLS session to resume; the next socket can pass it as `session`. */
+  onSession?: (session: Buffer) => void;
+  session?: Buffer;
 }
 
 export class LeanSocket {
@@ -35,23 +49,38 @@ export class LeanSocket {
   constructor(
     url: string,
     private readonly handlers: LeanSocketHandlers,
+    tlsOptions: LeanTlsOptions = {},
   ) {
     const u = new URL(url);
     const key = randomBytes(16).toString('base64');
     const path = `${u.pathname}${u.search}`;
-    this.sock = net.connect({
-      host: u.hostname,
-      port: Number(u.port),
-      noDelay: true,
-      onread: {
-        buffer: SHARED_READ_BUFFER,
-        callback: (n: number, buf: Uint8Array) => {
-          this.onBytes((buf as Buffer).subarray(0, n));
-          return true;
+    if (u.protocol === 'wss:') {
+      const t = tls.connect({
+        host: tlsOptions.connectHost ?? u.hostname,
+        port: Number(u.port || 443),
+        servername: u.hostname,
+        ca: tlsOptions.ca,
+        session: tlsOptions.session,
+      });
+      t.setNoDelay(true);
+      if (tlsOptions.onSession) t.on('session', tlsOptions.onSession);
+      t.on('data', (chunk: Buffer) => this.onBytes(chunk));
+      this.sock = t;
+    } else {
+      this.sock = net.connect({
+        host: u.hostname,
+        port: Number(u.port),
+        noDelay: true,
+        onread: {
+          buffer: SHARED_READ_BUFFER,
+          callback: (n: number, buf: Uint8Array) => {
+            this.onBytes((buf as Buffer).subarray(0, n));
+            return true;
+          },
         },
-      },
-    });
-    this.sock.on('connect', () => {
+      });
+    }
+    this.sock.on(u.protocol === 'wss:' ? 'secureConnect' : 'connect', () => {
       this.sock.write(
         `GET ${path} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
           `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,
@@ -89,6 +118,7 @@ export class LeanSocket {
       const status = all.toString('latin1', 0, all.indexOf('\r\n'));
       if (!/^HTTP\/1\.1 101 /.test(status)) return this.fail(`handshake answered: ${status}`);
       this.handshake = null;
+      this.handlers.onOpen?.();
       if (all.length === end + 4) return;
       chunk = all.subarray(end + 4);
     }

@@ -29,10 +29,13 @@ export async function startFanfareServer(opts: {
   logFile: string;
   /** Reuse this DATA_DIR (a restart over the same SQLite data); it is removed on stop either way. */
   dataDir?: string;
-}): Promise<FanfareServer & { dataDir: string }> {
+  /** Fixed ports (a restart that comes back where its fans look for it); free ones otherwise. */
+  port?: number;
+  cmsPort?: number;
+}): Promise<FanfareServer & { dataDir: string; port: number; cmsPort: number }> {
   const dataDir = opts.dataDir ?? mkdtempSync(path.join(os.tmpdir(), 'fanfare-bench-'));
-  const port = await freePort();
-  const cmsPort = await freePort();
+  const port = opts.port ?? (await freePort());
+  const cmsPort = opts.cmsPort ?? (await freePort());
   const base = `http://127.0.0.1:${port}`;
   const env: NodeJS.ProcessEnv = {
     ...process.env,
@@ -75,7 +78,7 @@ export async function startFanfareServer(opts: {
     await stop();
     throw e;
   }
-  return { base, child, pid: child.pid!, stop, stopKeepingData, dataDir };
+  return { base, child, pid: child.pid!, stop, stopKeepingData, dataDir, port, cmsPort };
 }
 
 /** fetch with a timeout that throws unless the status is one of `expect` (2xx by default). */

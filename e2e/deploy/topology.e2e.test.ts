@@ -12,7 +12,7 @@
  * (it is the CA the clients trust). Skips, saying why, without TEST_DATABASE_URL, TEST_REDIS_URL
  * or nginx.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import dns from 'node:dns';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -25,6 +25,7 @@ import { PartyClient } from '@fanfare/client';
 import { LoginRedirectSuccess } from '@fanfare/protocol';
 import { DEMO_PARTY_ID } from '../../apps/server/src/demo/seed.ts';
 import { createPostgresDatabase, freePort, TEST_CMS_TOKEN } from '../../apps/server/src/test/harness.ts';
+import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
 import { TestSocket, waitFor } from '../../apps/server/src/test/liveParty.ts';
 import { spotifyRedirectChain } from '../../apps/server/src/test/logins.ts';
 import { buildPartyWeb, CHROMIUM_ARGS, CHROMIUM_PATH, ROOT } from '../party/browser.ts';
@@ -35,13 +36,6 @@ const CMS_HOST = 'cms.test';
 const ADMIN = { email: 'ops@label.example', password: 'a-long-enough-password' };
 const METRICS_TOKEN = 'topology-metrics-token-0123456789';
 const RENAMED = 'Tidal Lights behind the proxy';
-
-/** nginx's binary: Debian's package puts it in /usr/sbin, which a non-root PATH may lack. */
-function findNginx(): string | null {
-  for (const p of ['/usr/sbin/nginx', '/usr/local/sbin/nginx']) if (fs.existsSync(p)) return p;
-  const which = spawnSync('sh', ['-c', 'command -v nginx'], { encoding: 'utf8' });
-  return which.status === 0 ? which.stdout.trim() : null;
-}
 
 const NGINX = findNginx();
 const missing = [
@@ -57,15 +51,6 @@ const lookup = ((hostname: string, options: dns.LookupOptions, callback: (...arg
   if (options.all) return callback(null, [{ address: '127.0.0.1', family: 4 }]);
   return callback(null, '127.0.0.1', 4);
 }) as unknown as typeof dns.lookup;
-
-/** Replaces `${NAME}` for each given name and fails on any placeholder left. */
-function render(template: string, values: Record<string, string>): string {
-  let text = template;
-  for (const [name, value] of Object.entries(values)) text = text.replaceAll(`\${${name}}`, value);
-  const left = /\$\{[A-Z0-9_]+\}/.exec(text);
-  if (left) throw new Error(`placeholder ${left[0]} left in the nginx configuration`);
-  return text;
-}
 
 /** A child process whose output is kept for the failure message. */
 class Child {
@@ -127,13 +112,7 @@ describe.skipIf(missing.length > 0)('the reference deployment: nginx with TLS an
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-topology-'));
     // nginx's workers run as `nobody` when the master is root: they read and write under `dir`.
     fs.chmodSync(dir, 0o755);
-    const cert = path.join(dir, 'tls.crt');
-    const key = path.join(dir, 'tls.key');
-    const openssl = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', `/CN=${PARTY_HOST}`,
-      '-addext', `subjectAltName=DNS:${PARTY_HOST},DNS:${CMS_HOST}`, '-addext', 'basicConstraints=critical,CA:TRUE', '-keyout', key, '-out', cert], { encoding: 'utf8' });
-    if (openssl.status !== 0) throw new Error(`openssl failed: ${openssl.stderr}`);
-    fs.chmodSync(key, 0o644);
-    const ca = fs.readFileSync(cert);
+    const { cert, key, ca } = selfSignedCertificate(dir, [PARTY_HOST, CMS_HOST]);
 
     const proxyPort = await freePort();
     partyUrl = `https://${PARTY_HOST}:${proxyPort}`;
@@ -174,37 +153,19 @@ describe.skipIf(missing.length > 0)('the reference deployment: nginx with TLS an
       children.push(new Child(proc));
     }
 
-    const template = fs.readFileSync(path.join(ROOT, 'deploy/nginx/fanfare.conf.template'), 'utf8');
-    fs.writeFileSync(path.join(dir, 'fanfare.conf'), render(template, {
-      LISTEN: `127.0.0.1:${proxyPort}`,
-      PARTY_HOST,
-      CMS_HOST,
-      TLS_CERT: cert,
-      TLS_KEY: key,
-      NODE1_PARTY: `127.0.0.1:${nodePorts[0]!.party}`,
-      NODE2_PARTY: `127.0.0.1:${nodePorts[1]!.party}`,
-      NODE1_CMS: `127.0.0.1:${nodePorts[0]!.cms}`,
-      NODE2_CMS: `127.0.0.1:${nodePorts[1]!.cms}`,
-    }));
-    // What Debian's /etc/nginx/nginx.conf provides, with every path inside `dir`: no root-owned
-    // pid, log or temp file, and nothing of the package's own site on port 80.
-    const temp = (name: string) => `${name}_temp_path ${path.join(dir, name)};`;
-    fs.writeFileSync(path.join(dir, 'nginx.conf'), [
-      process.getuid?.() === 0 ? 'user root;' : '',
-      'daemon off;',
-      'worker_processes 1;',
-      `pid ${path.join(dir, 'nginx.pid')};`,
-      `error_log ${path.join(dir, 'error.log')} warn;`,
-      'events { worker_connections 1024; }',
-      'http {',
-      `  access_log ${path.join(dir, 'access.log')};`,
-      `  ${temp('client_body')} ${temp('proxy')} ${temp('fastcgi')} ${temp('uwsgi')} ${temp('scgi')}`,
-      `  include ${path.join(dir, 'fanfare.conf')};`,
-      '}',
-    ].join('\n'));
-    const check = spawnSync(NGINX!, ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { encoding: 'utf8' });
-    if (check.status !== 0) throw new Error(`nginx -t refused the rendered configuration:\n${check.stderr}`);
-    nginx = new Child(spawn(NGINX!, ['-p', dir, '-c', path.join(dir, 'nginx.conf'), '-e', path.join(dir, 'error.log')], { stdio: ['ignore', 'pipe', 'pipe'] }));
+    writeProxyConfig(NGINX!, {
+      dir,
+      listen: `127.0.0.1:${proxyPort}`,
+      partyHost: PARTY_HOST,
+      cmsHost: CMS_HOST,
+      cert,
+      key,
+      nodes: [
+        { party: `127.0.0.1:${nodePorts[0]!.party}`, cms: `127.0.0.1:${nodePorts[0]!.cms}` },
+        { party: `127.0.0.1:${nodePorts[1]!.party}`, cms: `127.0.0.1:${nodePorts[1]!.cms}` },
+      ],
+    });
+    nginx = new Child(startProxy(NGINX!, dir));
     children.push(nginx);
 
     // The test's own clients: our host names to 127.0.0.1, TLS checked against the test's certificate.

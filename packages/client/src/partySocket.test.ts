@@ -228,6 +228,24 @@ describe('resume rule: after a reconnect the client asks for events after its la
     ]);
     expect(events.map((e) => e.seq_id)).toEqual([11, 12]);
   });
+  it('listening-party §4 resume: live events that arrive before the replay do not make the client drop the replay', () => {
+    const { timers, events, current } = setup();
+    current().serverOpen();
+    current().serverSend([{ type: 'hello', seq_id: 10, server_time_ms: 1, user_id: 'u', role: 'listener' }]);
+    current().serverClose(1006);
+    timers.runNext();
+    current().serverOpen();
+    expect(JSON.parse(current().sent[0]!)).toEqual({ type: 'resume', last_seq_id: 10 });
+    // The node says hello at 12, a live event goes out before the resume is read, then the replay.
+    current().serverSend([{ type: 'hello', seq_id: 12, server_time_ms: 1, user_id: 'u', role: 'listener' }]);
+    current().serverSend([{ type: 'queue_change', seq_id: 13, server_time_ms: 4, queue: ['c'] }]);
+    current().serverSend([
+      { type: 'queue_change', seq_id: 11, server_time_ms: 2, queue: ['a'] },
+      { type: 'queue_change', seq_id: 12, server_time_ms: 3, queue: ['b'] },
+      { type: 'queue_change', seq_id: 13, server_time_ms: 4, queue: ['c'] },
+    ]);
+    expect(events.map((e) => e.seq_id)).toEqual([13, 11, 12]);
+  });
   it('resumes on the first connect when given the seq of the REST state', () => {
     const { current } = setup({ lastSeqId: 42 });
     current().serverOpen();

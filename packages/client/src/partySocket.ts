@@ -198,6 +198,12 @@ export class PartySocket {
   private stateValue: SocketState = { kind: 'idle' };
   private failures = 0;
   private lastSeq: number | null;
+  private resumed: number | null = null;
+  /**
+   * After a reconnect, the replay the `resume` asked for: events in (from, to], `to` being the
+   * `hello`'s seq_id. Live events after `to` may arrive first; the replay still applies, once each.
+   */
+  private replay: { from: number; to: number } | null = null;
   private heartbeatTimer: unknown = null;
   private reconnectTimer: unknown = null;
   private burstTimer: unknown = null;
@@ -223,6 +229,15 @@ export class PartySocket {
   /** The last `seq_id` applied; sent in `resume` after a reconnect. */
   get lastSeqId(): number | null {
     return this.lastSeq;
+  }
+
+  /**
+   * The `seq_id` this connection resumed from (null for a first connection). Live events may
+   * arrive before the server answers the `resume` with `resync`, so after a resync the gap starts
+   * here, not at the newest event seen.
+   */
+  get resumedFromSeqId(): number | null {
+    return this.resumed;
   }
 
   /** Estimated `serverNow - clientNow` in ms. */
@@ -272,6 +287,8 @@ export class PartySocket {
     ws.onopen = () => {
       if (this.ws !== ws) return;
       this.setState({ kind: 'live' });
+      this.resumed = this.lastSeq;
+      this.replay = null;
       if (this.lastSeq !== null) this.sendFrame({ type: 'resume', last_seq_id: this.lastSeq });
       this.syncClock();
       this.scheduleClockBurst(CLOCK_BURST_SAMPLES - 1);
@@ -342,6 +359,14 @@ export class PartySocket {
 
   private dispatch(event: ServerEventT): void {
     if (isSequencedEvent(event)) {
+      const r = this.replay;
+      if (r && event.seq_id > r.from && event.seq_id <= r.to) {
+        r.from = event.seq_id;
+        if (r.from >= r.to) this.replay = null;
+        this.opts.onEvent?.(event);
+        if (this.lastSeq === null || event.seq_id > this.lastSeq) this.lastSeq = event.seq_id;
+        return;
+      }
       // Replays after a resume may repeat what we already applied: apply each seq_id once.
       if (this.lastSeq !== null && event.seq_id <= this.lastSeq) return;
       this.lastSeq = event.seq_id;
@@ -350,7 +375,9 @@ export class PartySocket {
     }
     if (event.type === 'hello') {
       if (this.lastSeq === null) this.lastSeq = event.seq_id;
+      else if (this.resumed !== null && event.seq_id > this.resumed) this.replay = { from: this.resumed, to: event.seq_id };
     } else if (event.type === 'resync') {
+      this.replay = null;
       this.lastSeq = event.seq_id;
     } else if (event.type === 'time') {
       this.addClockSample(event);

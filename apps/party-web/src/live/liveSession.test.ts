@@ -176,5 +176,41 @@ describe('live session: back after a resync, the fan has every chat message', ()
     // Every message from 11 to 450 arrived (the store keeps the newest CHAT_MAX_KEPT).
     expect(ids.slice(-440)).toEqual(Array.from({ length: 440 }, (_, i) => i + 11));
   });
+  it('listening-party §4 resume: a live message that lands between hello and resync does not move the catch-up past the gap', async () => {
+    const stored = Array.from({ length: 450 }, (_, i) => msg(i + 1));
+    const asked: number[] = [];
+    const fetch = fakeFetch({
+      'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [], options: null, excluded: [] } }),
+      'GET /api/parties/demo/chat/recent': () => ({ status: 200, body: { items: stored.slice(-80) } }),
+      'GET /api/parties/demo/player/status': () => ({ status: 200, body: { status: null, server_time_ms: Date.now() } }),
+      'GET /api/parties/demo/chat/messages': ({ query }) => {
+        const after = Number(query.get('after_seq_id'));
+        asked.push(after);
+        return { status: 200, body: { items: stored.filter((m) => m.seq_id > after).slice(0, Number(query.get('limit'))) } };
+      },
+    });
+    const services = createServices({ partyId: 'demo', baseUrl: 'http://party.test', storage: memoryStorage(), win: window, fetch: fetch as unknown as typeof globalThis.fetch, analytics: { loginSuccess: () => undefined, loginFailure: () => undefined } });
+    services.store.getState().set({ token: 'T' });
+    const s = signals();
+    const live = new LiveSession(services, FakeSocket, s.page);
+    await live.start();
+    services.store.getState().setInitialChat(stored.slice(0, 10) as never);
+    const first = FakeSocket.all[0]!;
+    first.open();
+    first.serverSend([{ type: 'hello', seq_id: 10, server_time_ms: Date.now(), user_id: 'u', role: 'listener' }]);
+    // Away while 11..440 are posted (a restart); back on a node that says hello at 440.
+    s.goOffline();
+    s.goOnline();
+    const second = FakeSocket.all[1]!;
+    second.open();
+    expect(second.sent.map((t) => JSON.parse(t) as { type: string; last_seq_id?: number }).find((f) => f.type === 'resume')?.last_seq_id).toBe(10);
+    second.serverSend([{ type: 'hello', seq_id: 440, server_time_ms: Date.now(), user_id: 'u', role: 'listener' }]);
+    second.serverSend([{ ...msg(441), server_time_ms: Date.now() }]);
+    await vi.waitFor(() => expect(services.store.getState().messages.map((m) => m.seq_id)).toContain(441));
+    second.serverSend([{ type: 'resync', reason: 'missed_events', seq_id: 441, status: null }]);
+    await vi.waitFor(() => expect(asked).toEqual([10, 210, 410]));
+    const ids = services.store.getState().messages.map((m) => m.seq_id);
+    expect(ids.slice(-440)).toEqual(Array.from({ length: 440 }, (_, i) => i + 11));
+  });
 });
 

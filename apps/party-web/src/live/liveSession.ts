@@ -115,10 +115,13 @@ export class LiveSession {
    * restart): every chat message after the last one the fan has, in pages, never only the newest
    * page; then the newest page to drop what was deleted meanwhile, and the rest of the state.
    */
-  private async recover(): Promise<void> {
+  private async recover(resumedFrom: number | null): Promise<void> {
     const { store } = this.services;
-    const after = catchUpCursor(store.getState().messages);
-    if (after === null) return this.reload();
+    const newest = catchUpCursor(store.getState().messages);
+    if (newest === null) return this.reload();
+    // Live events can land between `hello` and the server's answer to `resume`: the newest
+    // message is then past a gap that starts where the socket resumed.
+    const after = resumedFrom === null ? newest : Math.min(newest, resumedFrom);
     const tasks: Promise<unknown>[] = [this.catchUpChat(after), this.reloadTracks(), this.reloadStatus()];
     if (isHostOrAdmin(roleOf(store.getState()))) tasks.push(this.loadBlocked());
     const results = await Promise.allSettled(tasks);
@@ -225,7 +228,7 @@ export class LiveSession {
         return;
       case 'resync':
         store.getState().setStatus(event.status);
-        void this.recover().then(() => this.heal('reconnected'));
+        void this.recover(this.socket?.resumedFromSeqId ?? null).then(() => this.heal('reconnected'));
         return;
       case 'presence':
         store.getState().setListeners(event.listeners);

@@ -1,0 +1,106 @@
+/**
+ * The orchestrator's side of the reconnect benches' fans: forks the workers (worker.ts), hands
+ * each its share of fans, waits until every fan said hello, and at the end checks every fan
+ * against the stored messages and gathers the outcomes.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { cpuSeconds } from '../lib/proc.ts';
+import type { FanOutcome, FanSpec, FanTls, FanWorkerReport, FromFanWorker, LatencyWindow, ToFanWorker } from './protocol.ts';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+export interface FleetOptions {
+  fans: FanSpec[];
+  workers: number;
+  httpBase: string;
+  partyId: string;
+  tls?: FanTls;
+  /** Sockets each worker opens at once while connecting. */
+  concurrency: number;
+  /** Keep-alive HTTP connections per worker for the REST catch-up. */
+  httpConnections: number;
+  windows: LatencyWindow[];
+  log: (line: string) => void;
+}
+
+export class FanFleet {
+  private constructor(private readonly children: ChildProcess[]) {}
+
+  /** Forks the workers and connects every fan; resolves once each said hello (or failed). */
+  static async start(o: FleetOptions): Promise<{ fleet: FanFleet; ready: number; failed: number; ms: number; firstError: string | null }> {
+    const children = Array.from({ length: o.workers }, () => fork(path.join(HERE, 'worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    const fleet = new FanFleet(children);
+    const results = await Promise.all(
+      children.map((child, w) => {
+        const share = o.fans.filter((_, i) => i % o.workers === w);
+        const msg: ToFanWorker = { type: 'init', fans: share, httpBase: o.httpBase, partyId: o.partyId, tls: o.tls, concurrency: o.concurrency, httpConnections: o.httpConnections, windows: o.windows };
+        return fleet.ask(child, msg, 'connected', 600_000);
+      }),
+    );
+    const sum = { ready: 0, failed: 0, ms: 0, firstError: null as string | null };
+    for (const r of results) {
+      if (r.type !== 'connected') continue;
+      sum.ready += r.ready;
+      sum.failed += r.failed;
+      sum.ms = Math.max(sum.ms, r.ms);
+      sum.firstError ??= r.firstError;
+    }
+    o.log(`   ${sum.ready} fans connected in ${(sum.ms / 1000).toFixed(1)} s (${sum.failed} failed${sum.firstError ? `: ${sum.firstError}` : ''})`);
+    return { fleet, ...sum };
+  }
+
+  /** Sets the windows of due times whose live latency is kept. */
+  setWindows(windows: LatencyWindow[]): void {
+    for (const c of this.children) c.send({ type: 'windows', windows } satisfies ToFanWorker);
+  }
+
+  /** CPU seconds of the workers so far. */
+  cpuSeconds(): number {
+    return this.children.reduce((a, c) => a + (cpuSeconds(c.pid!) ?? 0), 0);
+  }
+
+  /** Checks every fan against `expected` (the stored messages' seq_ids, ascending). */
+  async verify(expected: number[]): Promise<{ fans: FanOutcome[]; reports: FanWorkerReport[] }> {
+    const reports = await Promise.all(this.children.map((c) => this.ask(c, { type: 'verify', expected }, 'report', 300_000)));
+    const rs = reports.flatMap((r) => (r.type === 'report' ? [r.report] : []));
+    return { fans: rs.flatMap((r) => r.fans), reports: rs };
+  }
+
+  stop(): void {
+    for (const c of this.children) {
+      try {
+        c.send({ type: 'exit' } satisfies ToFanWorker);
+      } catch {
+        c.kill();
+      }
+    }
+  }
+
+  private ask(child: ChildProcess, msg: ToFanWorker, answer: FromFanWorker['type'], timeoutMs: number): Promise<FromFanWorker> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`fan worker gave no ${answer} within ${timeoutMs} ms`)), timeoutMs);
+      const onMsg = (m: FromFanWorker) => {
+        if (m.type !== answer) return;
+        clearTimeout(timer);
+        child.off('message', onMsg);
+        resolve(m);
+      };
+      child.on('message', onMsg);
+      child.once('exit', (code) => reject(new Error(`fan worker exited with ${code}`)));
+      child.send(msg);
+    });
+  }
+}
+
+/** The time from `t0` to each dropped fan being back, in ms ascending (Infinity for fans never back). */
+export function backTimes(fans: FanOutcome[], t0: number): number[] {
+  return fans.filter((f) => f.droppedAt !== null).map((f) => (f.backAt === null ? Infinity : f.backAt - t0)).sort((a, b) => a - b);
+}
+
+/** The value at quantile q of ascending values (nearest rank). */
+export function quantile(sorted: number[], q: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
+}

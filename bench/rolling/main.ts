@@ -1,0 +1,269 @@
+/**
+ * Rolling restart and crash behind the proxy: N fans (default 10,000) through nginx with the
+ * `deploy/` configuration (TLS, two host names) onto 2 nodes on one PostgreSQL and one Redis,
+ * chat running. Per scenario (SIGTERM, then SIGKILL; each on fresh nodes and sockets) one node
+ * goes away and is started again; its fans reconnect through the proxy as the party app does
+ * (bench/reconnect/worker.ts) and resume on the other node. Measured: every fan back with every
+ * stored message (no gap, no duplicate), time from the node going away to each fan being back
+ * (p50/p99/max, within 10 and 30 s), and the surviving node's fans' latency from due time during
+ * the event against their steady state before it, in the same run.
+ * Usage: `npm run bench:rolling -- --fans 10000 --rate 10`.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { Redis } from 'ioredis';
+import pg from 'pg';
+import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
+import { integerReader } from '../lib/args.ts';
+import { runChatLoad } from '../lib/chatLoad.ts';
+import { signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
+import { Histogram } from '../lib/histogram.ts';
+import { machineInfo, machineLine } from '../lib/machine.ts';
+import { freePort, sleep, stopProcess } from '../lib/processes.ts';
+import { markdownTable, serverLogDir, textTable, writeResults } from '../lib/results.ts';
+import { createBenchParty, fanPosters, PARTY_ID, posterCount } from '../fanout/targets.ts';
+import { backTimes, FanFleet, quantile } from '../reconnect/fleet.ts';
+import { storedSeqIds, summarizeOutcomes } from '../reconnect/outcomes.ts';
+
+const PARTY_HOST = 'party.test';
+const CMS_HOST = 'cms.test';
+
+const { values: args } = parseArgs({
+  options: {
+    fans: { type: 'string', default: '10000' },
+    rate: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '5' },
+    steady: { type: 'string', default: '15' },
+    settle: { type: 'string', default: '40' },
+    'restart-after': { type: 'string', default: '1' },
+    scenarios: { type: 'string', default: 'sigterm,sigkill' },
+    workers: { type: 'string', default: '2' },
+    concurrency: { type: 'string', default: '200' },
+    'http-connections': { type: 'string', default: '128' },
+    'nginx-workers': { type: 'string', default: '1' },
+    'pg-url': { type: 'string', default: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    'redis-url': { type: 'string', default: process.env.REDIS_URL || 'redis://127.0.0.1:6379' },
+    'no-save': { type: 'boolean', default: false },
+    name: { type: 'string', default: 'rolling' },
+  },
+});
+const intArg = integerReader(args);
+const cfg = {
+  fans: intArg('fans', 2, 20_000),
+  rate: intArg('rate', 1, 200),
+  warmupS: intArg('warmup', 0, 120),
+  steadyS: intArg('steady', 2, 300),
+  settleS: intArg('settle', 31, 300),
+  /** Seconds from the signal until the node is started again (at least until it exited). */
+  restartAfterS: intArg('restart-after', 0, 300),
+  scenarios: String(args.scenarios).split(',').filter((s): s is 'sigterm' | 'sigkill' => s === 'sigterm' || s === 'sigkill'),
+  workers: intArg('workers', 1, 8),
+  concurrency: intArg('concurrency', 1, 5000),
+  httpConnections: intArg('http-connections', 1, 10_000),
+  nginxWorkers: intArg('nginx-workers', 1, 8),
+  pgUrl: String(args['pg-url']),
+  redisUrl: String(args['redis-url']),
+};
+if (cfg.scenarios.length === 0) throw new Error('--scenarios: sigterm, sigkill or both');
+
+const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
+const load1 = () => Math.round(os.loadavg()[0]! * 100) / 100;
+
+interface ScenarioResult {
+  scenario: 'sigterm' | 'sigkill';
+  fans: number;
+  connected: number;
+  messages_stored: number;
+  posts_failed: Record<string, number>;
+  node_back_ms: number;
+  back_ms_from_gone: { p50: number; p99: number; max: number };
+  back_within_10s_pct: number;
+  back_within_30s_pct: number;
+  survivor: { fans: number; steady: { p50: number; p99: number; n: number }; event: { p50: number; p99: number; n: number }; ratio_p99: number };
+  summary: ReturnType<typeof summarizeOutcomes>;
+  load_before: number;
+  load_after: number;
+  client_loop_delay_p99_ms: number[];
+}
+
+async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessEnv, tokens: string[], logDir: string): Promise<ScenarioResult> {
+  log(`== ${scenario}: 2 nodes behind nginx, ${cfg.fans} fans`);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-rolling-'));
+  fs.chmodSync(dir, 0o755);
+  const nodes: (FanfareServer & { port: number; cmsPort: number; dataDir: string })[] = [];
+  let fleet: FanFleet | null = null;
+  let proxy: ReturnType<typeof startProxy> | null = null;
+  try {
+    for (let i = 0; i < 2; i++) nodes.push(await startFanfareServer({ env, logFile: path.join(logDir, `${scenario}-node${i}.log`) }));
+    const { cert, key, ca } = selfSignedCertificate(dir, [PARTY_HOST, CMS_HOST]);
+    const proxyPort = await freePort();
+    writeProxyConfig(findNginx()!, {
+      dir,
+      listen: `127.0.0.1:${proxyPort}`,
+      partyHost: PARTY_HOST,
+      cmsHost: CMS_HOST,
+      cert,
+      key,
+      nodes: [
+        { party: `127.0.0.1:${nodes[0]!.port}`, cms: `127.0.0.1:${nodes[0]!.cmsPort}` },
+        { party: `127.0.0.1:${nodes[1]!.port}`, cms: `127.0.0.1:${nodes[1]!.cmsPort}` },
+      ],
+      workerProcesses: cfg.nginxWorkers,
+      workerConnections: Math.ceil((cfg.fans * 2.5) / cfg.nginxWorkers) + 1024,
+    });
+    proxy = startProxy(findNginx()!, dir);
+    await sleep(500);
+    const publicBase = `https://${PARTY_HOST}:${proxyPort}`;
+    const fanTokens = tokens.slice(0, cfg.fans);
+    const started = await FanFleet.start({
+      fans: fanTokens.map((t) => ({ url: `${publicBase.replace(/^https/, 'wss')}/api/parties/${PARTY_ID}?access_token=${encodeURIComponent(t)}`, token: t })),
+      workers: cfg.workers,
+      httpBase: publicBase,
+      partyId: PARTY_ID,
+      tls: { caPem: ca.toString('utf8'), connectHost: '127.0.0.1' },
+      concurrency: cfg.concurrency,
+      httpConnections: cfg.httpConnections,
+      windows: [],
+      log,
+    });
+    fleet = started.fleet;
+    // The chat is posted to the node that stays (directly, as an API gateway would): the other
+    // node's fans hear it through Redis, and the rate does not dip while a node is away.
+    const [leaving, staying] = [nodes[0]!, nodes[1]!];
+    const loadBefore = load1();
+    const chatStart = Date.now() + 500;
+    const steadyFrom = chatStart + cfg.warmupS * 1000;
+    const eventAt = steadyFrom + cfg.steadyS * 1000;
+    const chatEnd = eventAt + cfg.settleS * 1000;
+    // The windows of due times compared for the surviving node's fans.
+    fleet.setWindows([
+      { name: 'steady', t0: steadyFrom, t1: eventAt },
+      { name: 'event', t0: eventAt, t1: eventAt + 30_000 },
+    ]);
+    log(`   chat ${cfg.rate}/s for ${((chatEnd - chatStart) / 1000).toFixed(0)} s; ${scenario} at +${cfg.warmupS + cfg.steadyS} s`);
+    const chat = runChatLoad(fanPosters([staying.base], tokens, cfg.rate), cfg.rate, chatStart, chatEnd);
+    await sleep(eventAt - Date.now());
+    const goneAt = Date.now();
+    const exited = new Promise<void>((r) => leaving.child.once('exit', () => r()));
+    leaving.child.kill(scenario === 'sigterm' ? 'SIGTERM' : 'SIGKILL');
+    await exited;
+    log(`   node 1 exited ${Date.now() - goneAt} ms after ${scenario.toUpperCase()}`);
+    await sleep(Math.max(0, goneAt + cfg.restartAfterS * 1000 - Date.now()));
+    const again = await startFanfareServer({ env, dataDir: leaving.dataDir, port: leaving.port, cmsPort: leaving.cmsPort, logFile: path.join(logDir, `${scenario}-node0-again.log`) });
+    nodes[0] = again;
+    const nodeBackMs = Date.now() - goneAt;
+    log(`   node 1 answering again ${(nodeBackMs / 1000).toFixed(1)} s after it went away`);
+    const posted = await chat;
+    await sleep(3000);
+    const loadAfter = load1();
+    const expected = await storedSeqIds(staying.base, tokens[0]!);
+    log(`   checking ${cfg.fans} fans against ${expected.length} stored messages`);
+    const { fans, reports } = await fleet.verify(expected);
+    const back = backTimes(fans, goneAt);
+    const gaps = fans.filter((f) => f.missing > 0).slice(0, 2);
+    if (gaps.length) log(`   fans with gaps, e.g.: ${JSON.stringify(gaps.map((f) => ({ missing: f.missingRange, n: f.missing, first: f.firstSeq, dup: f.dupSent, trace: f.trace })))}`);
+    const pct = (ms: number) => Math.round((back.filter((b) => b <= ms).length / Math.max(1, back.length)) * 1000) / 10;
+    const s = summarizeOutcomes(fans);
+    // The surviving node's fans are those that never dropped; their samples split by due time.
+    const steady = new Histogram(65_535);
+    const event = new Histogram(65_535);
+    const splitReports = reports.map((r) => r.latency.steady_fans);
+    for (const sp of splitReports) {
+      steady.addSparse(sp.steady ?? []);
+      event.addSparse(sp.event ?? []);
+    }
+    const survivorFans = fans.filter((f) => f.droppedAt === null).length;
+    const q = (h: Histogram) => ({ p50: h.quantile(0.5), p99: h.quantile(0.99), n: h.total });
+    const result: ScenarioResult = {
+      scenario,
+      fans: cfg.fans,
+      connected: started.ready,
+      messages_stored: expected.length,
+      posts_failed: posted.failed,
+      node_back_ms: nodeBackMs,
+      back_ms_from_gone: { p50: quantile(back, 0.5), p99: quantile(back, 0.99), max: quantile(back, 1) },
+      back_within_10s_pct: pct(10_000),
+      back_within_30s_pct: pct(30_000),
+      survivor: { fans: survivorFans, steady: q(steady), event: q(event), ratio_p99: Math.round((event.quantile(0.99) / steady.quantile(0.99)) * 100) / 100 },
+      summary: s,
+      load_before: loadBefore,
+      load_after: loadAfter,
+      client_loop_delay_p99_ms: reports.map((r) => r.loop_delay_ms.p99),
+    };
+    log(`   back p50/p99/max ${result.back_ms_from_gone.p50}/${result.back_ms_from_gone.p99}/${result.back_ms_from_gone.max} ms; complete ${s.complete}/${cfg.fans}; survivor p99 ${result.survivor.steady.p99} → ${result.survivor.event.p99} ms`);
+    return result;
+  } finally {
+    fleet?.stop();
+    if (proxy) await stopProcess(proxy);
+    await Promise.all(nodes.map((n) => n.stop()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const HEADER = ['scenario', 'fans', 'dropped', 'back', 'p50 back ms', 'p99 back ms', 'max back ms', '≤ 10 s %', '≤ 30 s %', 'complete', 'missing', 'extra', 'dup sent', 'resumed', 'resynced', 'survivor fans', 'survivor p99 steady ms', 'survivor p99 event ms', 'ratio', 'node back ms', 'load before/after'];
+const row = (r: ScenarioResult) => [r.scenario, r.fans, r.summary.dropped, r.summary.back, r.back_ms_from_gone.p50, r.back_ms_from_gone.p99, r.back_ms_from_gone.max, r.back_within_10s_pct, r.back_within_30s_pct, r.summary.complete, r.summary.missing, r.summary.extra, r.summary.dup_sent, r.summary.resumed, r.summary.resynced, r.survivor.fans, r.survivor.steady.p99, r.survivor.event.p99, r.survivor.ratio_p99, r.node_back_ms, `${r.load_before} / ${r.load_after}`];
+
+async function main(): Promise<void> {
+  if (!findNginx()) throw new Error('nginx is not installed (apt-get install -y nginx)');
+  const machine = machineInfo();
+  const when = new Date().toISOString();
+  const logDir = serverLogDir();
+  log(`rolling bench on ${machineLine(machine)}; server logs in ${logDir}`);
+  const dbName = `fanfare_rolling_${process.pid}`;
+  const admin = new pg.Client({ connectionString: cfg.pgUrl });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${dbName}`);
+  const dbUrl = new URL(cfg.pgUrl);
+  dbUrl.pathname = `/${dbName}`;
+  const prefix = `fanfare-rolling-${process.pid}:`;
+  const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2 });
+  const env: NodeJS.ProcessEnv = { DEMO_SEED: 'false', DATABASE_URL: dbUrl.toString(), REDIS_URL: cfg.redisUrl, REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '127.0.0.1' };
+  const results: ScenarioResult[] = [];
+  try {
+    const setup = await startFanfareServer({ env, logFile: path.join(logDir, 'setup.log') });
+    let tokens: string[];
+    try {
+      await createBenchParty(setup.base);
+      tokens = await signUpFans(setup.base, PARTY_ID, Math.max(cfg.fans, posterCount(cfg.rate)), log);
+    } finally {
+      await setup.stop();
+    }
+    for (const scenario of cfg.scenarios) results.push(await runScenario(scenario, env, tokens, logDir));
+  } finally {
+    const keys = await redis.keys(`${prefix}*`).catch(() => [] as string[]);
+    if (keys.length) await redis.del(...keys).catch(() => 0);
+    redis.disconnect();
+    await sleep(500);
+    await admin.query(`DROP DATABASE IF EXISTS ${dbName} WITH (FORCE)`).catch((e: unknown) => log(`   dropping ${dbName} failed: ${String(e)}`));
+    await admin.end();
+  }
+  process.stdout.write(`\n${textTable(HEADER, results.map(row))}\n`);
+  if (!args['no-save']) {
+    const md = [
+      `# Rolling restart and crash behind the proxy, ${when}`,
+      '',
+      `Machine: ${machineLine(machine)}. Shared with other engineers' work (load average per scenario in the table); nginx, both nodes, PostgreSQL, Redis and the load client share the 2 cores.`,
+      '',
+      `Run: ${cfg.fans.toLocaleString('en')} fans through nginx (\`deploy/nginx/fanfare.conf.template\` rendered as the topology test renders it: TLS, round robin over 2 nodes, ${cfg.nginxWorkers} worker(s)) onto 2 nodes on one PostgreSQL database and one Redis (${cfg.redisUrl}, own key prefix); chat ${cfg.rate} posts/s over HTTP to the node that stays; ${cfg.warmupS} s warm-up, ${cfg.steadyS} s steady state, then node 1 gets SIGTERM (graceful restart) or SIGKILL (crash); it is started again ${cfg.restartAfterS} s after the signal (once it exited); ${cfg.settleS} s to settle. Each scenario starts fresh nodes and sockets. Fans reconnect as the party app does (spec backoff and jitter, \`resume\`, REST catch-up after \`resync\`), ${cfg.workers} load-client workers, TLS sessions resumed.`,
+      '',
+      markdownTable(HEADER, results.map(row)),
+      '',
+      '- "back": from the node going away (the signal) to the fan having said hello on a node and replayed everything it missed (or finished the REST catch-up after `resync`).',
+      '- "survivor": fans that never dropped (the node that stayed); latency from the due time of each chat post, steady state = posts due in the steady window, event = posts due in the 30 s from the signal.',
+      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms.`),
+      '',
+    ].join('\n');
+    const files = writeResults(String(args.name).replace(/[^\w.-]/g, '_'), { when, machine, config: cfg, results }, md);
+    process.stdout.write(`\nwrote ${files.json}\nwrote ${files.md}\n`);
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e: unknown) => {
+    process.stderr.write(`${e instanceof Error ? e.stack : String(e)}\n`);
+    process.exit(1);
+  },
+);
