@@ -6,7 +6,7 @@ import { routeRateLimits } from '../platform/rateLimits.ts';
 import { routeWith, type EntryCheck, type Guards } from '../platform/route.ts';
 import { bearerToken, requireCms, requireCmsOrFan, requireFan } from './auth/guards.ts';
 import { fanForToken, type Fan } from './auth/sessions.ts';
-import { requireParty, requirePartyCached } from './parties/queries.ts';
+import { requirePartyCached } from './parties/queries.ts';
 import { cmsActor, denialIn, fanActor } from './policies.ts';
 import { audited, type AuditOptions } from '../cms/editorial/audit.ts';
 import { getParty } from './parties/service.ts';
@@ -55,11 +55,10 @@ function abilityCheck(ctx: ServerContext) {
     const fanOf = FAN_OF[def.auth];
     if (!fanOf) throw new Error(`${def.method} ${def.path}: an ability needs a known caller; auth "${def.auth}" has none`);
     if (!def.params || !('id' in def.params.shape)) throw new Error(`${def.method} ${def.path}: an ability is held in the party of :id`);
-    // Reads take the cached row (every chat/recent and player status read passes here); writes
-    // read it fresh, as their handlers did.
-    const partyOf = def.method === 'GET' ? requirePartyCached : requireParty;
+    // The cached row: every chat post and chat/recent read passes here, and the read cache drops
+    // the row when any node writes the party.
     return async (req, _reply, caller) => {
-      const party = await partyOf(ctx.db, (req.params as { id: string }).id);
+      const party = await requirePartyCached(ctx.db, (req.params as { id: string }).id);
       const fan = fanOf(caller);
       const reason = await denialIn(party, ability, () => (fan ? fanActor(ctx, party, fan) : cmsActor(party)));
       if (reason) throw forbidden(reason);
