@@ -62,6 +62,8 @@ export const de = {
     countdownLabel: 'Die Party startet in',
     startingSoon: 'Die Party startet jeden Moment …',
     faq: 'Fragen & Antworten',
+    readOnly: 'Der Chat öffnet, wenn die Party beginnt.',
+    loadingChat: 'Der Chat wird geladen …',
   },
   tracks: {
     title: 'Die Songs',

@@ -64,6 +64,8 @@ export const en: Dictionary = {
     countdownLabel: 'The party starts in',
     startingSoon: 'The party starts any moment now …',
     faq: 'Questions & answers',
+    readOnly: 'The chat opens when the party starts.',
+    loadingChat: 'Loading the chat …',
   },
   tracks: {
     title: 'The songs',
