@@ -38,7 +38,7 @@ describe.each(DB_TARGETS)('the waiting room chat on %s', (db) => {
     expect(party.status).toBeNull();
     const posted = await postText(w, w.fan, 'Hello from the waiting room');
     expect(posted.status).toBe(201);
-    expect(posted.body).toMatchObject({ text: 'Hello from the waiting room', sender: { id: w.fan.id } });
+    expect(posted.body).toMatchObject({ type: 'message', text: 'Hello from the waiting room' });
     expect(await w.fan.client.call('sendReaction', { params, body: { reaction: 'heart' } })).toEqual({ reaction: 'heart', track_id: null });
     const { poll } = await w.host.client.call('postPoll', { params, body: { question: 'Which track first?', options: ['A', 'B'], duration_seconds: 60 } });
     expect(await w.lena.client.call('answerPoll', { params: { id: P, pollId: poll!.id }, body: { answer_id: 1 } })).toEqual({ poll_id: poll!.id, answer_id: 1 });

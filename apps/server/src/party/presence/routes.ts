@@ -11,7 +11,8 @@ import { ReactionAggregator } from './reactions.ts';
 
 /**
  * Quick reactions (issue 15): `POST /api/parties/{id}/reactions` counts a signed-up fan's reaction
- * on the playing track, or in the waiting room before the start; the fans of the party get the sums once per window over the socket.
+ * on the playing track, or in the waiting room before the start; the fans of the party get the
+ * sums once per window over the socket.
  */
 export async function registerReactionRoutes(app: App, ctx: ServerContext, sockets: PartySocketServer): Promise<Closer> {
   const aggregator = new ReactionAggregator((partyId, event) => sockets.broadcastControl(partyId, event), () => ctx.now());
