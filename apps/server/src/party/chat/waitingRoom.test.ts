@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody, WAITING_ROOM_READ_ONLY_DETAIL, type FrontendSettings } from '@fanfare/protocol';
 import { DB_TARGETS } from '../../test/harness.ts';
-import { startLiveWorld, type LiveFan, type LiveWorld } from '../../test/liveParty.ts';
+import { startLiveWorld, TestSocket, type LiveFan, type LiveWorld } from '../../test/liveParty.ts';
 import { expectStatus } from './testkit.ts';
 
 const P = 'waiting-room';
@@ -45,7 +45,11 @@ describe.each(DB_TARGETS)('the waiting room chat on %s', (db) => {
   });
 
   it('a read-only waiting room refuses a listener\'s post, reaction and answers with 403 and says why; hosts and admins still post (201)', async () => {
+    // Fans already waiting hear of the switch.
+    const sock = await TestSocket.connect(w.t, P, w.lena.token);
     await setFrontend({ waitingRoomReadOnly: true });
+    expect(await sock.next('party_changed')).toMatchObject({ waiting_room_read_only: true });
+    sock.close();
     const refused = await postText(w, w.lena, 'Can I talk?');
     expect(refused.status).toBe(403);
     expect(ErrorBody.parse(refused.body).detail).toBe(WAITING_ROOM_READ_ONLY_DETAIL);
