@@ -202,7 +202,7 @@ export const en: Dictionary = {
     pollSent: 'Poll started.',
     quizSent: 'Quiz question asked.',
     prepareTitle: 'Prepare for the party',
-    prepareLead: 'Set up polls and quizzes now; start each one from your controls once the party runs. They are kept in this browser.',
+    prepareLead: 'Set up polls and quizzes now; start each one with one press, here in the waiting room or from your controls once the party runs. They are kept in this browser.',
     saveForLater: 'Save for later',
     savedForLater: 'Saved for later.',
     preparedTitle_one: 'Prepared ({{count}})',
