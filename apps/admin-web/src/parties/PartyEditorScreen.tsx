@@ -65,6 +65,11 @@ function GeneralSection({ form }: { form: PartyFormApi }) {
         <Switch label="Auto start" {...form.getInputProps('autoStart', { type: 'checkbox' })} />
         <Switch label="Voting" {...form.getInputProps('votingEnabled', { type: 'checkbox' })} />
         <Switch label="Login required" {...form.getInputProps('loginRequired', { type: 'checkbox' })} />
+        <Switch
+          label="Read-only waiting room"
+          description="Fans read the chat before the start but post, react and answer only once the party starts; hosts and admins may post"
+          {...form.getInputProps('waitingRoomReadOnly', { type: 'checkbox' })}
+        />
       </Group>
     </Stack>
   );

@@ -73,6 +73,13 @@ describe('party editor values → PutPartyBody (spec listening-party §6, PUT /a
     expect(f.pageModulesEnd).toEqual(['follow']);
     expect(f.faq).toEqual([{ question: 'Wann?', answer: '<b>Bald</b>', image: '/img/faq.png', locations: [{ page: 'waiting', service: 'All' }] }]);
   });
+  it('the read-only waiting room: off by default, switched on it travels in frontend and comes back', () => {
+    expect(partyToValues(party).waitingRoomReadOnly).toBe(party.frontend.waitingRoomReadOnly ?? false);
+    expect(emptyPartyValues().waitingRoomReadOnly).toBe(false);
+    const f = PutPartyBody.parse(toPutPartyBody({ ...partyToValues(party), waitingRoomReadOnly: true }, party.frontend)).frontend!;
+    expect(f.waitingRoomReadOnly).toBe(true);
+    expect(partyToValues({ ...party, frontend: f }).waitingRoomReadOnly).toBe(true);
+  });
 });
 
 describe('follow editor (spec 3: per service album, playlist, artists; entries with an empty id are dropped)', () => {

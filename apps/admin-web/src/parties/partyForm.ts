@@ -78,6 +78,8 @@ export interface PartyFormValues {
   /** Empty: open-ended. */
   endsAt: string;
   waitingRoomMinutes: number;
+  /** Listeners read but do not write in the waiting room until the start (hosts and admins do). */
+  waitingRoomReadOnly: boolean;
   autoStart: boolean;
   votingEnabled: boolean;
   loginRequired: boolean;
@@ -168,6 +170,7 @@ export function emptyPartyValues(now: Date = new Date()): PartyFormValues {
     startsAt: toLocalInput(start.toISOString()),
     endsAt: '',
     waitingRoomMinutes: WAITING_ROOM_DEFAULT_MINUTES,
+    waitingRoomReadOnly: false,
     autoStart: false,
     votingEnabled: true,
     loginRequired: true,
@@ -194,6 +197,7 @@ export function partyToValues(party: Party, excluded: string[] = []): PartyFormV
     startsAt: toLocalInput(party.starts_at),
     endsAt: toLocalInput(party.ends_at),
     waitingRoomMinutes: f.partyIsWaitingRoomMinutes ?? WAITING_ROOM_DEFAULT_MINUTES,
+    waitingRoomReadOnly: f.waitingRoomReadOnly ?? false,
     autoStart: party.auto_start,
     votingEnabled: party.voting_enabled,
     loginRequired: party.login_required,
@@ -240,6 +244,7 @@ export function frontendFromValues(values: PartyFormValues, stored: FrontendSett
     pageModulesWaiting: [...values.pageModulesWaiting],
     pageModulesEnd: [...values.pageModulesEnd],
     partyIsWaitingRoomMinutes: values.waitingRoomMinutes,
+    waitingRoomReadOnly: values.waitingRoomReadOnly,
     partyStartAllowed: values.startAllowed,
     faq: values.faq.map((f) => ({ question: f.question, answer: f.answer, ...(f.image.trim() ? { image: f.image.trim() } : {}), locations: f.locations.map((l) => ({ ...l })) })),
     visual: visualFromValues(values.visual, stored.visual),
@@ -319,6 +324,7 @@ function fieldOfPath(path: string): string {
     wp_post_id: 'wpPostId',
     'frontend.partyIsWaitingRoomMinutes': 'waitingRoomMinutes',
     'frontend.partyStartAllowed': 'startAllowed',
+    'frontend.waitingRoomReadOnly': 'waitingRoomReadOnly',
   };
   if (direct[path]) return direct[path];
   if (path.startsWith('frontend.')) return path.slice('frontend.'.length);

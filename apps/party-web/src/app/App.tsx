@@ -22,7 +22,7 @@ import { ServicesProvider, useParty, useServices } from './context.tsx';
 import { RedirectGuard } from './RedirectGuard.tsx';
 import type { AppServices } from './services.ts';
 
-// The Player (chat, polls, host tools, players) is its own chunk: fans in the waiting room do not load it.
+// The Player (playback, host tools, players) is its own chunk: the waiting room loads only the chat it shares with it, after its first paint.
 const Player = lazy(() => loadWithTimeout(() => import('../screens/Player.tsx')));
 
 /** A lazily loaded screen (the Player): the loading animation meanwhile, the load-failed state if its chunk fails (spec 8). */

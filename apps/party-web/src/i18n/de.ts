@@ -62,6 +62,8 @@ export const de = {
     countdownLabel: 'Die Party startet in',
     startingSoon: 'Die Party startet jeden Moment …',
     faq: 'Fragen & Antworten',
+    readOnly: 'Der Chat öffnet, wenn die Party beginnt.',
+    loadingChat: 'Der Chat wird geladen …',
   },
   tracks: {
     title: 'Die Songs',
@@ -198,7 +200,7 @@ export const de = {
     pollSent: 'Umfrage gestartet.',
     quizSent: 'Quizfrage gestellt.',
     prepareTitle: 'Für die Party vorbereiten',
-    prepareLead: 'Lege Umfragen und Quizfragen schon jetzt an und starte sie während der Party mit einem Klick. Sie bleiben in diesem Browser gespeichert.',
+    prepareLead: 'Lege Umfragen und Quizfragen schon jetzt an und starte sie mit einem Klick, hier im Warteraum oder während der Party. Sie bleiben in diesem Browser gespeichert.',
     saveForLater: 'Für später speichern',
     savedForLater: 'Für später gespeichert.',
     preparedTitle_one: 'Vorbereitet ({{count}})',

@@ -64,6 +64,8 @@ export const en: Dictionary = {
     countdownLabel: 'The party starts in',
     startingSoon: 'The party starts any moment now …',
     faq: 'Questions & answers',
+    readOnly: 'The chat opens when the party starts.',
+    loadingChat: 'Loading the chat …',
   },
   tracks: {
     title: 'The songs',
@@ -200,7 +202,7 @@ export const en: Dictionary = {
     pollSent: 'Poll started.',
     quizSent: 'Quiz question asked.',
     prepareTitle: 'Prepare for the party',
-    prepareLead: 'Set up polls and quizzes now; start each one from your controls once the party runs. They are kept in this browser.',
+    prepareLead: 'Set up polls and quizzes now; start each one with one press, here in the waiting room or from your controls once the party runs. They are kept in this browser.',
     saveForLater: 'Save for later',
     savedForLater: 'Saved for later.',
     preparedTitle_one: 'Prepared ({{count}})',

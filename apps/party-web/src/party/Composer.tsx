@@ -1,10 +1,11 @@
 import { useEffect, useId, useMemo, useRef, useState, type FormEvent } from 'react';
 import { ApiError } from '@fanfare/client';
 import { useTranslation } from 'react-i18next';
-import { CHAT_TEXT_MAX_LENGTH, type ChatMessage } from '@fanfare/protocol';
+import { CHAT_TEXT_MAX_LENGTH, WAITING_ROOM_READ_ONLY_DETAIL, type ChatMessage } from '@fanfare/protocol';
 import { useParty, useServices } from '../app/context.tsx';
 import { retryAfterSeconds } from '../rules/errors.ts';
 import { lastOwnPostMs, slowModeRefusal, slowModeSecondsFor, waitSeconds } from '../rules/slowMode.ts';
+import { readsOnlyInWaitingRoom } from '../rules/waitingRoom.ts';
 import { roleOf } from '../state/store.ts';
 import { useServerNow } from './useServerNow.ts';
 import { allowedStickers } from '../rules/theme.ts';
@@ -13,11 +14,15 @@ import { stickerGlyph } from '../ui/stickers.ts';
 /** The server's clock now, from this device's and the measured offset (called from event handlers). */
 const serverClock = (offsetMs: number) => Date.now() + offsetMs;
 
-/** Writing in the chat: text, stickers (when the party allows them), photos and videos, replies. Blocked fans cannot type. */
+/**
+ * Writing in the chat: text, stickers (when the party allows them), photos and videos, replies.
+ * Blocked fans cannot type; nor can listeners in a read-only waiting room until the start.
+ */
 export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: () => void; onSent: () => void }) {
   const { t } = useTranslation();
   const services = useServices();
   const canChat = useParty((s) => s.user?.can_chat ?? false);
+  const readOnly = useParty((s) => readsOnlyInWaitingRoom(s.party?.frontend, s.status, roleOf(s)));
   const stickers = allowedStickers(useParty((s) => s.party?.frontend.visual));
   // Slow mode (issue 10): the party's interval, and the wait left after this fan's last post.
   const slowSeconds = slowModeSecondsFor(useParty((s) => s.party?.frontend), useParty(roleOf));
@@ -42,6 +47,8 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
   }, [previewUrl]);
   /** The words for a failed send: the server's slow-mode refusal, how long to wait after the rate limit, else a plain failure. */
   const failure = (err: unknown, fallback: string) => {
+    // The host made the waiting room read-only after this page loaded: the server says so.
+    if (err instanceof ApiError && err.status === 403 && typeof err.body === 'object' && err.body?.detail === WAITING_ROOM_READ_ONLY_DETAIL) return t('waiting.readOnly');
     const slow = err instanceof ApiError && err.status === 429 ? slowModeRefusal(err.body) : null;
     if (slow) {
       setRefused({ message: slow.message, untilMs: serverClock(services.store.getState().clockOffsetMs) + slow.retryAfterMs });
@@ -51,6 +58,13 @@ export function Composer(props: { replyTo: ChatMessage | null; onCancelReply: ()
     return seconds !== null ? t('chat.rateLimited', { seconds }) : fallback;
   };
 
+  if (readOnly) {
+    return (
+      <p className="composer composer--blocked" role="status" data-testid="chat-read-only">
+        {t('waiting.readOnly')}
+      </p>
+    );
+  }
   if (!canChat) {
     return (
       <p className="composer composer--blocked" role="status" data-testid="chat-blocked">

@@ -6,6 +6,7 @@ import { resultShares, scoreboardRemainingMs } from '../rules/chat.ts';
 import { isHostOrAdmin } from '../rules/roles.ts';
 import { roleOf } from '../state/store.ts';
 import { waitSeconds } from '../rules/slowMode.ts';
+import { readsOnlyInWaitingRoom } from '../rules/waitingRoom.ts';
 import { useServerNow } from './useServerNow.ts';
 
 /** A poll or quiz question in the chat: answer once, then live results as bars. */
@@ -20,7 +21,8 @@ export function PollCard(props: { message: ChatMessage }) {
   const answered = useParty((s) =>
     isQuiz ? s.user?.quiz_answers.find((a) => a.question_id === id)?.answer_id : s.user?.poll_answers.find((a) => a.poll_id === id)?.answer_id,
   );
-  const canAnswer = useParty((s) => !!s.user);
+  // A listener in a read-only waiting room sees the question but answers once the party starts.
+  const canAnswer = useParty((s) => !!s.user && !readsOnlyInWaitingRoom(s.party?.frontend, s.status, roleOf(s)));
   // Hosts and admins follow the counts live while the question is open (the server sends them to all).
   const isHost = useParty((s) => isHostOrAdmin(roleOf(s)));
   const [error, setError] = useState(false);

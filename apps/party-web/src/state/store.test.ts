@@ -17,6 +17,13 @@ describe('party_changed rule: updates starts_at, ends_at and voting_enabled and 
     expect(party).toMatchObject({ starts_at: '2031-01-01T00:00:00.000Z', ends_at: null, voting_enabled: false });
     expect(partyVersion).toBe(1);
   });
+  it('follows the read-only waiting room switch, and keeps it when an event does not say', () => {
+    const s = store();
+    s.getState().applyEvent({ type: 'party_changed', seq_id: 1, server_time_ms: 1, starts_at: '2031-01-01T00:00:00.000Z', ends_at: null, voting_enabled: true, waiting_room_read_only: true });
+    expect(s.getState().party?.frontend.waitingRoomReadOnly).toBe(true);
+    s.getState().applyEvent({ type: 'party_changed', seq_id: 2, server_time_ms: 1, starts_at: '2031-01-01T00:00:00.000Z', ends_at: null, voting_enabled: true });
+    expect(s.getState().party?.frontend.waitingRoomReadOnly).toBe(true);
+  });
   it('stores ends_at from party_ended (spec 4: end returns ends_at, which is stored)', () => {
     const s = store();
     s.getState().applyEvent({ type: 'party_ended', seq_id: 2, server_time_ms: 1, ends_at: '2020-01-01T00:00:00.000Z' });

@@ -239,7 +239,14 @@ export function createPartyStore(partyId: string, nowMs: () => number = () => Da
           return;
         case 'party_changed':
           set({
-            party: state.party && { ...state.party, starts_at: event.starts_at, ends_at: event.ends_at, voting_enabled: event.voting_enabled },
+            party: state.party && {
+              ...state.party,
+              starts_at: event.starts_at,
+              ends_at: event.ends_at,
+              voting_enabled: event.voting_enabled,
+              // The host switched the read-only waiting room: the composer follows at once.
+              ...(event.waiting_room_read_only === undefined ? {} : { frontend: { ...state.party.frontend, waitingRoomReadOnly: event.waiting_room_read_only } }),
+            },
             partyVersion: state.partyVersion + 1,
           });
           return;

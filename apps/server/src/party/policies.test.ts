@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PARTY_ABILITIES, type PartyAbility } from '@fanfare/protocol';
+import { PARTY_ABILITIES, WAITING_ROOM_READ_ONLY_DETAIL, type PartyAbility } from '@fanfare/protocol';
 import type { PartyRow } from './parties/queries.ts';
 import { can, denial, denialIn, roleHas, type PartyActor } from './policies.ts';
 
@@ -120,5 +120,20 @@ describe('party policies: the ability matrix', () => {
     expect(await denialIn(party(true), 'live.read', stranger)).toBe('Sign up for this party to read its chat, player status and scoreboard');
     // Other abilities keep their rules in an open party.
     expect(await denialIn(party(false), 'chat.post', stranger)).toMatch(/Sign up/);
+  });
+
+  it('a read-only waiting room: listeners read but do not post, react or answer until the start; hosts and admins do', async () => {
+    const party = (readOnly: boolean, startedAt: number | null) => ({ login_required: 1, started_at: startedAt, frontend: JSON.stringify({ waitingRoomReadOnly: readOnly }) }) as unknown as PartyRow;
+    const speaking = ['chat.post', 'reactions.send', 'polls.answer', 'quiz.answer'] as const;
+    for (const ability of speaking) {
+      expect(await denialIn(party(true, null), ability, () => ACTORS.listener)).toBe(WAITING_ROOM_READ_ONLY_DETAIL);
+      expect(await denialIn(party(true, null), ability, () => ACTORS.host)).toBeNull();
+      expect(await denialIn(party(true, null), ability, () => ACTORS.admin)).toBeNull();
+      expect(await denialIn(party(true, 1_700_000_000_000), ability, () => ACTORS.listener)).toBeNull();
+      expect(await denialIn(party(false, null), ability, () => ACTORS.listener)).toBeNull();
+    }
+    // Reading stays open, and a blocked fan still hears why first.
+    expect(await denialIn(party(true, null), 'live.read', () => ACTORS.listener)).toBeNull();
+    expect(await denialIn(party(true, null), 'chat.post', () => ACTORS.blocked)).toMatch(/blocked/);
   });
 });

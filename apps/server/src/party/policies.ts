@@ -5,13 +5,13 @@
  * (`party/route.ts`) or the socket's token check; this module answers what that caller may do in
  * one party.
  */
-import { PARTY_ABILITIES, type PartyAbility, type PartyActorRole, type Role, type StartAllowed } from '@fanfare/protocol';
+import { PARTY_ABILITIES, WAITING_ROOM_READ_ONLY_DETAIL, type PartyAbility, type PartyActorRole, type Role, type StartAllowed } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
 import { toBool } from '../platform/db/columns.ts';
 import type { Fan } from './auth/sessions.ts';
 import { membershipOf, roleOf } from './auth/membership.ts';
 import type { PartyRow } from './parties/queries.ts';
-import { startAllowedOf } from './parties/service.ts';
+import { startAllowedOf, storedSettingsOf } from './parties/service.ts';
 
 /**
  * Fan state an ability needs beyond the role: a signup for the party (`signup`; `listenerSignup`:
@@ -39,6 +39,12 @@ const SIGNUP_DETAIL: Partial<Record<PartyAbility, string>> = {
  * party asks for a login).
  */
 const HELD_IN_OPEN_PARTIES: ReadonlySet<PartyAbility> = new Set(['live.read']);
+
+/**
+ * What a listener may not do while a read-only waiting room waits for the start: speak in the
+ * chat in any form. Reading stays open; hosts and admins keep every right.
+ */
+const CLOSED_IN_READ_ONLY_WAITING_ROOM: ReadonlySet<PartyAbility> = new Set(['chat.post', 'reactions.send', 'polls.answer', 'quiz.answer']);
 
 /** Who acts in one party. */
 export interface PartyActor {
@@ -100,7 +106,17 @@ export function cmsActor(party: PartyRow): PartyActor {
  */
 export async function denialIn(party: PartyRow, ability: PartyAbility, actorOf: () => PartyActor | Promise<PartyActor>): Promise<string | null> {
   if (HELD_IN_OPEN_PARTIES.has(ability) && !toBool(party.login_required)) return null;
-  return denial(await actorOf(), ability);
+  const actor = await actorOf();
+  return denial(actor, ability) ?? waitingRoomDenial(party, ability, actor.role);
+}
+
+/**
+ * Why a read-only waiting room refuses `ability` to `role` (the 403 detail), or null: only before
+ * the start (`started_at` null), only listeners, only the abilities that speak in the chat.
+ */
+export function waitingRoomDenial(party: Pick<PartyRow, 'started_at' | 'frontend'>, ability: PartyAbility, role: PartyActorRole): string | null {
+  if (role !== 'listener' || party.started_at != null || !CLOSED_IN_READ_ONLY_WAITING_ROOM.has(ability)) return null;
+  return storedSettingsOf(party).waitingRoomReadOnly === true ? WAITING_ROOM_READ_ONLY_DETAIL : null;
 }
 
 /**

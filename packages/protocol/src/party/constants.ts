@@ -279,6 +279,12 @@ export const GRANT_LINK_REFUSED_REASONS = ['unknown', 'expired', 'used_up'] as c
 export const CHAT_SLOW_MODE_MAX_SECONDS = 3600;
 export const CHAT_SLOW_MODE_ERROR = 'ChatSlowMode';
 
+/**
+ * Ours: the 403 `detail` a listener gets for a chat post, reaction or poll or quiz answer while a
+ * read-only waiting room (`frontend.waitingRoomReadOnly`) waits for the party to start.
+ */
+export const WAITING_ROOM_READ_ONLY_DETAIL = 'The chat opens when the party starts';
+
 /** Ours: how many tracks a party may leave out of its album or playlist. */
 export const EXCLUDED_TRACKS_MAX = 1000;
 

@@ -253,6 +253,12 @@ export const FrontendSettings = z.strictObject({
    * per this many seconds (hosts and admins exempt). Hosts switch it with `PUT .../chat/slow_mode`.
    */
   chatSlowModeSeconds: z.number().int().min(0).max(CHAT_SLOW_MODE_MAX_SECONDS).optional(),
+  /**
+   * Ours: a read-only waiting room. Until the party starts, listeners read the chat but may not
+   * post, react or answer polls and quizzes (403, `WAITING_ROOM_READ_ONLY_DETAIL`); hosts and
+   * admins may. Absent or false: the waiting room is open like the party.
+   */
+  waitingRoomReadOnly: z.boolean().optional(),
   visual: VisualSettings.optional(),
   /** Imprint, privacy and terms of this party (HTML), served at `/legal/{page}`. */
   legal: LegalSettings.optional(),

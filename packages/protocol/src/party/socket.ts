@@ -115,6 +115,11 @@ export const PartyChangedEvent = z.object({
   starts_at: IsoDateTime,
   ends_at: IsoDateTime.nullable(),
   voting_enabled: z.boolean(),
+  /**
+   * Ours: `frontend.waitingRoomReadOnly`, so fans already waiting follow the host's switch (a
+   * change of it publishes this event too). Absent from older servers: keep what is known.
+   */
+  waiting_room_read_only: z.boolean().optional(),
 });
 export type PartyChangedEvent = z.infer<typeof PartyChangedEvent>;
 

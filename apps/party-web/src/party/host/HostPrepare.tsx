@@ -4,7 +4,10 @@ import { PollForm } from './PollForm.tsx';
 import { PreparedList } from './PreparedList.tsx';
 import { QuizForm } from './QuizForm.tsx';
 
-/** In the waiting room: the host sets up polls and quizzes for later (launched from the host panel once the party runs). */
+/**
+ * In the waiting room: the host sets up polls and quizzes for later, and starts them here (the
+ * waiting room's chat is already open) or from the host panel once the party runs.
+ */
 export function HostPrepare() {
   const { t } = useTranslation();
   return (
@@ -17,7 +20,7 @@ export function HostPrepare() {
       <HostSection title={t('host.quizTitle')}>
         <QuizForm prepare />
       </HostSection>
-      <PreparedList />
+      <PreparedList launch />
     </section>
   );
 }

@@ -6,8 +6,8 @@ import { removePrepared, usePrepared, type Prepared } from './prepared.ts';
 import { useHostAction } from './useHostAction.tsx';
 
 /**
- * The polls and quizzes prepared for later. Before the party they can only be removed; in the
- * host panel (`launch`) each starts with one press and leaves the list.
+ * The polls and quizzes prepared for later. With `launch` (the waiting room and the host panel)
+ * each starts with one press and leaves the list; without it they can only be removed.
  */
 export function PreparedList({ launch = false }: { launch?: boolean }) {
   const { t } = useTranslation();

@@ -47,6 +47,24 @@ describe('host flows: a host prepares polls and quizzes before the party and sta
     expect(fetch.calls.filter((c) => c.method === 'POST')).toEqual([]);
   });
 
+  it('the waiting room\'s chat is open: the host starts a prepared poll there with one press and it leaves the list', async () => {
+    window.localStorage.setItem(KEY, JSON.stringify([poll]));
+    const { fetch } = await renderApp({
+      route: '#/waiting',
+      token: 'T',
+      routes: {
+        'GET /api/parties/demo': () => ({ status: 200, body: partyFixture() }),
+        'GET /api/parties/demo/tracks': () => ({ status: 200, body: { items: [], options: null, excluded: [] } }),
+        'GET /api/parties/demo/users/me': () => ({ status: 200, body: partyUserFixture({ role: 'host' }) }),
+        'POST /api/parties/demo/chat/polls': () => ({ status: 201, body: chatFixture({ id: 'm-poll' }) }),
+      },
+    });
+    const prepare = await screen.findByTestId('host-prepare', {}, { timeout: 3000 });
+    await userEvent.click(within(prepare).getByRole('button', { name: 'Jetzt starten: Best song?' }));
+    await waitFor(() => expect(fetch.calls.filter((c) => c.method === 'POST' && c.path === '/api/parties/demo/chat/polls').map((c) => c.body)).toEqual([poll.body]));
+    await waitFor(() => expect(parsePrepared(window.localStorage.getItem(KEY))).toEqual([]));
+  });
+
   it('once the party runs, the host panel starts a prepared poll with one press and it leaves the list', async () => {
     window.localStorage.setItem(KEY, JSON.stringify([poll]));
     const { fetch } = await renderPlayer({ role: 'host', extra: { 'POST /api/parties/demo/chat/polls': () => ({ status: 201, body: chatFixture({ id: 'm-poll' }) }) } });

@@ -213,7 +213,8 @@ export async function putParty(ctx: ServerContext, partyId: string, body: PutPar
     if (
       Number(after.starts_at) !== Number(before.starts_at) ||
       (after.ends_at == null ? null : Number(after.ends_at)) !== (before.ends_at == null ? null : Number(before.ends_at)) ||
-      after.voting_enabled !== before.voting_enabled
+      after.voting_enabled !== before.voting_enabled ||
+      waitingRoomReadOnlyOf(after) !== waitingRoomReadOnlyOf(before)
     ) {
       w.emit(partyId, partyChangedEvent(after));
     }
@@ -223,6 +224,9 @@ export async function putParty(ctx: ServerContext, partyId: string, body: PutPar
   return toParty(ctx, after);
 }
 
+/** The party's read-only waiting room setting (default off). */
+const waitingRoomReadOnlyOf = (row: Pick<PartyRow, 'frontend'>): boolean => storedSettingsOf(row).waitingRoomReadOnly === true;
+
 /** The `party_changed` event of a party row (for writes that queue it in their unit of work). */
 export function partyChangedEvent(row: PartyRow): PartyChangedEvent {
   return {
@@ -230,6 +234,7 @@ export function partyChangedEvent(row: PartyRow): PartyChangedEvent {
     starts_at: iso(Number(row.starts_at)),
     ends_at: row.ends_at == null ? null : iso(Number(row.ends_at)),
     voting_enabled: toBool(row.voting_enabled),
+    waiting_room_read_only: waitingRoomReadOnlyOf(row),
   };
 }
 

@@ -98,11 +98,11 @@ describe.each(DB_TARGETS)('presence and reactions over the socket on %s', (db) =
     for (const s of [a, secondTab]) s.close();
   });
 
-  it('reactions need a playing track, reach every fan summed, and a flood beyond the abuse limit answers 429 with Retry-After', async () => {
+  it('reactions count in the waiting room (no track) and on the playing track, reach every fan summed, and a flood beyond the abuse limit answers 429 with Retry-After', async () => {
     const listener = await TestSocket.connect(w.t, P, w.lena.token);
-    const idle = await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } }).catch((e: unknown) => e);
-    expect(idle).toBeInstanceOf(ApiError);
-    expect((idle as ApiError).status).toBe(409);
+    const waiting = await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'wow' } });
+    expect(waiting).toEqual({ reaction: 'wow', track_id: null });
+    await listener.next('reactions', (e) => e.track_id === null && e.counts.wow === 1);
     await w.host.client.call('startParty', { params: { id: P } });
     const ok = await w.fan.client.call('sendReaction', { params: { id: P }, body: { reaction: 'fire' } });
     expect(ok.reaction).toBe('fire');
@@ -113,10 +113,10 @@ describe.each(DB_TARGETS)('presence and reactions over the socket on %s', (db) =
     // Summed over the windows they fell into (the window timer may split them).
     const summed = () => {
       const counts: Record<string, number> = {};
-      for (const e of listener.events) if (e.type === 'reactions') for (const [k, n] of Object.entries(e.counts)) counts[k] = (counts[k] ?? 0) + n;
+      for (const e of listener.events) if (e.type === 'reactions' && e.track_id !== null) for (const [k, n] of Object.entries(e.counts)) counts[k] = (counts[k] ?? 0) + n;
       return counts;
     };
-    const burst = await listener.next('reactions', () => (summed().fire ?? 0) + (summed().heart ?? 0) >= 4);
+    const burst = await listener.next('reactions', (e) => e.track_id !== null && (summed().fire ?? 0) + (summed().heart ?? 0) >= 4);
     expect(summed()).toEqual({ fire: 3, heart: 1 });
     // A scripted flood is not: beyond the burst the answer is 429 with Retry-After and the wait.
     const flood = await Promise.all(
