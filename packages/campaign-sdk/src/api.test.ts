@@ -55,7 +55,7 @@ describe("the editor's preview of a draft (a page opened through a preview link)
   });
 
   it("passes the preview token on to the page's own public calls, so they answer for the draft", async () => {
-    const client = { call: vi.fn(async () => ({})), url: vi.fn(() => 'https://cms.example/login') };
+    const client = { call: vi.fn(async (..._args: unknown[]) => ({})), url: vi.fn((..._args: unknown[]) => 'https://cms.example/login') };
     const api = new CampaignApi({ baseUrl: 'https://cms.example', fetch: globalThis.fetch, previewToken: () => 'signed.token', loadClient: async () => client as unknown as CmsClient });
     await api.campaignTranslations('c1');
     await api.newsletterSignup('c1', { email: 'fan@example.com' } as NewsletterSignupBody);

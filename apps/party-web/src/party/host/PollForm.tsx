@@ -16,14 +16,15 @@ export function PollForm({ prepare = false }: { prepare?: boolean }) {
   const questionId = useId();
   const { run, busy, feedback } = useHostAction();
   const prepared = usePreparedIfAny();
-  if (prepare && !prepared) throw new Error('A form that prepares for later belongs inside PreparedProvider');
   const [poll, setPoll] = useState({ question: '', options: ['', ''], duration: 60 });
+  if (prepare && !prepared) throw new Error('A form that prepares for later belongs inside PreparedProvider');
   const send = async (e: FormEvent) => {
     e.preventDefault();
     // Polls and quizzes are created with set_next_track false (spec 5).
     const body = { question: poll.question, options: poll.options, duration_seconds: poll.duration, set_next_track: false };
     // Prepared before the party: kept on the server for this party, started from the host panel once it runs.
-    const ok = prepared && prepare
+    const ok =
+      prepared && prepare
         ? await run(() => prepared.add({ kind: 'poll', body }), t('host.savedForLater'))
         : await run(() => services.api().call('postPoll', { params: { id: services.partyId }, body }), t('host.pollSent'));
     if (ok) setPoll({ question: '', options: ['', ''], duration: poll.duration });

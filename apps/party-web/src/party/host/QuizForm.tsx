@@ -16,13 +16,14 @@ export function QuizForm({ prepare = false }: { prepare?: boolean }) {
   const questionId = useId();
   const { run, busy, feedback } = useHostAction();
   const prepared = usePreparedIfAny();
-  if (prepare && !prepared) throw new Error('A form that prepares for later belongs inside PreparedProvider');
   const [quiz, setQuiz] = useState({ question: '', options: ['', ''], correct: 0, duration: 30 });
+  if (prepare && !prepared) throw new Error('A form that prepares for later belongs inside PreparedProvider');
   const send = async (e: FormEvent) => {
     e.preventDefault();
     const body = { question: quiz.question, options: quiz.options, correct_answer: quiz.correct, duration_seconds: quiz.duration, set_next_track: false };
     // Prepared before the party: kept on the server for this party, started from the host panel once it runs.
-    const ok = prepared && prepare
+    const ok =
+      prepared && prepare
         ? await run(() => prepared.add({ kind: 'quiz', body }), t('host.savedForLater'))
         : await run(() => services.api().call('postQuizQuestion', { params: { id: services.partyId }, body }), t('host.quizSent'));
     if (ok) setQuiz({ question: '', options: ['', ''], correct: 0, duration: quiz.duration });
