@@ -2,7 +2,7 @@
  * A grant link the day before, in Debian's Chromium against the real server: the party starts in
  * 24 hours (its waiting room opens 30 minutes before). The host opens the grant link, is told it
  * is a host invitation, logs in, has the role confirmed and reaches the waiting room to prepare
- * (a poll saved for later); a fan without the link at the same moment lands on Pre. Once the host
+ * (a poll saved for later, kept on the server); a fan without the link at the same moment lands on Pre. Once the host
  * starts the party, the prepared poll starts from the host panel with one press. The screens pass
  * axe at 390 and 1280 px.
  */
@@ -82,6 +82,9 @@ describe('host flows: a grant link works the day before the party', { timeout: 1
     await pollForm.getByRole('button', { name: 'Save for later' }).click();
     await prepare.getByText('Poll: Which song first?').waitFor();
     await atBothWidths(host, 'the waiting room with a prepared poll');
+    // Kept on the server for the party, not in this page: a fresh load shows it again.
+    await host.reload();
+    await host.getByTestId('host-prepare').getByText('Poll: Which song first?').waitFor();
 
     const fan = await newPage();
     await fan.goto(`${server.partyUrl}/`);

@@ -1,6 +1,9 @@
 import type { CmsClient } from '@fanfare/client/cms';
 import { describe, expect, it, vi } from 'vitest';
+import type { NewsletterSignupBody } from '@fanfare/protocol';
 import { APPLE_DEFAULT_STOREFRONT, CampaignApi, appleLookupTarget } from './api.ts';
+import { readCampaignConfig } from './config.ts';
+import { campaignFixture, fakeEnv, pageMeta } from './test/fakes.ts';
 
 function apiWith(call: (...args: unknown[]) => unknown) {
   const client = { call: vi.fn(async (...args: unknown[]) => call(...args)) };
@@ -40,5 +43,41 @@ describe('music lookups (campaign spec §7)', () => {
     const tracks = await api.spotifyTracks(ids);
     expect(client.call.mock.calls.map((c) => ((c[1] as { query: { ids: string } }).query.ids.split(',').length))).toEqual([50, 1]);
     expect(tracks.map((t) => t.id)).toEqual(ids.filter((id) => id !== 't3'));
+  });
+});
+
+describe("the editor's preview of a draft (a page opened through a preview link)", () => {
+  it('reads the preview token from the page address, and none from an ordinary visit', () => {
+    const c = campaignFixture();
+    const preview = fakeEnv({ href: 'https://cms.fanfare.example/c/fan-pages/demo?preview=signed.token', meta: pageMeta(c) });
+    expect(readCampaignConfig(preview.env).previewToken).toBe('signed.token');
+    expect(readCampaignConfig(fakeEnv({ meta: pageMeta(c) }).env).previewToken).toBeNull();
+  });
+
+  it("passes the preview token on to the page's own public calls, so they answer for the draft", async () => {
+    const client = { call: vi.fn(async (..._args: unknown[]) => ({})), url: vi.fn((..._args: unknown[]) => 'https://cms.example/login') };
+    const api = new CampaignApi({ baseUrl: 'https://cms.example', fetch: globalThis.fetch, previewToken: () => 'signed.token', loadClient: async () => client as unknown as CmsClient });
+    await api.campaignTranslations('c1');
+    await api.newsletterSignup('c1', { email: 'fan@example.com' } as NewsletterSignupBody);
+    await api.checkTokenGate('c1', 'CODE');
+    await api.verifyTokenGate('c1', 'key');
+    await api.appleLogin('c1', 'mut');
+    await api.loginUrl('c1', 'spotify', { redirect_uri: 'https://p/x', state: 's' });
+    const queries = client.call.mock.calls.map((c) => [c[0], (c[1] as { query?: unknown }).query]);
+    expect(queries).toEqual([
+      ['getCampaignTranslations', { preview: 'signed.token' }],
+      ['newsletterSignup', { preview: 'signed.token' }],
+      ['tokenGateCheck', { preview: 'signed.token' }],
+      ['tokenGateVerify', { preview: 'signed.token' }],
+      ['accountAppleLogin', { preview: 'signed.token' }],
+    ]);
+    expect(client.url).toHaveBeenCalledWith('accountLogin', { params: { id: 'c1', service: 'spotify' }, query: { redirect_uri: 'https://p/x', state: 's', hash_output: 'false', preview: 'signed.token' } });
+  });
+
+  it('sends no preview query on an ordinary visit', async () => {
+    const { api, client } = apiWith(() => ({}));
+    await api.campaignTranslations('c1');
+    await api.checkTokenGate('c1', 'CODE');
+    expect(client.call.mock.calls.map((c) => (c[1] as { query?: unknown }).query)).toEqual([undefined, undefined]);
   });
 });

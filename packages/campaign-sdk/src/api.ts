@@ -13,6 +13,7 @@ import type {
   CampaignAccount,
   CampaignService,
   NewsletterSignupBody,
+  PreviewQuery,
   SpotifyAlbum,
   SpotifyPlaylist,
   SpotifyTrack,
@@ -50,6 +51,11 @@ export interface CampaignApiOptions {
   fetch: typeof fetch;
   /** The editor's CMS token (bridge `token`), sent as bearer on the calls that carry a token. */
   editorToken?: () => string | null;
+  /**
+   * The preview link's token the page was opened with: passed on (`preview` query) to the page's
+   * own public calls, so that the editor's preview of an unpublished draft gets answers.
+   */
+  previewToken?: () => string | null;
   /** Replaces the lazy import of the typed client (tests). */
   loadClient?: () => Promise<CmsClient>;
 }
@@ -73,21 +79,27 @@ export class CampaignApi {
     return this.client;
   }
 
+  /** The `preview` query of the page's public calls: only while previewing a draft. */
+  private previewQuery(): { query?: PreviewQuery } {
+    const preview = this.options.previewToken?.() ?? null;
+    return preview ? { query: { preview } } : {};
+  }
+
   /** Spec §7 Newsletter: no token. */
   async newsletterSignup(campaignId: string, body: NewsletterSignupBody): Promise<void> {
-    await (await this.cms()).call('newsletterSignup', { params: { id: campaignId }, body }, { includeToken: false });
+    await (await this.cms()).call('newsletterSignup', { params: { id: campaignId }, body, ...this.previewQuery() }, { includeToken: false });
   }
 
   /** Spec §7 Accounts: the browser redirect of a provider login. */
   async loginUrl(campaignId: string, service: CampaignService, query: { redirect_uri: string; state: string; hash_output?: boolean }): Promise<string> {
     return (await this.cms()).url('accountLogin', {
       params: { id: campaignId, service },
-      query: { redirect_uri: query.redirect_uri, state: query.state, hash_output: query.hash_output ? 'true' : 'false' },
+      query: { redirect_uri: query.redirect_uri, state: query.state, hash_output: query.hash_output ? 'true' : 'false', ...this.previewQuery().query },
     });
   }
 
   async appleLogin(campaignId: string, musicUserToken: string): Promise<AccountTokenInfo> {
-    return (await this.cms()).call('accountAppleLogin', { params: { id: campaignId }, body: { music_user_token: musicUserToken } }, { includeToken: false });
+    return (await this.cms()).call('accountAppleLogin', { params: { id: campaignId }, body: { music_user_token: musicUserToken }, ...this.previewQuery() }, { includeToken: false });
   }
 
   /** Spec §7: the authorization header carries the refresh token. */
@@ -105,17 +117,17 @@ export class CampaignApi {
 
   /** Spec §7 Token gate: `verify_access` with the key in the `token-gate-access-key` header. */
   async verifyTokenGate(campaignId: string, accessKey: string): Promise<TokenGateResult> {
-    return (await this.cms()).call('tokenGateVerify', { params: { id: campaignId } }, { includeToken: false, headers: { [TOKEN_GATE_ACCESS_KEY_HEADER]: accessKey } });
+    return (await this.cms()).call('tokenGateVerify', { params: { id: campaignId }, ...this.previewQuery() }, { includeToken: false, headers: { [TOKEN_GATE_ACCESS_KEY_HEADER]: accessKey } });
   }
 
   /** Spec §7 Token gate: `provider_check` with credentials (an access code for the built-in provider). */
   async checkTokenGate(campaignId: string, code: string): Promise<TokenGateResult> {
-    return (await this.cms()).call('tokenGateCheck', { params: { id: campaignId }, body: { credentials: { code } } }, { includeToken: false });
+    return (await this.cms()).call('tokenGateCheck', { params: { id: campaignId }, body: { credentials: { code } }, ...this.previewQuery() }, { includeToken: false });
   }
 
   /** Spec §7 i18n: with the (editor's) token. */
   async campaignTranslations(campaignId: string): Promise<TranslationsResponse> {
-    return (await this.cms()).call('getCampaignTranslations', { params: { id: campaignId } });
+    return (await this.cms()).call('getCampaignTranslations', { params: { id: campaignId }, ...this.previewQuery() });
   }
 
   async appTranslations(app: string): Promise<TranslationsResponse> {

@@ -87,7 +87,12 @@ export class CampaignInstance {
       : readCampaignConfig(env, options.backendOrigins);
     const campaign = this.config.campaign;
     const keys = storageKeys(campaign.id);
-    this.api = new CampaignApi({ baseUrl: this.config.backendOrigin, fetch: env.fetch, editorToken: () => this.editorToken });
+    this.api = new CampaignApi({
+      baseUrl: this.config.backendOrigin,
+      fetch: env.fetch,
+      editorToken: () => this.editorToken,
+      previewToken: () => this.config.previewToken,
+    });
     this.tracker = new Tracker(env, options.trackingSink ?? (() => undefined), campaign, keys);
     this.bridge = new EditorBridge(env, this.config.allowedOrigins, `c${++instanceCount}`);
     const musicKit = options.musicKit ?? (async () => null);

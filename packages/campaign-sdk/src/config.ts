@@ -5,6 +5,7 @@
 import {
   CAMPAIGN_ENVIRONMENT_ALIASES,
   CAMPAIGN_META,
+  CAMPAIGN_PREVIEW_PARAM,
   CMS_LOCAL_PORT,
   isAllowedBridgeOrigin as isAllowedOrigin,
   type Campaign,
@@ -29,6 +30,8 @@ export interface CampaignConfig {
   allowedOrigins: string[];
   /** True inside the editor frame or pop-up. */
   isEmbedded: boolean;
+  /** The preview link's token the page was opened with (the editor's preview of a draft), else null. */
+  previewToken: string | null;
 }
 
 /** Spec §5: staging, production (also live, prod) or local, else 'Invalid environment'. */
@@ -85,6 +88,12 @@ export function readCampaignConfig(env: PageEnv, overrides: BackendOrigins = {})
   return configFor(env, raw, environment, overrides);
 }
 
+/** The `preview` token of the page's address (a preview link), or null. */
+export function previewTokenOf(pageUrl: string): string | null {
+  const token = new URL(pageUrl).searchParams.get(CAMPAIGN_PREVIEW_PARAM);
+  return token ? token : null;
+}
+
 /** Builds the config of a known campaign (also used when the editor sends an unsaved one). */
 export function configFor(env: PageEnv, campaign: Campaign, environment: CampaignEnvironment, overrides: BackendOrigins = {}): CampaignConfig {
   const origins = defaultBackendOrigins(env.location.href, overrides);
@@ -99,5 +108,6 @@ export function configFor(env: PageEnv, campaign: Campaign, environment: Campaig
     backendOrigin: parentIsBackend ? parentOrigin : origins[environment],
     allowedOrigins,
     isEmbedded,
+    previewToken: previewTokenOf(env.location.href),
   };
 }

@@ -33,6 +33,7 @@ export function renderPlayer(opts: {
       'GET /api/parties/demo/users': () => ({ status: 200, body: { items: [] } }),
       'GET /api/parties/demo/chat/recent': () => ({ status: 200, body: { items: opts.messages ?? [] } }),
       'GET /api/parties/demo/player/status': () => ({ status: 200, body: { status, server_time_ms: Date.now() } }),
+      'GET /api/parties/demo/chat/prepared': () => ({ status: 200, body: { items: [] } }),
       ...opts.extra,
     },
   });

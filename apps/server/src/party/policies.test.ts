@@ -51,6 +51,7 @@ const EXPECTED: Record<PartyAbility, Column[]> = {
   'polls.answer': ['admin', 'host', 'listener', 'blocked'],
   'quiz.create': ['cms', 'admin', 'host'],
   'quiz.answer': ['admin', 'host', 'listener', 'blocked'],
+  'questions.prepare': ['cms', 'admin', 'host'],
   'quiz.scoreboard': ['cms', 'admin', 'host'],
   'users.list': ['admin', 'host'],
   'users.remove': ['cms'],

@@ -26,6 +26,7 @@ import {
   Translation,
   UploadFolder,
 } from './entities.ts';
+import { PreviewQuery } from './editorial.ts';
 
 const Email = z.string().trim().toLowerCase().pipe(z.email().max(254));
 const Password = z.string().min(CMS_PASSWORD_MIN_LENGTH).max(CMS_PASSWORD_MAX_LENGTH);
@@ -358,6 +359,7 @@ export const CampaignLoginQuery = z.object({
   redirect_uri: z.string().min(1).max(2000),
   hash_output: z.enum(['true', 'false']).optional(),
   state: z.string().max(200).optional(),
+  ...PreviewQuery.shape,
 });
 export type CampaignLoginQuery = z.infer<typeof CampaignLoginQuery>;
 

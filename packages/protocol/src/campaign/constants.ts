@@ -34,6 +34,12 @@ export const TOKEN_GATE_ACCESS_KEY_HEADER = 'token-gate-access-key';
 /** Query parameter carrying a token-gate access key into a page (spec 2). */
 export const TOKEN_GATE_ACCESS_KEY_PARAM = 'token_gate_access_key';
 
+/**
+ * Query parameter of a preview link carrying its signed token into the page; the page passes it
+ * on to its own public calls, which then answer for the draft.
+ */
+export const CAMPAIGN_PREVIEW_PARAM = 'preview';
+
 /** Environments a campaign page runs in (spec 5); `live` and `prod` are aliases of production. */
 export const CAMPAIGN_ENVIRONMENTS = ['staging', 'production', 'local'] as const;
 export type CampaignEnvironment = (typeof CAMPAIGN_ENVIRONMENTS)[number];

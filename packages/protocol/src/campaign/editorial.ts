@@ -86,8 +86,18 @@ export type VersionDiff = z.infer<typeof VersionDiff>;
 /** A short-lived address of the campaign's page that shows the draft to whoever holds it (the editor's preview). */
 export const PreviewLink = z.object({ url: z.string(), expires_at: IsoDateTime });
 export type PreviewLink = z.infer<typeof PreviewLink>;
+/** The token of a preview link (its `preview` query value). */
+export const PreviewToken = z.string().max(1000);
 /** Query of a campaign page: `preview` is the token of a preview link. */
-export const CampaignPageQuery = z.object({ preview: z.string().max(1000).optional() });
+export const CampaignPageQuery = z.object({ preview: PreviewToken.optional() });
+/**
+ * Query of the page's own public calls (translations, newsletter signup, token gate, account
+ * login): the page opened through a preview link passes its `preview` token on, so these calls
+ * answer for the draft the editor sees. Without it (or a back-office token that may read
+ * campaigns) an unpublished campaign answers 404.
+ */
+export const PreviewQuery = z.object({ preview: PreviewToken.optional() });
+export type PreviewQuery = z.infer<typeof PreviewQuery>;
 
 // ---------------------------------------------------------------------------------------------
 // Audit log

@@ -56,6 +56,8 @@ export const PARTY_ABILITIES = {
   'polls.answer': ['listener', 'host', 'admin'],
   'quiz.create': ['cms', 'host', 'admin'],
   'quiz.answer': ['listener', 'host', 'admin'],
+  /** Keep polls and quiz questions prepared for later, on the server (before the party, on any device). */
+  'questions.prepare': ['cms', 'host', 'admin'],
   /** Read and post the quiz scoreboard. */
   'quiz.scoreboard': ['cms', 'host', 'admin'],
   /** The user list, with e-mails: personal data. */

@@ -32,6 +32,7 @@ import {
   GRANT_LINK_MAX_TTL_DAYS,
   CHAT_SLOW_MODE_MAX_SECONDS,
   GRANT_LINK_MAX_USES,
+  PREPARED_QUESTIONS_MAX,
 } from './constants.ts';
 import {
   FollowEntry,
@@ -417,6 +418,32 @@ export const PostQuizQuestionBody = z
     path: ['correct_answer'],
   });
 export type PostQuizQuestionBody = z.infer<typeof PostQuizQuestionBody>;
+
+/**
+ * Body of `POST /api/parties/{id}/chat/prepared` (host/admin): a poll or quiz question kept on the
+ * server for later, as `postPoll` or `postQuizQuestion` will send it; nothing reaches the fans
+ * until a host starts it through that call. At most `PREPARED_QUESTIONS_MAX` a party.
+ */
+export const PostPreparedQuestionBody = z.discriminatedUnion('kind', [
+  z.strictObject({ kind: z.literal('poll'), body: PostPollBody }),
+  z.strictObject({ kind: z.literal('quiz'), body: PostQuizQuestionBody }),
+]);
+export type PostPreparedQuestionBody = z.input<typeof PostPreparedQuestionBody>;
+
+/** A prepared poll or quiz question of a party. */
+export const PreparedQuestion = z.discriminatedUnion('kind', [
+  z.object({ id: Id, kind: z.literal('poll'), body: PostPollBody, created_at: IsoDateTime }),
+  z.object({ id: Id, kind: z.literal('quiz'), body: PostQuizQuestionBody, created_at: IsoDateTime }),
+]);
+export type PreparedQuestion = z.infer<typeof PreparedQuestion>;
+
+/** Response of `GET /api/parties/{id}/chat/prepared`: oldest first. */
+export const PreparedQuestionsResponse = z.object({ items: z.array(PreparedQuestion).max(PREPARED_QUESTIONS_MAX) });
+export type PreparedQuestionsResponse = z.infer<typeof PreparedQuestionsResponse>;
+
+/** `/api/parties/{id}/chat/prepared/{preparedId}`. */
+export const PreparedQuestionParams = PartyIdParam.extend({ preparedId: Id });
+export type PreparedQuestionParams = z.infer<typeof PreparedQuestionParams>;
 
 /** Body of `POST /api/parties/{id}/chat/quiz/scoreboard` (host/admin): posts the top `count`. */
 export const PostScoreboardBody = z.strictObject({

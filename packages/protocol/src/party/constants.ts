@@ -224,6 +224,12 @@ export const POLL_OPTION_MAX_LENGTH = 200;
 export const POLL_DURATION_MIN_SECONDS = 1;
 export const POLL_DURATION_MAX_SECONDS = 3600;
 
+/**
+ * Ours: most polls and quiz questions a party keeps prepared for later (its hosts prepare them
+ * before the party, on any device, and start them from the host panel).
+ */
+export const PREPARED_QUESTIONS_MAX = 50;
+
 /** Ours: bounds and default of the `count` of a quiz scoreboard. */
 export const SCOREBOARD_MAX_COUNT = 100;
 export const SCOREBOARD_DEFAULT_COUNT = 10;

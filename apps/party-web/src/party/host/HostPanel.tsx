@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useParty, useServices } from '../../app/context.tsx';
+import { useParty } from '../../app/context.tsx';
 import { isHostOrAdmin } from '../../rules/roles.ts';
 import { roleOf } from '../../state/store.ts';
 import { BlockedFansList } from './BlockedFansList.tsx';
@@ -7,7 +7,7 @@ import { HostSection } from './HostSection.tsx';
 import { PartyRunControls } from './PartyRunControls.tsx';
 import { PollForm } from './PollForm.tsx';
 import { PopupForm } from './PopupForm.tsx';
-import { usePrepared } from './prepared.ts';
+import { PreparedProvider, usePrepared } from './prepared.tsx';
 import { PreparedList } from './PreparedList.tsx';
 import { QuizForm } from './QuizForm.tsx';
 import { ScoreboardForm } from './ScoreboardForm.tsx';
@@ -20,11 +20,21 @@ import { SlowModeForm } from './SlowModeForm.tsx';
  * action again.
  */
 export function HostPanel() {
-  const { t } = useTranslation();
   const role = useParty((s) => roleOf(s));
   const blockedCount = useParty((s) => s.blockedUsers.length);
-  const prepared = usePrepared(useServices().partyId);
+  // Only hosts and admins read the prepared list (the server refuses everyone else).
   if (!isHostOrAdmin(role)) return null;
+  return (
+    <PreparedProvider>
+      <HostControls role={role} blockedCount={blockedCount} />
+    </PreparedProvider>
+  );
+}
+
+/** The panel's controls, for a host or admin. */
+function HostControls({ role, blockedCount }: { role: ReturnType<typeof roleOf>; blockedCount: number }) {
+  const { t } = useTranslation();
+  const prepared = usePrepared();
   return (
     <aside className="host-panel card" aria-labelledby="host-title" data-testid="host-panel">
       <h2 id="host-title">{t('host.title', { role: t(`role.${role}`) })}</h2>
@@ -34,7 +44,7 @@ export function HostPanel() {
         <PopupForm />
       </HostSection>
       {/* Always there: the outcome of a start stays in view after the list empties. */}
-      <HostSection title={t('host.preparedTitle', { count: prepared.length })} testId="host-prepared">
+      <HostSection title={t('host.preparedTitle', { count: prepared.items.length })} testId="host-prepared">
         <PreparedList launch />
       </HostSection>
       <HostSection title={t('host.pollTitle')}>

@@ -1,6 +1,7 @@
 import { useTranslation } from 'react-i18next';
 import { HostSection } from './HostSection.tsx';
 import { PollForm } from './PollForm.tsx';
+import { PreparedProvider } from './prepared.tsx';
 import { PreparedList } from './PreparedList.tsx';
 import { QuizForm } from './QuizForm.tsx';
 
@@ -14,13 +15,15 @@ export function HostPrepare() {
     <section className="host-panel card" aria-labelledby="host-prepare-title" data-testid="host-prepare">
       <h2 id="host-prepare-title">{t('host.prepareTitle')}</h2>
       <p className="hint">{t('host.prepareLead')}</p>
-      <HostSection title={t('host.pollTitle')}>
-        <PollForm prepare />
-      </HostSection>
-      <HostSection title={t('host.quizTitle')}>
-        <QuizForm prepare />
-      </HostSection>
-      <PreparedList launch />
+      <PreparedProvider>
+        <HostSection title={t('host.pollTitle')}>
+          <PollForm prepare />
+        </HostSection>
+        <HostSection title={t('host.quizTitle')}>
+          <QuizForm prepare />
+        </HostSection>
+        <PreparedList launch />
+      </PreparedProvider>
     </section>
   );
 }

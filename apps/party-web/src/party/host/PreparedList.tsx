@@ -2,20 +2,23 @@ import { useTranslation } from 'react-i18next';
 import { Button } from '@fanfare/ui';
 import { useServices } from '../../app/context.tsx';
 import { usePartyFont } from '../../ui/usePartyFont.ts';
-import { removePrepared, usePrepared, type Prepared } from './prepared.ts';
+import type { PreparedQuestion } from '@fanfare/protocol';
+import { usePrepared } from './prepared.tsx';
 import { useHostAction } from './useHostAction.tsx';
 
 /**
- * The polls and quizzes prepared for later. With `launch` (the waiting room and the host panel)
- * each starts with one press and leaves the list; without it they can only be removed.
+ * The polls and quizzes prepared for later (kept on the server for the party). With `launch` (the
+ * waiting room and the host panel) each starts with one press and leaves the list; without it they
+ * can only be removed.
  */
 export function PreparedList({ launch = false }: { launch?: boolean }) {
   const { t } = useTranslation();
   const services = useServices();
   const font = usePartyFont();
-  const items = usePrepared(services.partyId);
+  const { items, failed, remove } = usePrepared();
   const { run, busy, feedback } = useHostAction();
-  const start = async (item: Prepared) => {
+  // Started through the poll or quiz call, then taken off the list (on every device).
+  const start = async (item: PreparedQuestion) => {
     const ok = await run(
       () =>
         item.kind === 'poll'
@@ -23,11 +26,15 @@ export function PreparedList({ launch = false }: { launch?: boolean }) {
           : services.api().call('postQuizQuestion', { params: { id: services.partyId }, body: item.body }),
       t(item.kind === 'poll' ? 'host.pollSent' : 'host.quizSent'),
     );
-    if (ok) removePrepared(services.partyId, item.id);
+    if (ok) await remove(item.id).catch(() => undefined);
   };
   return (
     <div data-testid="prepared-list">
-      {items.length === 0 ? (
+      {failed ? (
+        <p className="form-error" role="alert">
+          {t('host.preparedFailed')}
+        </p>
+      ) : items.length === 0 ? (
         <p className="hint">{t('host.preparedEmpty')}</p>
       ) : (
         <ul className="prepared-list">
@@ -41,7 +48,7 @@ export function PreparedList({ launch = false }: { launch?: boolean }) {
                   {t('host.launch')}
                 </Button>
               )}
-              <button type="button" className="link-button" onClick={() => removePrepared(services.partyId, item.id)} aria-label={t('host.removeNamed', { question: item.body.question })}>
+              <button type="button" className="link-button" disabled={busy} onClick={() => void run(() => remove(item.id), t('host.removed'))} aria-label={t('host.removeNamed', { question: item.body.question })}>
                 {t('host.remove')}
               </button>
             </li>

@@ -5,7 +5,7 @@ import { useServices } from '../../app/context.tsx';
 import { usePartyFont } from '../../ui/usePartyFont.ts';
 import { DurationField } from './DurationField.tsx';
 import { OptionsEditor } from './OptionsEditor.tsx';
-import { addPrepared } from './prepared.ts';
+import { usePreparedIfAny } from './prepared.tsx';
 import { useHostAction } from './useHostAction.tsx';
 
 /** Asks a quiz question (spec 3 and 5): the question, its answers, the correct one and the time to answer. */
@@ -15,14 +15,17 @@ export function QuizForm({ prepare = false }: { prepare?: boolean }) {
   const font = usePartyFont();
   const questionId = useId();
   const { run, busy, feedback } = useHostAction();
+  const prepared = usePreparedIfAny();
   const [quiz, setQuiz] = useState({ question: '', options: ['', ''], correct: 0, duration: 30 });
+  if (prepare && !prepared) throw new Error('A form that prepares for later belongs inside PreparedProvider');
   const send = async (e: FormEvent) => {
     e.preventDefault();
     const body = { question: quiz.question, options: quiz.options, correct_answer: quiz.correct, duration_seconds: quiz.duration, set_next_track: false };
-    // Prepared before the party: kept in this browser, launched from the host panel once it runs.
-    const ok = prepare
-      ? await run(async () => addPrepared(services.partyId, { kind: 'quiz', body }), t('host.savedForLater'))
-      : await run(() => services.api().call('postQuizQuestion', { params: { id: services.partyId }, body }), t('host.quizSent'));
+    // Prepared before the party: kept on the server for this party, started from the host panel once it runs.
+    const ok =
+      prepared && prepare
+        ? await run(() => prepared.add({ kind: 'quiz', body }), t('host.savedForLater'))
+        : await run(() => services.api().call('postQuizQuestion', { params: { id: services.partyId }, body }), t('host.quizSent'));
     if (ok) setQuiz({ question: '', options: ['', ''], correct: 0, duration: quiz.duration });
   };
   return (

@@ -6,6 +6,7 @@ import { signPayload, verifyPayload } from '../../platform/tokens.ts';
 import { ProviderError } from '../../providers/http.ts';
 import { resultUrl } from '../../party/auth/loginService.ts';
 import { isCampaignRedirectAllowed } from '../campaigns/redirects.ts';
+import { campaignViewOf } from '../editorial/preview.ts';
 import { requirePublishedCampaign } from '../editorial/publish.ts';
 import { cmsRoute } from '../route.ts';
 import { accountForAccessToken, endAccountSession, openAccountSession, refreshAccountSession, upsertAccount } from './service.ts';
@@ -27,7 +28,7 @@ export async function registerAccountRoutes(app: App, ctx: ServerContext): Promi
   const callbackUri = () => `${ctx.config.cmsPublicUrl}/api/accounts/auth/spotify/callback`;
 
   route(app, CMS_ROUTES.accountLogin, async (req, reply) => {
-    const campaign = await requirePublishedCampaign(ctx, req.params.id);
+    const campaign = await requirePublishedCampaign(ctx, req.params.id, await campaignViewOf(ctx, req, req.params.id, req.query.preview));
     const { service } = req.params;
     if (service !== 'spotify') throw badRequest('Apple logs in with a music user token: POST /api/campaigns/{id}/auth/apple/login');
     if (!campaign.enabled_services.includes(service)) throw badRequest(`${service} is not enabled for this campaign`);
@@ -70,7 +71,7 @@ export async function registerAccountRoutes(app: App, ctx: ServerContext): Promi
   });
 
   route(app, CMS_ROUTES.accountAppleLogin, async (req) => {
-    const campaign = await requirePublishedCampaign(ctx, req.params.id);
+    const campaign = await requirePublishedCampaign(ctx, req.params.id, await campaignViewOf(ctx, req, req.params.id, req.query.preview));
     if (!campaign.enabled_services.includes('apple')) throw badRequest('apple is not enabled for this campaign');
     let identity: { id: string };
     try {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMPAIGN_META, Campaign, CampaignPage, type AuditEntry } from '@fanfare/protocol';
+import { CAMPAIGN_META, CAMPAIGN_PREVIEW_PARAM, Campaign, CampaignPage, type AuditEntry, type NewsletterEntry } from '@fanfare/protocol';
 import { loadConfig } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startServer, type RunningServer } from '../../server.ts';
@@ -78,6 +78,44 @@ describe.each(DB_TARGETS)('editorial workflow (%s)', (db) => {
     const down = await api.call('unpublishCampaign', { params: { id: c.id } });
     expect(down.status).toBe('draft');
     expect(await publicPage(c.url)).toBeNull();
+  });
+
+  it("the editor's preview of a draft: the page's own public calls answer with its preview token or a back-office token, visitors still get 404", async () => {
+    const api = cmsApi(ts, admin);
+    const news: NewsletterEntry[] = [{ id: 'news', enabled: true, signup_mode: 'optional', locales: { de: { addressbook_id: 'ab', form_id: 'f', consent_text: 'Ja.' } } }];
+    const c = await createCampaign(
+      ts,
+      admin,
+      { app_id: appId, name: 'Preview calls', slug: 'preview-calls', enabled_services: ['spotify'], newsletters: news, i18n: { translations: [{ locale: 'de', messages: { hi: 'Hallo Entwurf' } }] } },
+      { publish: false },
+    );
+    const link = await api.call('campaignPreviewLink', { params: { id: c.id } });
+    const preview = new URL(link.url).searchParams.get(CAMPAIGN_PREVIEW_PARAM)!;
+    const signup = { email: 'editor@example.com', consents: [{ id: 'news', accepted: true }], locale: 'de', newsletter_ids: ['news'], redirect_url: c.url, error_redirect_url: c.url, host_url: c.url };
+    const login = `/api/campaigns/${c.id}/auth/spotify/login?redirect_uri=${encodeURIComponent(c.url)}`;
+    const calls = (query: string, token?: string) => [
+      rawCall(ts, 'GET', `/api/campaigns/${c.id}/translations${query}`, { token }),
+      rawCall(ts, 'POST', `/api/campaigns/${c.id}/newsletter/signup${query}`, { token, body: signup }),
+      rawCall(ts, 'POST', `/api/campaigns/${c.id}/token_gate/provider_check${query}`, { token, body: { credentials: { code: 'ANY' } } }),
+      rawCall(ts, 'GET', `/api/campaigns/${c.id}/token_gate/verify_access${query}`, { token }),
+      rawCall(ts, 'GET', `${login}${query.replace('?', '&')}`, { token }),
+    ];
+    const statuses = async (query: string, token?: string) => (await Promise.all(calls(query, token))).map((r) => r.status);
+
+    // Visitors, and a forged or another campaign's preview token, keep getting 404.
+    expect(await statuses('')).toEqual([404, 404, 404, 404, 404]);
+    expect(await statuses('?preview=forged.token')).toEqual([404, 404, 404, 404, 404]);
+    const other = await createCampaign(ts, admin, { app_id: appId, name: 'Other draft', slug: 'other-draft' }, { publish: false });
+    const otherPreview = new URL((await api.call('campaignPreviewLink', { params: { id: other.id } })).url).searchParams.get(CAMPAIGN_PREVIEW_PARAM)!;
+    expect(await statuses(`?preview=${encodeURIComponent(otherPreview)}`)).toEqual([404, 404, 404, 404, 404]);
+
+    // The preview frame passes its token on: every call answers for the draft.
+    const withPreview = await Promise.all(calls(`?preview=${encodeURIComponent(preview)}`));
+    expect(withPreview.map((r) => r.status)).toEqual([200, 202, 200, 200, 302]);
+    expect(withPreview[0]!.body).toMatchObject({ items: expect.arrayContaining([expect.objectContaining({ locale: 'de', messages: expect.objectContaining({ hi: 'Hallo Entwurf' }) })]) });
+    expect(withPreview[2]!.body).toEqual({ has_access: true, access_key: null });
+    // So does an editor's back-office token (one that may read campaigns).
+    expect(await statuses('', admin)).toEqual([200, 202, 200, 200, 302]);
   });
 
   it("campaign spec §7: GET and patch keep the spec's fields, with the workflow fields added", async () => {

@@ -4,6 +4,7 @@ import type { Job } from '../../platform/jobs.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { getCampaign, requireCampaign } from '../campaigns/service.ts';
 import { activeLock, selectCampaigns, toCampaign, type CampaignRecord } from '../campaigns/queries.ts';
+import type { CampaignView } from './preview.ts';
 import { parseSnapshot, publishLocales, rowFieldsOf, snapshotOf } from './snapshot.ts';
 import { instantOf } from './timeZones.ts';
 import { saveVersion, versionSnapshot, type Actor } from './versions.ts';
@@ -16,9 +17,13 @@ export function publishedCampaign(ctx: ServerContext, row: CampaignRecord): Camp
   return toCampaign(ctx, { ...row, ...rowFieldsOf(published) });
 }
 
-/** The campaign as visitors see it (its published version); 404 while it is not published. */
-export async function requirePublishedCampaign(ctx: ServerContext, id: string): Promise<Campaign> {
+/**
+ * The campaign as visitors see it (its published version); 404 while it is not published. With
+ * view `draft` (the editor's preview, see `campaignViewOf`), the draft.
+ */
+export async function requirePublishedCampaign(ctx: ServerContext, id: string, view: CampaignView = 'published'): Promise<Campaign> {
   const row = await requireCampaign(ctx.db, id);
+  if (view === 'draft') return toCampaign(ctx, row);
   const published = publishedCampaign(ctx, row);
   if (!published) throw notFound('Campaign not found');
   return published;

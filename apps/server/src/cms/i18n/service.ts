@@ -12,6 +12,7 @@ import {
 import type { ServerContext } from '../../context.ts';
 import { parseJson } from '../../platform/db/columns.ts';
 import { notFound } from '../../platform/errors.ts';
+import type { CampaignView } from '../editorial/preview.ts';
 import { COUNTRY_CODES } from './countries.ts';
 
 const CACHE_TTL_MS = 60_000;
@@ -95,11 +96,15 @@ export async function appTranslations(ctx: ServerContext, idOrName: string, fres
 }
 
 /** A campaign's translations over its app's; 404 when the campaign has none (the page then asks the app). */
-export async function campaignTranslations(ctx: ServerContext, campaignId: string): Promise<TranslationsResponse> {
-  // Visitors read the published version; an unpublished campaign is not there for them.
-  const row = await ctx.db.selectFrom('cms_campaigns').select(['app_id', 'published_doc']).where('id', '=', campaignId).executeTakeFirst();
-  if (!row || row.published_doc === null) throw notFound('Campaign not found');
-  const i18n = parseJson<{ doc?: { i18n?: I18nSettings | null } }>(row.published_doc, {}).doc?.i18n;
+export async function campaignTranslations(ctx: ServerContext, campaignId: string, view: CampaignView = 'published'): Promise<TranslationsResponse> {
+  // Visitors read the published version; an unpublished campaign is not there for them. The
+  // editor's preview reads the draft.
+  const row = await ctx.db.selectFrom('cms_campaigns').select(['app_id', 'doc', 'published_doc']).where('id', '=', campaignId).executeTakeFirst();
+  if (!row || (view === 'published' && row.published_doc === null)) throw notFound('Campaign not found');
+  const i18n =
+    view === 'draft'
+      ? parseJson<{ i18n?: I18nSettings | null }>(row.doc, {}).i18n
+      : parseJson<{ doc?: { i18n?: I18nSettings | null } }>(row.published_doc ?? '{}', {}).doc?.i18n;
   if (!i18n || (i18n.translations ?? []).length === 0) throw notFound('This campaign has no translations');
   const app = await appTranslations(ctx, row.app_id, false);
   return layerTranslations([

@@ -2,6 +2,7 @@ import { CMS_ROUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
+import { campaignViewOf } from '../editorial/preview.ts';
 import { cmsRoute } from '../route.ts';
 import { iso } from '../shared.ts';
 import { confirmNewsletter, exportSubscribersCsv, signUpForNewsletters } from './service.ts';
@@ -13,10 +14,13 @@ export async function registerNewsletterRoutes(app: App, ctx: ServerContext): Pr
     app,
     CMS_ROUTES.newsletterSignup,
     async (req) =>
-      signUpForNewsletters(ctx, req.params.id, req.body, {
-        ip: req.ip,
-        userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
-      }),
+      signUpForNewsletters(
+        ctx,
+        req.params.id,
+        req.body,
+        { ip: req.ip, userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null },
+        await campaignViewOf(ctx, req, req.params.id, req.query.preview),
+      ),
     // Each signup sends an e-mail: limited per client so the form cannot be used to spam.
     { config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
   );

@@ -7,6 +7,7 @@ import { parseJson } from '../../platform/db/columns.ts';
 import { badGateway, unprocessable } from '../../platform/errors.ts';
 import { hashToken, newId, newToken } from '../../platform/tokens.ts';
 import { isCampaignRedirectAllowed } from '../campaigns/redirects.ts';
+import type { CampaignView } from '../editorial/preview.ts';
 import { requirePublishedCampaign } from '../editorial/publish.ts';
 import { iso } from '../shared.ts';
 
@@ -71,8 +72,9 @@ export async function signUpForNewsletters(
   campaignId: string,
   body: SignupInput,
   source: SignupSource,
+  view: CampaignView = 'published',
 ): Promise<NewsletterSignupResponse> {
-  const campaign = await requirePublishedCampaign(ctx, campaignId);
+  const campaign = await requirePublishedCampaign(ctx, campaignId, view);
   for (const key of ['redirect_url', 'error_redirect_url'] as const) {
     if (!isCampaignRedirectAllowed(ctx, campaign, body[key])) throw unprocessable(['body', key], 'Not an allowed address for this campaign');
   }

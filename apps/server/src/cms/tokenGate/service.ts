@@ -4,6 +4,7 @@ import { forbidden, notFound, unprocessable } from '../../platform/errors.ts';
 import { consumeAllowance } from '../../platform/limits/counters.ts';
 import { hashToken, newId, newToken } from '../../platform/tokens.ts';
 import { getCampaign } from '../campaigns/service.ts';
+import type { CampaignView } from '../editorial/preview.ts';
 import { requirePublishedCampaign } from '../editorial/publish.ts';
 import { iso, isoOrNull } from '../shared.ts';
 
@@ -78,8 +79,14 @@ const denied = (message: string) => forbidden({ message, type: 'TokenGateDenied'
 /** Access code checks one client address may make per product and minute. */
 export const TOKEN_GATE_GUESSES_PER_MINUTE = 10;
 
-export async function checkWithProvider(ctx: ServerContext, campaignId: string, credentials: { code: string }, clientAddress: string): Promise<TokenGateResult> {
-  const campaign = await requirePublishedCampaign(ctx, campaignId);
+export async function checkWithProvider(
+  ctx: ServerContext,
+  campaignId: string,
+  credentials: { code: string },
+  clientAddress: string,
+  view: CampaignView = 'published',
+): Promise<TokenGateResult> {
+  const campaign = await requirePublishedCampaign(ctx, campaignId, view);
   const productId = campaign.token_gate.product_id;
   if (!campaign.token_gate.enabled || !productId) return { has_access: true, access_key: null };
   // Slows guessing of access codes. Codes belong to a product, so the count is per product and
@@ -118,8 +125,8 @@ export async function checkWithProvider(ctx: ServerContext, campaignId: string, 
  * key must be for the campaign's product (a gate page issues it, the gated page checks it),
  * unexpired and not revoked.
  */
-export async function verifyAccess(ctx: ServerContext, campaignId: string, key: string | null): Promise<TokenGateResult> {
-  const campaign = await requirePublishedCampaign(ctx, campaignId);
+export async function verifyAccess(ctx: ServerContext, campaignId: string, key: string | null, view: CampaignView = 'published'): Promise<TokenGateResult> {
+  const campaign = await requirePublishedCampaign(ctx, campaignId, view);
   const productId = campaign.token_gate.product_id;
   if (!campaign.token_gate.enabled || !productId) return { has_access: true, access_key: null };
   if (!key) return { has_access: false, access_key: null };

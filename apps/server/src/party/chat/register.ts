@@ -10,6 +10,7 @@ import { registerModerationRoutes } from './moderation/routes.ts';
 import { registerPollRoutes } from './polls/routes.ts';
 import { questionClosing, ResultsThrottle, type QuestionRuntime } from './polls/service.ts';
 import { registerPopupRoutes } from './popups/routes.ts';
+import { registerPreparedRoutes } from './prepared/routes.ts';
 import { registerQuizRoutes } from './quiz/routes.ts';
 import { registerScheduleRoutes } from './schedule/routes.ts';
 import { registerSlowModeRoutes } from './slowMode.ts';
@@ -19,7 +20,7 @@ import { scheduledPosting } from './schedule/service.ts';
 const RESULTS_WINDOW_MS = 100;
 
 /**
- * Chat, moderation, popups, polls, quizzes, scheduled and fake traffic; their due-time jobs go to
+ * Chat, moderation, popups, polls, quizzes (and those prepared for later), scheduled and fake traffic; their due-time jobs go to
  * `jobs`. The fake-traffic generator comes from the composition root (tests read its counters);
  * it is stopped here, with the rest of chat, before the hub closes.
  */
@@ -38,6 +39,7 @@ export async function registerChat(app: App, ctx: ServerContext, jobs: JobSchedu
   await registerPopupRoutes(app, ctx);
   await registerPollRoutes(app, ctx, runtime);
   await registerQuizRoutes(app, ctx, runtime);
+  await registerPreparedRoutes(app, ctx);
   await registerScheduleRoutes(app, ctx, runtime.pokeTimers);
   await registerFakeRoutes(app, ctx, fake);
 

@@ -1,10 +1,11 @@
-/** Tables of the chat domain (migration 003_chat declares them). */
+/** Tables of the chat domain (migration 003_chat declares them; 018 the prepared questions). */
 export interface ChatTables {
   chat_messages: ChatMessageTable;
   chat_questions: ChatQuestionTable;
   chat_answers: ChatAnswerTable;
   chat_schedule: ChatScheduleTable;
   chat_fake_traffic: ChatFakeTrafficTable;
+  chat_prepared_questions: ChatPreparedQuestionTable;
 }
 
 /**
@@ -87,5 +88,16 @@ export interface ChatFakeTrafficTable {
   run_id: string;
   messages_per_second: number;
   stops_at: number;
+  created_at: number;
+}
+
+/** A poll or quiz question a host prepared for later (migration 018). */
+export interface ChatPreparedQuestionTable {
+  id: string;
+  party_id: string;
+  /** poll | quiz */
+  kind: string;
+  /** JSON: the body of the poll or quiz call that starts it (`PostPollBody`, `PostQuizQuestionBody`). */
+  body: string;
   created_at: number;
 }
