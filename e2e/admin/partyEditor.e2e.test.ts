@@ -300,9 +300,9 @@ describe('party editor in Chromium', { timeout: 120_000 }, () => {
     await admin.getByRole('tab', { name: 'General' }).click();
     const soon = new Date(Date.now() + 10 * 60_000);
     const pad = (n: number) => String(n).padStart(2, '0');
-    await admin.getByLabel('Starts').fill(`${soon.getFullYear()}-${pad(soon.getMonth() + 1)}-${pad(soon.getDate())}T${pad(soon.getHours())}:${pad(soon.getMinutes())}`);
+    await admin.getByRole('textbox', { name: 'Starts' }).fill(`${soon.getFullYear()}-${pad(soon.getMonth() + 1)}-${pad(soon.getDate())}T${pad(soon.getHours())}:${pad(soon.getMinutes())}`);
     // Saved from the keyboard, focus still in the field.
-    await admin.getByLabel('Starts').press('Control+s');
+    await admin.getByRole('textbox', { name: 'Starts' }).press('Control+s');
     await waitFor(async () => Date.parse((await partyApi<Party>(`/api/parties/${PARTY_ID}`)).body.starts_at) < Date.now() + 11 * 60_000, 'the new start time');
 
     const grants = admin.getByRole('region', { name: 'Grants' });
