@@ -6,6 +6,7 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
 import { startServer, type RunningServer } from '../server.ts';
+import { migrateToLatest, openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
 
 export type DbTarget = 'sqlite' | 'postgres';
 
@@ -119,4 +120,23 @@ export async function startTestServer(opts: { db?: DbTarget; env?: Record<string
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * A fresh database of `target` with every migration applied, for tests of the data layer alone;
+ * its closing (and the PostgreSQL database's drop, or the SQLite file's removal) goes to `cleanups`.
+ */
+export async function openMigratedDatabase(target: DbTarget, cleanups: (() => Promise<void>)[]): Promise<DatabaseHandle> {
+  let database: DatabaseHandle;
+  if (target === 'postgres') {
+    const created = await createPostgresDatabase();
+    database = openDatabase(created.url);
+    cleanups.push(async () => (await database.close(), await created.drop()));
+  } else {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-db-'));
+    database = openDatabase(`sqlite:${path.join(dir, 'db.sqlite')}`);
+    cleanups.push(async () => (await database.close(), fs.rmSync(dir, { recursive: true, force: true })));
+  }
+  await migrateToLatest(database.db);
+  return database;
 }

@@ -1,12 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { CMS_ROUTES, INT32_MAX, PARTY_ROUTES, type RouteDef } from '@fanfare/protocol';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { createPostgresDatabase, DB_TARGETS } from '../../test/harness.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle } from './database.ts';
+import { DB_TARGETS, openMigratedDatabase } from '../../test/harness.ts';
+import { type DatabaseHandle } from './database.ts';
 
 /**
  * Where each wide integer a client may send ends up: the column it is stored in or compared
@@ -68,20 +65,7 @@ afterAll(async () => {
   for (const c of cleanups) await c();
 });
 
-async function open(target: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
-  let database: DatabaseHandle;
-  if (target === 'postgres') {
-    const pg = await createPostgresDatabase();
-    database = openDatabase(pg.url);
-    cleanups.push(async () => (await database.close(), await pg.drop()));
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-bounds-'));
-    database = openDatabase(`sqlite:${path.join(dir, 'db.sqlite')}`);
-    cleanups.push(async () => (await database.close(), fs.rmSync(dir, { recursive: true, force: true })));
-  }
-  await migrateToLatest(database.db);
-  return database;
-}
+const open = (target: 'sqlite' | 'postgres'): Promise<DatabaseHandle> => openMigratedDatabase(target, cleanups);
 
 async function columnType(database: DatabaseHandle, target: 'sqlite' | 'postgres', table: string, column: string): Promise<string | undefined> {
   if (target === 'postgres') {

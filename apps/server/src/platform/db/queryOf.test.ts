@@ -1,9 +1,6 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, DB_TARGETS } from '../../test/harness.ts';
-import { migrateToLatest, openDatabase, type DatabaseHandle, type Db } from './database.ts';
+import { DB_TARGETS, openMigratedDatabase } from '../../test/harness.ts';
+import { type DatabaseHandle, type Db } from './database.ts';
 import { queryOf } from './queryOf.ts';
 
 const cleanups: (() => Promise<void>)[] = [];
@@ -11,20 +8,7 @@ afterAll(async () => {
   for (const c of cleanups) await c();
 });
 
-async function open(target: 'sqlite' | 'postgres'): Promise<DatabaseHandle> {
-  let database: DatabaseHandle;
-  if (target === 'postgres') {
-    const pg = await createPostgresDatabase();
-    database = openDatabase(pg.url);
-    cleanups.push(async () => (await database.close(), await pg.drop()));
-  } else {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-queryof-'));
-    database = openDatabase(`sqlite:${path.join(dir, 'db.sqlite')}`);
-    cleanups.push(async () => (await database.close(), fs.rmSync(dir, { recursive: true, force: true })));
-  }
-  await migrateToLatest(database.db);
-  return database;
-}
+const open = (target: 'sqlite' | 'postgres'): Promise<DatabaseHandle> => openMigratedDatabase(target, cleanups);
 
 const fan = (id: string, name: string, at: number) => ({ id, display_name: name, premium: 0, created_at: at, updated_at: at });
 
