@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '200' },
     'http-connections': { type: 'string', default: '256' },
     'no-save': { type: 'boolean', default: false },
+    /** A CPU profile of the restarted node, written to the log folder when it stops. */
+    'cpu-prof': { type: 'boolean', default: false },
     name: { type: 'string', default: 'storm' },
   },
 });
@@ -106,7 +108,7 @@ async function main(): Promise<void> {
     await sleep(Math.max(0, killedAt + cfg.downMs - Date.now()));
     const restartAt = Date.now();
     const up = firstAnswer(`${base}/api/parties/none`, Date.now() + 120_000);
-    server = await startFanfareServer({ env, dataDir, port, cmsPort, logFile: path.join(logDir, 'server-2.log') });
+    server = await startFanfareServer({ env, nodeArgs: args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${logDir}`] : undefined, dataDir, port, cmsPort, logFile: path.join(logDir, 'server-2.log') });
     const upAt = await up;
     log(`   answering again ${((upAt - killedAt) / 1000).toFixed(1)} s after the kill (process start took ${((upAt - restartAt) / 1000).toFixed(1)} s)`);
     const posted = await chat;

@@ -36,7 +36,7 @@ type StoredEvent = Pick<LoggedEvent, 'json' | 'audience'>;
 
 /** What a hub still holds after a given `seq_id` (for `resume`). */
 export interface HubHistory {
-  /** Retained events after the asked `seq_id`, in order. */
+  /** Retained events after the asked `seq_id`, in order (none when incomplete: the caller resyncs). */
   events: LoggedEvent[];
   /** False when events after the asked `seq_id` were already dropped: the client must resync. */
   complete: boolean;
@@ -203,8 +203,12 @@ export class LocalPartyHub implements PartyHub {
   async history(partyId: string, afterSeq: number): Promise<HubHistory> {
     const head = await this.head(partyId);
     const log = this.logFor(partyId);
+    const complete = afterSeq >= log.trimmedThrough && afterSeq <= head;
+    // An incomplete history ends in `resync`: after a restart every fan resumes from before it,
+    // and parsing the whole log for each of them was most of a storm's replay cost.
+    if (!complete) return { events: [], complete, head };
     const events = log.after(afterSeq).map(({ json, audience }) => ({ event: JSON.parse(json) as SequencedEvent, audience, json }));
-    return { events, complete: afterSeq >= log.trimmedThrough && afterSeq <= head, head };
+    return { events, complete, head };
   }
 
   async close(): Promise<void> {

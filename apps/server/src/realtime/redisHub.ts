@@ -307,9 +307,8 @@ export class RedisPartyHub implements PartyHub {
       return value;
     }) as [string[], string | null, string | null, number];
     const headSeq = Number(head ?? 0);
-    const events = log.map(parseMessage);
     const complete = afterSeq <= headSeq && afterSeq >= Number(trimmed ?? 0) && (exists === 1 || afterSeq >= headSeq);
-    return { events, complete, head: headSeq };
+    return { events: complete ? log.map(parseMessage) : [], complete, head: headSeq };
   }
 
   async close(): Promise<void> {

@@ -139,6 +139,8 @@ class FanSocket {
   lastRateErrorMs = 0;
   /** When this socket last resumed (monotonic ms): the replay budget's window. */
   resumedAt = -Infinity;
+  /** The channel that counts this socket's fan among its listeners (from joining until closed). */
+  countedIn: PartyChannel | null = null;
 
   constructor(
     readonly ws: WebSocket,
@@ -181,17 +183,28 @@ class PartyChannel {
   /** The listener count last sent (issue 15: sent per window when it changed, never per join). */
   sentListeners = -1;
 
-  /** The last count, and the server's membership version it was counted at (the presence window asks every second). */
-  private counted: { value: number; membership: number } | null = null;
+  /** Live sockets per fan: the listener count is its size, kept as sockets join and close (a storm of joins stays linear). */
+  private readonly liveByFan = new Map<string, number>();
 
   /** Distinct fans with a live socket here (a fan with two tabs counts once). */
   listenerCount(): number {
-    const membership = this.server.membership;
-    if (this.counted?.membership === membership) return this.counted.value;
-    const fans = new Set<string>();
-    for (const s of this.sockets) if (s.fan && s.state !== 'closed') fans.add(s.fan.id);
-    this.counted = { value: fans.size, membership };
-    return fans.size;
+    return this.liveByFan.size;
+  }
+
+  /** Counts `s`'s fan among the listeners: it joined. */
+  countIn(s: FanSocket): void {
+    if (s.countedIn || !s.fan) return;
+    s.countedIn = this;
+    this.liveByFan.set(s.fan.id, (this.liveByFan.get(s.fan.id) ?? 0) + 1);
+  }
+
+  /** `s` closed: its fan counts no more unless another of their sockets is live here. */
+  countOut(s: FanSocket): void {
+    if (s.countedIn !== this || !s.fan) return;
+    s.countedIn = null;
+    const left = (this.liveByFan.get(s.fan.id) ?? 1) - 1;
+    if (left > 0) this.liveByFan.set(s.fan.id, left);
+    else this.liveByFan.delete(s.fan.id);
   }
 
   constructor(
@@ -393,8 +406,6 @@ export class PartySocketServer {
   private readonly beatSlices: HeartbeatSlices;
   private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
-  /** Bumped whenever a socket joins a channel or closes, on any channel: listener counts are stale after it. */
-  membership = 0;
 
   constructor(
     readonly deps: SocketDeps,
@@ -495,7 +506,7 @@ export class PartySocketServer {
     await channel.ready;
     if (this.isClosed(s)) return;
     channel.sockets.add(s);
-    this.membership++;
+    channel.countIn(s);
     if (channel.idleTimer) {
       clearTimeout(channel.idleTimer);
       channel.idleTimer = null;
@@ -667,7 +678,7 @@ export class PartySocketServer {
   }
 
   private markClosed(s: FanSocket): void {
-    if (s.state !== 'closed') this.membership++;
+    s.countedIn?.countOut(s);
     s.state = 'closed';
   }
 

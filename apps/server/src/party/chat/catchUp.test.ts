@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DB_TARGETS, startTestServer } from '../../test/harness.ts';
 import { TestSocket } from '../../test/liveParty.ts';
 import { loginWithSpotify } from '../../test/logins.ts';
-import { postSystemText } from './messages/service.ts';
+import SQLite from 'better-sqlite3';
+import { deleteChatMessage, postSystemText } from './messages/service.ts';
 import { PARTY, startChatWorld, type ChatWorld } from './testkit.ts';
 
 async function pageAfter(client: PartyClient, after: number): Promise<string[]> {
@@ -79,4 +80,48 @@ describe('chat after a restart of the single node (SQLite)', () => {
       fs.rmSync(dir, { recursive: true, force: true });
     }
   }, 60_000);
+});
+
+describe('catch-up pages during a storm (SQLite)', () => {
+  let w: ChatWorld;
+  beforeAll(async () => {
+    w = await startChatWorld('sqlite');
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  it('a full page of settled messages outlives new posts, and a deletion empties it', async () => {
+    const ctx = w.t.server.ctx;
+    const realNow = ctx.now;
+    // Messages from a minute ago: settled, every seq_id long recorded.
+    ctx.now = () => realNow() - 60_000;
+    let marker: Awaited<ReturnType<typeof postSystemText>>;
+    try {
+      marker = await postSystemText(ctx, PARTY, 'settled start', null);
+      for (let i = 0; i < CHAT_FETCH_MAX_LIMIT + 1; i++) await postSystemText(ctx, PARTY, `settled ${i}`, null);
+    } finally {
+      ctx.now = realNow;
+    }
+    const read = () => w.fan.client.call('listChatMessages', { params: { id: PARTY }, query: { after_seq_id: marker.seq_id, limit: CHAT_FETCH_MAX_LIMIT } });
+    const first = await read();
+    expect(first.items).toHaveLength(CHAT_FETCH_MAX_LIMIT);
+
+    // A change the server is not told of (another program on the file) shows whether a read went to the database.
+    const raw = new SQLite(`${w.t.dataDir}/fanfare.sqlite`);
+    try {
+      raw.prepare('update chat_messages set text = ? where id = ?').run('changed behind the cache', first.items[0]!.id);
+    } finally {
+      raw.close();
+    }
+    // The chat goes on: a post (an insert, then its seq_id recorded) leaves the settled page as it was.
+    await postSystemText(ctx, PARTY, 'live post', null);
+    expect((await read()).items[0]!.text).toBe('settled 0');
+
+    // A deletion changes stored rows: the page is read again.
+    await deleteChatMessage(ctx, PARTY, null, first.items[1]!.id);
+    const after = await read();
+    expect(after.items[0]!.text).toBe('changed behind the cache');
+    expect(after.items.map((m) => m.id)).not.toContain(first.items[1]!.id);
+  });
 });

@@ -19,7 +19,7 @@ export const onChange = (table: string): Dependency => ({ table, on: 'change' })
 /** Tables whose every write may change the cached values (e.g. a new signup row). */
 export const onWrite = (table: string): Dependency => ({ table, on: 'insert' });
 
-export interface CacheOptions<V = unknown> {
+export interface CacheOptions<V = unknown, K = unknown> {
   /** Entries kept (least recently used dropped first). */
   max: number;
   /** Entries older than this are read again: a bound on staleness should a change message be lost. */
@@ -29,7 +29,7 @@ export interface CacheOptions<V = unknown> {
    * Which loaded values are stored (default: all but null). Leaving out values that an insert could
    * change lets a cache depend on that table with `onChange` instead of `onWrite`.
    */
-  keep?: (value: V) => boolean;
+  keep?: (value: V, key: K) => boolean;
 }
 
 /** Where each `Db` reports its writes (set by `openDatabase`). */
@@ -66,7 +66,7 @@ export class TableCache<K, V> {
 
   constructor(
     changes: TableChanges,
-    private readonly options: CacheOptions<V>,
+    private readonly options: CacheOptions<V, K>,
   ) {
     this.entries = new Lru(options.max);
     this.tables = new Map(options.dependsOn.map((d) => [d.table, d.on]));
@@ -101,7 +101,7 @@ export class TableCache<K, V> {
     this.loading.set(key, { generation, value });
     try {
       const loaded = await value;
-      const keep = loaded !== null && (this.options.keep?.(loaded) ?? true);
+      const keep = loaded !== null && (this.options.keep?.(loaded, key) ?? true);
       if (keep && generation === this.generation) this.entries.set(key, { value: loaded, at: now });
       return loaded;
     } finally {
@@ -116,7 +116,7 @@ export class TableCache<K, V> {
 }
 
 /** Per `db` one cache of each kind: `cacheFor(db, MY_CACHE)` is undefined when `db` does not cache. */
-export function cacheKind<K, V>(options: CacheOptions<V>): (db: Db) => TableCache<K, V> | undefined {
+export function cacheKind<K, V>(options: CacheOptions<V, K>): (db: Db) => TableCache<K, V> | undefined {
   const caches = new WeakMap<TableChanges, TableCache<K, V>>();
   return (db) => {
     if (!enabled) return undefined;

@@ -20,8 +20,15 @@ describe('read caches learn which table a statement writes from Kysely\'s query 
   });
 
   it('updates (also aliased) and deletes change rows of their table', () => {
-    expect(writeOf(db.updateTable('chat_messages').set({ seq_id: 3 }).where('id', '=', 'm').compile())).toEqual({ table: 'chat_messages', kind: 'change' });
-    expect(writeOf(db.updateTable('chat_messages as m').set({ seq_id: 3 }).where('m.id', '=', 'm').compile())).toEqual({ table: 'chat_messages', kind: 'change' });
+    expect(writeOf(db.updateTable('chat_messages').set({ text: 'x' }).where('id', '=', 'm').compile())).toEqual({ table: 'chat_messages', kind: 'change' });
+    expect(writeOf(db.updateTable('chat_messages as m').set({ text: 'x', seq_id: 3 }).where('m.id', '=', 'm').compile())).toEqual({ table: 'chat_messages', kind: 'change' });
+  });
+
+  it('numbering a published chat row (its seq_id alone) only adds to what readers by seq_id see: an insert', () => {
+    expect(writeOf(db.updateTable('chat_messages').set({ seq_id: 3 }).where('id', '=', 'm').compile())).toEqual({ table: 'chat_messages', kind: 'insert' });
+    expect(writeOf(db.updateTable('chat_messages as m').set({ seq_id: 3 }).where('m.id', '=', 'm').compile())).toEqual({ table: 'chat_messages', kind: 'insert' });
+    // Another table's seq_id is no numbering of ours.
+    expect(writeOf(db.updateTable('party_playback').set({ seq_id: 3 } as never).where('party_id', '=', 'p').compile())).toEqual({ table: 'party_playback', kind: 'change' });
     expect(writeOf(db.deleteFrom('fans').where('id', '=', 'f').compile())).toEqual({ table: 'fans', kind: 'change' });
   });
 

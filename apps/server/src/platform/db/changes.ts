@@ -9,8 +9,9 @@
  * nodes hear of committed writes over Redis pub/sub; a node whose subscription dropped clears
  * everything when it is back, since it may have missed messages.
  */
-import { AliasNode, TableNode } from 'kysely';
+import { AliasNode, ColumnNode, TableNode } from 'kysely';
 import type {
+  ColumnUpdateNode,
   CompiledQuery,
   OperationNode,
   RootOperationNode,
@@ -132,7 +133,7 @@ export function writeOf(query: Pick<CompiledQuery, 'query'>): { table: string; k
     }
     case 'UpdateQueryNode': {
       const table = tableName(node.table);
-      return table ? { table, kind: 'change' } : null;
+      return table ? { table, kind: onlyNumbers(table, node.updates) ? 'insert' : 'change' } : null;
     }
     case 'DeleteQueryNode': {
       const table = tableName(node.from.froms[0]);
@@ -141,6 +142,19 @@ export function writeOf(query: Pick<CompiledQuery, 'query'>): { table: string; k
     default:
       return null;
   }
+}
+
+/**
+ * Columns that number a row after its insert: a chat row is stored with seq_id 0 and numbered
+ * once its event is published. Only readers by that number see the row, and only once it is
+ * numbered, so an update that sets nothing else adds to what they see and changes nothing they
+ * saw: it counts as an insert (the catch-up pages by seq_id outlive it).
+ */
+const NUMBERING_COLUMNS: ReadonlyMap<string, string> = new Map([['chat_messages', 'seq_id']]);
+
+function onlyNumbers(table: string, updates: readonly ColumnUpdateNode[] | undefined): boolean {
+  const numbering = NUMBERING_COLUMNS.get(table);
+  return numbering !== undefined && !!updates?.length && updates.every((u) => ColumnNode.is(u.column) && u.column.column.name === numbering);
 }
 
 /** The table of a TableNode, possibly aliased (`update chat_messages as m`). */

@@ -16,7 +16,7 @@ export async function registerMessageRoutes(app: App, ctx: ServerContext): Promi
     if (after_seq_id === undefined) return { items: await listChatMessages(ctx, req.params.id, limit, before, before_seq_id) };
     // Two cursors would contradict each other: the catch-up reads forward, `before` backward.
     if (before !== undefined || before_seq_id !== undefined) throw badRequest('after_seq_id cannot be combined with before or before_seq_id');
-    return { items: await listChatMessagesAfter(ctx, req.params.id, after_seq_id, limit) };
+    return listChatMessagesAfter(ctx, req.params.id, after_seq_id, limit);
   });
 
   route(app, PARTY_ROUTES.listRecentChatMessages, async (req) => recentChatPage(ctx, req.params.id));

@@ -8,7 +8,7 @@ import {
   type PostChatMessageBody,
 } from '@fanfare/protocol';
 import type { ServerContext } from '../../../context.ts';
-import { cached, cacheKind, onWrite } from '../../../platform/db/cache.ts';
+import { cached, cacheKind, onChange, onWrite } from '../../../platform/db/cache.ts';
 import { sharedAnswer } from '../../../platform/route.ts';
 import { lockForTransaction, type Db } from '../../../platform/db/database.ts';
 import { forbidden, HttpError, notFound, unprocessable } from '../../../platform/errors.ts';
@@ -193,15 +193,34 @@ export async function listChatMessages(ctx: ServerContext, partyId: string, limi
  * between share one query and one answer (the cache's generation), so the storm costs a query per
  * write, not per fan.
  */
-const catchUpPages = cacheKind<string, ChatMessage[]>({
+const catchUpPages = cacheKind<string, { items: ChatMessage[] }>({
   max: 1000,
   maxAgeMs: 10_000,
   dependsOn: [onWrite('chat_messages'), onWrite('chat_questions'), onWrite('chat_answers')],
 });
 
-export async function listChatMessagesAfter(ctx: ServerContext, partyId: string, afterSeq: number, limit: number): Promise<ChatMessage[]> {
+/** A page's newest message is this old before the page counts as settled (its seq_ids all recorded). */
+const SETTLED_AFTER_MS = 5_000;
+
+/**
+ * Full pages of settled messages: new posts come after them, so only a change to a stored row (a
+ * deletion, a clear, a vote on a poll it shows) empties them. During a storm the chat goes on, and
+ * each post would otherwise send every fan's older pages back to the database (issue 41).
+ */
+const settledPages = cacheKind<string, { items: ChatMessage[] }>({
+  max: 2000,
+  maxAgeMs: 60_000,
+  dependsOn: [onChange('chat_messages'), onWrite('chat_questions'), onWrite('chat_answers')],
+  keep: (page, key) => page.items.length === Number(key.slice(key.lastIndexOf('\n') + 1)) && page.items.at(-1)!.timestamp_ms < Date.now() - SETTLED_AFTER_MS,
+});
+
+/** One catch-up page, serialized once for every fan that reads it. */
+export async function listChatMessagesAfter(ctx: ServerContext, partyId: string, afterSeq: number, limit: number): Promise<{ items: ChatMessage[] }> {
   await requirePartyCached(ctx.db, partyId);
-  return cached(catchUpPages, ctx.db, `${partyId}\n${afterSeq}\n${limit}`, async () => toChatMessages(ctx.db, await listMessagesAfter(ctx.db, partyId, afterSeq, limit)));
+  const key = `${partyId}\n${afterSeq}\n${limit}`;
+  return cached(settledPages, ctx.db, key, () =>
+    cached(catchUpPages, ctx.db, key, async () => sharedAnswer({ items: await toChatMessages(ctx.db, await listMessagesAfter(ctx.db, partyId, afterSeq, limit)) })),
+  );
 }
 
 /**
