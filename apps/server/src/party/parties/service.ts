@@ -114,7 +114,7 @@ const partyPlayState = cacheKind<string, { playback: Awaited<ReturnType<typeof f
 
 type PlayState = Awaited<ReturnType<typeof playStateOf>>;
 
-function playStateOf(ctx: ServerContext, partyId: string) {
+export function playStateOf(ctx: ServerContext, partyId: string) {
   return cached(partyPlayState, ctx.db, partyId, async () => {
     const playback = await findPlayback(ctx.db, partyId);
     const track = playback?.track_id ? await findTrackRow(ctx.db, partyId, playback.track_id) : null;

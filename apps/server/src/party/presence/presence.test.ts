@@ -119,9 +119,16 @@ describe.each(DB_TARGETS)('presence and reactions over the socket on %s', (db) =
     const burst = await listener.next('reactions', (e) => e.track_id !== null && (summed().fire ?? 0) + (summed().heart ?? 0) >= 4);
     expect(summed()).toEqual({ fire: 3, heart: 1 });
     // A scripted flood is not: beyond the burst the answer is 429 with Retry-After and the wait.
+    // The server's clock stands still meanwhile, so a slow machine refills no token between the calls.
+    const ctx = w.t.server.ctx;
+    const realNow = ctx.now;
+    const frozen = realNow();
+    ctx.now = () => frozen;
     const flood = await Promise.all(
       Array.from({ length: REACTION_BURST + 5 }, () => w.admin.client.call('sendReaction', { params: { id: P }, body: { reaction: 'clap' } }).catch((e: unknown) => e)),
-    );
+    ).finally(() => {
+      ctx.now = realNow;
+    });
     const tooMany = flood.find((r): r is ApiError => r instanceof ApiError)!;
     expect(tooMany.status).toBe(429);
     expect(tooMany.body).toMatchObject({ detail: { type: REACTION_RATE_LIMITED_ERROR } });

@@ -3,8 +3,8 @@ import type { ServerContext } from '../../context.ts';
 import { toBool } from '../../platform/db/columns.ts';
 import type { Db } from '../../platform/db/database.ts';
 import { conflict } from '../../platform/errors.ts';
-import { findParty, requireParty } from '../parties/queries.ts';
-import { iso, partyChangedEvent } from '../parties/service.ts';
+import { findParty, requireParty, requirePartyCached } from '../parties/queries.ts';
+import { iso, partyChangedEvent, playStateOf } from '../parties/service.ts';
 import { compareAndSetPlayback, ensurePlayback, findPlayback, findTrackRow, listTrackRows, voteCountsOf, type PlaybackRow } from './queries.ts';
 import { refreshQueue } from './queue.ts';
 import { progressAt, statusAt, upcomingQueue } from './timeline.ts';
@@ -13,8 +13,12 @@ import { runPartyWrite, type PartyWrite } from '../../realtime/unitOfWork.ts';
 const CAS_ATTEMPTS = 8;
 
 /** The playback status at server time now; null while the party has not been started. */
-export function currentStatus(ctx: ServerContext, partyId: string): Promise<PlayerStatus | null> {
-  return statusIn(ctx.db, partyId, ctx.now());
+export async function currentStatus(ctx: ServerContext, partyId: string): Promise<PlayerStatus | null> {
+  // Through the read caches: a storm's thousands of resyncs ask it at once (issue 41).
+  const party = await requirePartyCached(ctx.db, partyId);
+  if (party.started_at == null) return null;
+  const { playback, track } = await playStateOf(ctx, partyId);
+  return statusAt(playback, track, ctx.now());
 }
 
 /** The playback status at `now` as `db` sees it (inside a write: what it is about to commit). */
