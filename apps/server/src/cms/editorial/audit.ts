@@ -161,6 +161,15 @@ function auditRows(db: Db, q: AuditFilter, offset: number, limit: number) {
   return filtered(db, q).selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').offset(offset).limit(limit).execute();
 }
 
+/** The entries after `after` in the log's order (newest first): a cursor that entries written meanwhile cannot shift. */
+function auditRowsAfter(db: Db, q: AuditFilter, after: Pick<AuditRow, 'created_at' | 'id'> | null, limit: number) {
+  let query = filtered(db, q).selectAll();
+  if (after) {
+    query = query.where((eb) => eb.or([eb('created_at', '<', after.created_at), eb.and([eb('created_at', '=', after.created_at), eb('id', '<', after.id)])]));
+  }
+  return query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+}
+
 const toEntry = (r: AuditRow): AuditEntry => ({
   id: r.id,
   created_at: iso(Number(r.created_at)),
@@ -181,11 +190,16 @@ export async function auditPage(db: Db, q: AuditFilter & { page: number; page_si
   return { items: rows.map(toEntry), total: Number(total.n), page: q.page, page_size: q.page_size };
 }
 
-/** Every matching entry, newest first, a page at a time (for the CSV export). */
+/**
+ * Every matching entry, newest first, a page at a time (for the CSV export). Pages follow the last
+ * entry sent, not an offset: entries written while a long export runs neither repeat nor hide one.
+ */
 export async function* auditEntries(db: Db, q: AuditFilter, pageSize = 500): AsyncGenerator<AuditEntry> {
-  for (let offset = 0; ; offset += pageSize) {
-    const rows = await auditRows(db, q, offset, pageSize);
+  let after: AuditRow | null = null;
+  for (;;) {
+    const rows: AuditRow[] = await auditRowsAfter(db, q, after, pageSize);
     for (const r of rows) yield toEntry(r);
     if (rows.length < pageSize) return;
+    after = rows.at(-1)!;
   }
 }

@@ -6,6 +6,7 @@ import { startServer, type RunningServer } from '../../server.ts';
 import { DB_TARGETS, freePort, TEST_CMS_TOKEN, type TestServer } from '../../test/harness.ts';
 import { ADMIN, cmsApi, createApp, createCampaign, failure, issuesOf, login, rawCall, startCmsServer, userWithRoles, waitFor } from '../testing.ts';
 import { instantOf } from './timeZones.ts';
+import { auditEntries, recordAudit } from './audit.ts';
 
 /** The campaign JSON a visitor's page carries, or null for a 404 (raw: the HTML page as a browser loads it). */
 async function publicPage(url: string, headers: Record<string, string> = {}): Promise<Campaign | null> {
@@ -47,6 +48,24 @@ describe.each(DB_TARGETS)('editorial workflow (%s)', (db) => {
     appId = await createApp(ts, admin, 'fan-pages');
   });
   afterAll(() => ts?.close());
+
+  it('the audit export pages by the last entry sent: entries written during a long export neither repeat nor hide one', async () => {
+    const ctx = ts.server.ctx;
+    const actor = { id: 'exporter', name: 'export-test' };
+    const record = (n: number, at: number) =>
+      recordAudit(ctx.db, at, { actor, action: `export-${n}`, method: 'POST', path: '/x', entityType: 'export-test', entityId: `e${n}`, before: null, after: null });
+    // Twelve entries, several in the same millisecond (the id breaks the tie).
+    const base = Date.now() - 60_000;
+    for (let n = 0; n < 12; n++) await record(n, base + Math.floor(n / 3));
+    const seen: string[] = [];
+    for await (const e of auditEntries(ctx.db, { entity_type: 'export-test' }, 5)) {
+      seen.push(e.action);
+      // A write lands while the export runs (newer than everything: an offset would shift by one).
+      if (seen.length === 5) await record(99, Date.now());
+    }
+    expect(seen.filter((a) => a !== 'export-99').sort()).toEqual(Array.from({ length: 12 }, (_, n) => `export-${n}`).sort());
+    expect(new Set(seen).size).toBe(seen.length);
+  });
 
   it('a new campaign is a draft: its page and public calls answer 404 to visitors, the editor still sees it', async () => {
     const api = cmsApi(ts, admin);
