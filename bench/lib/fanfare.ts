@@ -1,5 +1,5 @@
 /**
- * Starts the real Fanfare server program (apps/server/src/main.ts, party surface) as a child
+ * Starts the real Fanfare server program (apps/server/src/main.ts compiled, party surface) as a child
  * process for a benchmark: SQLite in a fresh temp DATA_DIR, in-process pub/sub, warn-level logs,
  * a CMS admin token, free ports on 127.0.0.1.
  */
@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SignupResponse } from '@fanfare/protocol';
-import { freePort, spawnTs, stopProcess, waitForHttp } from './processes.ts';
+import { freePort, spawnCompiledServer, stopProcess, waitForHttp } from './processes.ts';
 
 /** The X-Cms-Token the bench servers accept (CMS_ADMIN_TOKEN). */
 export const BENCH_CMS_TOKEN = 'bench-cms-token-0123456789abcdef';
@@ -61,7 +61,7 @@ export async function startFanfareServer(opts: {
     ADMIN_PASSWORD: 'bench-admin-password-0123',
     ...opts.env,
   };
-  const child = spawnTs('apps/server/src/main.ts', ['--only', 'party'], { env, nodeArgs: opts.nodeArgs, logFile: opts.logFile });
+  const child = spawnCompiledServer(['--only', 'party'], { env, nodeArgs: opts.nodeArgs, logFile: opts.logFile });
   let keepData = false;
   const stop = async () => {
     await stopProcess(child);

@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -30,6 +30,28 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
 export function spawnTs(entry: string, args: string[], opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; logFile: string }): ChildProcess {
   const log = createWriteStream(opts.logFile, { flags: 'a' });
   const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', entry, ...args], {
+    cwd: ROOT,
+    env: opts.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout?.pipe(log);
+  child.stderr?.pipe(log);
+  return child;
+}
+
+let compiled = false;
+
+/**
+ * Starts the server as production runs it: compiled once per bench run (`npm run build -w
+ * @fanfare/server`, `apps/server/dist/main.js`), so a restart measures the server, not tsx.
+ */
+export function spawnCompiledServer(args: string[], opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; logFile: string }): ChildProcess {
+  if (!compiled) {
+    execFileSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' });
+    compiled = true;
+  }
+  const log = createWriteStream(opts.logFile, { flags: 'a' });
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'apps/server/dist/main.js', ...args], {
     cwd: ROOT,
     env: opts.env ?? process.env,
     stdio: ['ignore', 'pipe', 'pipe'],
