@@ -1,16 +1,18 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
+import type { SourceChoice } from '../player/select.ts';
 import type { PlaybackState, PlayerKind } from '../player/types.ts';
 import { formatClock, positionNowMs } from '../rules/playback.ts';
 import { isHostOrAdmin } from '../rules/roles.ts';
 import { isAlbumFinished } from '../rules/sync.ts';
 import { roleOf } from '../state/store.ts';
 import { Reactions } from './Reactions.tsx';
+import { SourceNotice } from './SourceNotice.tsx';
 import { ListenerCount, SyncIndicator } from './SyncIndicator.tsx';
 
 /** The current track on the party timeline, with play/pause and volume for the fan. */
-export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | null }) {
+export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | null; source?: SourceChoice | null; isPreviewEnded?: boolean }) {
   const { t } = useTranslation();
   const services = useServices();
   const status = useParty((s) => s.status);
@@ -113,6 +115,7 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
           )}
         </div>
       )}
+      <SourceNotice choice={props.source ?? null} isPreviewEnded={props.isPreviewEnded ?? false} />
       <div className="now-playing__live">
         <ListenerCount />
         {listening && <SyncIndicator />}
