@@ -19,7 +19,7 @@ export function SourceNotice(props: { choice: SourceChoice | null; isPreviewEnde
   }
   const t = i18n.getFixedT(null, SOURCE_NAMESPACE);
   const { choice } = props;
-  if (!needsSourceNotice(choice) || choice.reason === 'provider_ok' || choice.reason === 'party_stream') return null;
+  if (!needsSourceNotice(choice)) return null;
   return (
     <div className="source-notice" role="status" data-testid="source-notice" data-source={choice.source} data-reason={choice.reason}>
       <p className="source-notice__title">
