@@ -104,6 +104,11 @@ describe('in Chromium: fans whose provider cannot play hear the label stream or 
     const text = (await notice.textContent()) ?? '';
     expect(text).toContain('30-Sekunden-Vorschauen');
     expect(text).toContain('Apple-Music-Abo');
+    // On a phone the why is one tap away, so the chat stays in view.
+    const why = apple.getByText('Dein Apple-Music-Konto hat kein aktives Abo.');
+    expect(await why.isVisible()).toBe(false);
+    await apple.getByText('Warum?').click();
+    expect(await why.isVisible()).toBe(true);
     await expectNoSeriousAxeViolations(apple, 'the player of a fan on previews');
     await screenshotBoth(apple, 'no-subscription-previews');
   });

@@ -11,6 +11,7 @@ export const sourceDe = {
     preview: 'Du hörst 30-Sekunden-Vorschauen',
     none: 'Hier kann keine Musik spielen',
   },
+  whyLabel: 'Warum?',
   why: {
     free_tier: 'Spotify spielt im Browser nur mit Premium, und dein Konto ist Spotify Free.',
     no_subscription: 'Dein Apple-Music-Konto hat kein aktives Abo.',
@@ -36,6 +37,7 @@ export const sourceEn: typeof sourceDe = {
     preview: "You're hearing 30-second previews",
     none: 'No music can play here',
   },
+  whyLabel: 'Why?',
   why: {
     free_tier: 'Spotify plays in the browser only with Premium, and your account is Spotify Free.',
     no_subscription: 'Your Apple Music account has no active subscription.',

@@ -82,6 +82,7 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
               {pausedReason}
             </p>
           )}
+          <SourceNotice choice={props.source ?? null} isPreviewEnded={props.isPreviewEnded ?? false} />
         </div>
       </div>
       <div className="progress" role="progressbar" aria-label={t('player.progress')} aria-valuemin={0} aria-valuemax={Math.round(track.duration_ms / 1000)} aria-valuenow={Math.round(pos / 1000)} aria-valuetext={`${formatClock(pos)} / ${formatClock(track.duration_ms)}`}>
@@ -115,7 +116,6 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
           )}
         </div>
       )}
-      <SourceNotice choice={props.source ?? null} isPreviewEnded={props.isPreviewEnded ?? false} />
       <div className="now-playing__live">
         <ListenerCount />
         {listening && <SyncIndicator />}

@@ -29,6 +29,30 @@ describe('the effective-source notice: what the fan hears, why, and how to get t
     expect(screen.queryByTestId('preview-ended')).toBeNull();
   });
 
+  it('on a phone the why is one tap away (the chat stays in view); on a wide screen it is open', async () => {
+    const i18n = await createI18n('de', { strict: true });
+    const width = window.innerWidth;
+    Object.defineProperty(window, 'innerWidth', { configurable: true, value: 390 });
+    try {
+      render(
+        <I18nextProvider i18n={i18n}>
+          <SourceNotice choice={{ kind: 'umg_hls', source: 'label_stream', reason: 'no_sdk' }} isPreviewEnded={false} />
+        </I18nextProvider>,
+      );
+      expect(screen.getByTestId('source-notice').querySelector('details')!.open).toBe(false);
+      expect(screen.getByText('Warum?')).toBeTruthy();
+    } finally {
+      Object.defineProperty(window, 'innerWidth', { configurable: true, value: width });
+    }
+    cleanup();
+    render(
+      <I18nextProvider i18n={i18n}>
+        <SourceNotice choice={{ kind: 'umg_hls', source: 'label_stream', reason: 'no_sdk' }} isPreviewEnded={false} />
+      </I18nextProvider>,
+    );
+    expect(screen.getByTestId('source-notice').querySelector('details')!.open).toBe(true);
+  });
+
   it('on previews says when the clip has ended (en)', async () => {
     const i18n = await createI18n('en', { strict: true });
     render(
