@@ -74,6 +74,12 @@ describe('the live host dashboard in Chromium', { timeout: 180_000 }, () => {
     sockets = fans.map((f) => TestSocket.open(server, PARTY, f.token));
     await Promise.all(sockets.map((s) => s.next('hello')));
     await untilFigure('stat-listeners', (t) => t === '3', 'three listeners on the dashboard');
+    // What they hear, as each fan's app reports it: one on previews, one on the label stream, one not yet.
+    sockets[0]!.send({ type: 'source', source: 'preview', reason: 'free_tier' });
+    sockets[1]!.send({ type: 'source', source: 'label_stream', reason: 'no_sdk' });
+    await untilFigure('stat-previews', (t) => t === '1', 'one fan on previews');
+    expect(await page.getByTestId('source-label_stream').textContent()).toContain('1');
+    expect(await page.getByTestId('source-unknown').textContent()).toContain('1');
 
     const names = ['Demo Fan', 'Lena', 'Sam Apple'];
     for (const [i, f] of fans.entries()) await f.client.call('postChatMessage', { params: { id: PARTY }, body: { text: `hello from ${names[i]}` } });

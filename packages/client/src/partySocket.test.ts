@@ -322,3 +322,21 @@ describe('clock offset rule: estimated from time frames, offset = server - midpo
     expect(socket.clockOffsetMs).toBe(0);
   });
 });
+
+describe('effective source: the fan tells the server what they hear, again after every reconnect', () => {
+  it('sends the source frame when live, and again first thing on the next connection', () => {
+    const { socket, timers, current } = setup();
+    // Reported before the socket is open: sent once it is.
+    socket.reportSource({ source: 'label_stream', reason: 'free_tier' });
+    expect(current().sent).toEqual([]);
+    current().serverOpen();
+    const frames = () => current().sent.filter((t) => t.startsWith('{')).map((t) => JSON.parse(t) as { type: string });
+    expect(frames()).toContainEqual({ type: 'source', source: 'label_stream', reason: 'free_tier' });
+    socket.reportSource({ source: 'preview', reason: 'free_tier' });
+    expect(frames().at(-1)).toEqual({ type: 'source', source: 'preview', reason: 'free_tier' });
+    current().serverClose(1006);
+    timers.runNext();
+    current().serverOpen();
+    expect(frames().filter((f) => f.type === 'source')).toEqual([{ type: 'source', source: 'preview', reason: 'free_tier' }]);
+  });
+});

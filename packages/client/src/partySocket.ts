@@ -16,6 +16,8 @@ import {
   isSequencedEvent,
   type ClientFrame,
   type SequencedEvent,
+  type SourceFrame,
+  type SourceReport,
   type SocketQuery,
   type ServerEvent as ServerEventT,
   type TimeEvent,
@@ -226,6 +228,14 @@ export class PartySocket {
     return this.stateValue;
   }
 
+  private source: SourceFrame | null = null;
+
+  /** Tells the server what the fan hears and why (issue 47): now, and again after every reconnect. */
+  reportSource(report: SourceReport): void {
+    this.source = { type: 'source', source: report.source, reason: report.reason };
+    this.sendFrame(this.source);
+  }
+
   /** The last `seq_id` applied; sent in `resume` after a reconnect. */
   get lastSeqId(): number | null {
     return this.lastSeq;
@@ -290,6 +300,7 @@ export class PartySocket {
       this.resumed = this.lastSeq;
       this.replay = null;
       if (this.lastSeq !== null) this.sendFrame({ type: 'resume', last_seq_id: this.lastSeq });
+      if (this.source) this.sendFrame(this.source);
       this.syncClock();
       this.scheduleClockBurst(CLOCK_BURST_SAMPLES - 1);
       this.scheduleHeartbeat();

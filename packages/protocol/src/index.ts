@@ -12,6 +12,7 @@ export * from './party/chat.ts';
 export * from './party/calls.ts';
 export * from './party/socket.ts';
 export * from './party/dashboard.ts';
+export * from './party/source.ts';
 export * from './party/routes.ts';
 export * from './party/preview.ts';
 export * from './party/abilities.ts';

@@ -70,6 +70,11 @@ function GeneralSection({ form }: { form: PartyFormApi }) {
           description="Fans read the chat before the start but post, react and answer only once the party starts; hosts and admins may post"
           {...form.getInputProps('waitingRoomReadOnly', { type: 'checkbox' })}
         />
+        <Switch
+          label="Label stream for fans who cannot play"
+          description="Fans on Spotify Free, without an Apple Music subscription or in a browser their service cannot play in hear the label's stream; off: 30-second previews"
+          {...form.getInputProps('labelStreamFallback', { type: 'checkbox' })}
+        />
       </Group>
     </Stack>
   );

@@ -80,6 +80,14 @@ describe('party editor values → PutPartyBody (spec listening-party §6, PUT /a
     expect(f.waitingRoomReadOnly).toBe(true);
     expect(partyToValues({ ...party, frontend: f }).waitingRoomReadOnly).toBe(true);
   });
+
+  it('the label-stream switch is on by default (absent) and round-trips when turned off', () => {
+    expect(partyToValues(party).labelStreamFallback).toBe(party.frontend.labelStreamFallback ?? true);
+    expect(emptyPartyValues().labelStreamFallback).toBe(true);
+    const f = PutPartyBody.parse(toPutPartyBody({ ...partyToValues(party), labelStreamFallback: false }, party.frontend)).frontend!;
+    expect(f.labelStreamFallback).toBe(false);
+    expect(partyToValues({ ...party, frontend: f }).labelStreamFallback).toBe(false);
+  });
 });
 
 describe('follow editor (spec 3: per service album, playlist, artists; entries with an empty id are dropped)', () => {

@@ -80,6 +80,8 @@ export interface PartyFormValues {
   waitingRoomMinutes: number;
   /** Listeners read but do not write in the waiting room until the start (hosts and admins do). */
   waitingRoomReadOnly: boolean;
+  /** Fans whose provider cannot play in the browser hear the label stream (else 30 s previews). */
+  labelStreamFallback: boolean;
   autoStart: boolean;
   votingEnabled: boolean;
   loginRequired: boolean;
@@ -171,6 +173,7 @@ export function emptyPartyValues(now: Date = new Date()): PartyFormValues {
     endsAt: '',
     waitingRoomMinutes: WAITING_ROOM_DEFAULT_MINUTES,
     waitingRoomReadOnly: false,
+    labelStreamFallback: true,
     autoStart: false,
     votingEnabled: true,
     loginRequired: true,
@@ -198,6 +201,7 @@ export function partyToValues(party: Party, excluded: string[] = []): PartyFormV
     endsAt: toLocalInput(party.ends_at),
     waitingRoomMinutes: f.partyIsWaitingRoomMinutes ?? WAITING_ROOM_DEFAULT_MINUTES,
     waitingRoomReadOnly: f.waitingRoomReadOnly ?? false,
+    labelStreamFallback: f.labelStreamFallback ?? true,
     autoStart: party.auto_start,
     votingEnabled: party.voting_enabled,
     loginRequired: party.login_required,
@@ -245,6 +249,7 @@ export function frontendFromValues(values: PartyFormValues, stored: FrontendSett
     pageModulesEnd: [...values.pageModulesEnd],
     partyIsWaitingRoomMinutes: values.waitingRoomMinutes,
     waitingRoomReadOnly: values.waitingRoomReadOnly,
+    labelStreamFallback: values.labelStreamFallback,
     partyStartAllowed: values.startAllowed,
     faq: values.faq.map((f) => ({ question: f.question, answer: f.answer, ...(f.image.trim() ? { image: f.image.trim() } : {}), locations: f.locations.map((l) => ({ ...l })) })),
     visual: visualFromValues(values.visual, stored.visual),
@@ -325,6 +330,7 @@ function fieldOfPath(path: string): string {
     'frontend.partyIsWaitingRoomMinutes': 'waitingRoomMinutes',
     'frontend.partyStartAllowed': 'startAllowed',
     'frontend.waitingRoomReadOnly': 'waitingRoomReadOnly',
+    'frontend.labelStreamFallback': 'labelStreamFallback',
   };
   if (direct[path]) return direct[path];
   if (path.startsWith('frontend.')) return path.slice('frontend.'.length);

@@ -1,5 +1,5 @@
 import { ApiError, PartySocket, type WebSocketCtor } from '@fanfare/client';
-import { CHAT_FETCH_MAX_LIMIT, type ChatMessage, type ControlEvent, type SequencedEvent, type Track } from '@fanfare/protocol';
+import { CHAT_FETCH_MAX_LIMIT, type ChatMessage, type ControlEvent, type SequencedEvent, type SourceReport, type Track } from '@fanfare/protocol';
 import { Batcher } from '../rules/batcher.ts';
 import { catchUpCursor } from '../rules/chat.ts';
 import { isHostOrAdmin } from '../rules/roles.ts';
@@ -167,6 +167,14 @@ export class LiveSession {
 
   // --- the socket -------------------------------------------------------------------------
 
+  private source: SourceReport | null = null;
+
+  /** What the fan hears and why (issue 47), for the hosts' dashboard; kept across socket replacements. */
+  reportSource(report: SourceReport): void {
+    this.source = report;
+    this.socket?.reportSource(report);
+  }
+
   private openSocket(lastSeqId: number | null): void {
     const { store } = this.services;
     const token = store.getState().token;
@@ -196,6 +204,9 @@ export class LiveSession {
       },
     });
     this.socket = socket;
+    // A player created before this session reported to nobody: its report goes out now.
+    this.source ??= this.services.player?.sourceReport ?? null;
+    if (this.source) socket.reportSource(this.source);
     this.lastHeardMs = this.now();
     this.probeSentMs = null;
     socket.connect();

@@ -1,16 +1,18 @@
 import { useEffect, useId, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParty, useServices } from '../app/context.tsx';
+import type { SourceChoice } from '../player/select.ts';
 import type { PlaybackState, PlayerKind } from '../player/types.ts';
 import { formatClock, positionNowMs } from '../rules/playback.ts';
 import { isHostOrAdmin } from '../rules/roles.ts';
 import { isAlbumFinished } from '../rules/sync.ts';
 import { roleOf } from '../state/store.ts';
 import { Reactions } from './Reactions.tsx';
+import { SourceNotice } from './SourceNotice.tsx';
 import { ListenerCount, SyncIndicator } from './SyncIndicator.tsx';
 
 /** The current track on the party timeline, with play/pause and volume for the fan. */
-export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | null }) {
+export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | null; source?: SourceChoice | null; isPreviewEnded?: boolean }) {
   const { t } = useTranslation();
   const services = useServices();
   const status = useParty((s) => s.status);
@@ -80,6 +82,7 @@ export function NowPlaying(props: { playback: PlaybackState; kind: PlayerKind | 
               {pausedReason}
             </p>
           )}
+          <SourceNotice choice={props.source ?? null} isPreviewEnded={props.isPreviewEnded ?? false} />
         </div>
       </div>
       <div className="progress" role="progressbar" aria-label={t('player.progress')} aria-valuemin={0} aria-valuemax={Math.round(track.duration_ms / 1000)} aria-valuenow={Math.round(pos / 1000)} aria-valuetext={`${formatClock(pos)} / ${formatClock(track.duration_ms)}`}>

@@ -4,7 +4,8 @@ import { ApplePlayer, type MusicKitInstance } from '../player/applePlayer.ts';
 import { PlayerController } from '../player/controller.ts';
 import { HlsPlayer } from '../player/hlsPlayer.ts';
 import { MockPlayer } from '../player/mockPlayer.ts';
-import { choosePlayer } from '../player/select.ts';
+import { PreviewPlayer } from '../player/previewPlayer.ts';
+import { canSetVolume, chooseSource, detectEme, providerBlocker, type SourceChoice } from '../player/select.ts';
 import { SpotifyPlayer, type SpotifySdk } from '../player/spotifyPlayer.ts';
 import { INITIAL_PLAYBACK, type PlaybackState, type PlayerAdapter, type PlayerKind } from '../player/types.ts';
 
@@ -25,6 +26,9 @@ export function usePlayer(audio: React.RefObject<HTMLAudioElement | null>, enabl
   const services = useServices();
   const [playback, setPlayback] = useState<PlaybackState>(INITIAL_PLAYBACK);
   const [kind, setKind] = useState<PlayerKind | null>(null);
+  /** What the fan hears and why (issue 47), and whether the current preview clip has ended. */
+  const [source, setSource] = useState<SourceChoice | null>(null);
+  const [isPreviewEnded, setPreviewEnded] = useState(false);
   const created = useRef(false);
 
   useEffect(() => {
@@ -34,44 +38,64 @@ export function usePlayer(audio: React.RefObject<HTMLAudioElement | null>, enabl
     const s = store.getState();
     const w = window as unknown as { Spotify?: SpotifySdk; MusicKit?: { getInstance(): MusicKitInstance } };
     const firstTrack = s.status?.track ?? s.tracks[0] ?? null;
-    const chosen = choosePlayer({
+    const element = audio.current;
+    const input = {
       party: s.party,
       userService: s.user?.service ?? s.service,
+      isPremium: s.user?.premium ?? true,
       hasSpotifySdk: !!w.Spotify,
       hasMusicKit: !!w.MusicKit,
+      canSetVolume: canSetVolume(element),
       trackHasHls: firstTrack ? !!firstTrack.hls_url : true,
       forced: forcedPlayer(),
-    });
-    let adapter: PlayerAdapter;
-    if (chosen === 'spotify' && w.Spotify) adapter = new SpotifyPlayer({ sdk: w.Spotify, token: () => store.getState().serviceToken, apiUrl: SPOTIFY_API_URL });
-    else if (chosen === 'apple' && w.MusicKit) adapter = new ApplePlayer(w.MusicKit.getInstance());
-    else if (chosen === 'umg_hls') adapter = new HlsPlayer(audio.current);
-    else adapter = new MockPlayer();
-    setKind(adapter.kind);
-    const unsubscribe = adapter.onState(setPlayback);
-    const controller = new PlayerController({
-      adapter,
-      status: () => store.getState().status,
-      clockOffsetMs: () => store.getState().clockOffsetMs,
-      onMediaError: () => store.getState().setMediaError(),
-      onManualPause: (manualPause) => store.getState().setManualPause(manualPause),
-      onCatchingUp: (isCatchingUp) => store.getState().setCatchingUp(isCatchingUp),
-      onOffset: (offsetMs) => {
-        if (store.getState().offsetMs !== offsetMs) store.getState().setOffset(offsetMs);
-      },
-    });
-    services.attachPlayer(controller);
-    void controller.play().catch(() => undefined);
-    // Keeps correcting small errors for as long as the player lives (issue 16); destroy stops it.
-    controller.startSync();
+    };
+    let controller: PlayerController | null = null;
+    let unsubscribe = () => {};
+    let isCancelled = false;
+    void (async () => {
+      // EME is asked only when nothing else already rules the provider out (the check is async).
+      const hasEme = input.forced || input.party?.music?.service === 'umg_hls' || providerBlocker(input) ? true : await detectEme();
+      if (isCancelled) return;
+      const choice = chooseSource({ ...input, hasEme });
+      setSource(choice);
+      let adapter: PlayerAdapter;
+      if (choice.kind === 'spotify' && w.Spotify) adapter = new SpotifyPlayer({ sdk: w.Spotify, token: () => store.getState().serviceToken, apiUrl: SPOTIFY_API_URL });
+      else if (choice.kind === 'apple' && w.MusicKit) adapter = new ApplePlayer(w.MusicKit.getInstance());
+      else if (choice.kind === 'umg_hls') adapter = new HlsPlayer(element);
+      else adapter = new MockPlayer();
+      if (choice.source === 'preview') adapter = new PreviewPlayer(adapter, setPreviewEnded);
+      setKind(adapter.kind);
+      // iOS Safari ignores the page's volume: no volume control there.
+      unsubscribe = adapter.onState((st) => setPlayback(input.canSetVolume ? st : { ...st, supportsVolume: false }));
+      controller = new PlayerController({
+        adapter,
+        status: () => store.getState().status,
+        clockOffsetMs: () => store.getState().clockOffsetMs,
+        onMediaError: () => store.getState().setMediaError(),
+        onManualPause: (manualPause) => store.getState().setManualPause(manualPause),
+        onCatchingUp: (isCatchingUp) => store.getState().setCatchingUp(isCatchingUp),
+        onOffset: (offsetMs) => {
+          if (store.getState().offsetMs !== offsetMs) store.getState().setOffset(offsetMs);
+        },
+      });
+      controller.sourceReport = { source: choice.source, reason: choice.reason };
+      services.attachPlayer(controller);
+      services.live?.reportSource(controller.sourceReport);
+      void controller.play().catch(() => undefined);
+      // Keeps correcting small errors for as long as the player lives (issue 16); destroy stops it.
+      controller.startSync();
+    })();
     return () => {
+      isCancelled = true;
       unsubscribe();
-      controller.destroy();
+      if (controller) {
+        controller.destroy();
+        services.attachPlayer(null);
+      }
       store.getState().setOffset(null);
-      services.attachPlayer(null);
       created.current = false;
     };
   }, [enabled, audio, services]);
 
-  return { playback, kind };
+  return { playback, kind, source, isPreviewEnded };
 }

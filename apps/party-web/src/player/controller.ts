@@ -1,4 +1,4 @@
-import type { PlayerDevice, PlayerStatus, Track } from '@fanfare/protocol';
+import type { PlayerDevice, PlayerStatus, SourceReport, Track } from '@fanfare/protocol';
 import { positionNowMs } from '../rules/playback.ts';
 import { MediaSupportError, StreamInterruptedError, type PlaybackState, type PlayerAdapter } from './types.ts';
 
@@ -91,6 +91,8 @@ export class PlayerController {
   private rate = 1;
   private syncTimer: ReturnType<typeof setInterval> | null = null;
   private readonly unsubscribe: () => void;
+  /** What the fan hears through this player and why (issue 47); a live session opened later reports it. */
+  sourceReport: SourceReport | null = null;
 
   constructor(private readonly deps: PlayerControllerDeps) {
     this.now = deps.now ?? (() => Date.now());

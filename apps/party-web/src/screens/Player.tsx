@@ -24,13 +24,13 @@ export default function Player() {
   const quizTotal = useParty((s) => s.messages.filter((m) => m.type === 'quiz_question').length);
   const myScore = useParty((s) => (s.user ? (s.scores[s.user.id] ?? s.user.quiz_score) : 0));
   const audio = useRef<HTMLAudioElement>(null);
-  const { playback, kind } = usePlayer(audio, !!token && !!user);
+  const { playback, kind, source, isPreviewEnded } = usePlayer(audio, !!token && !!user);
   if (!token || !user) return <Navigate to="/" replace />;
   return (
     <div className="player-layout">
       <audio ref={audio} data-testid="party-audio" aria-hidden="true" />
       <div className="player-layout__playing">
-        <NowPlaying playback={playback} kind={kind} />
+        <NowPlaying playback={playback} kind={kind} source={source} isPreviewEnded={isPreviewEnded} />
       </div>
       <div className="player-layout__chat">
         <Chat />

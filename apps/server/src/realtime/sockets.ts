@@ -9,6 +9,9 @@ import {
   type Role,
   type SequencedEvent,
   type SocketErrorCode,
+  type SourceCounts,
+  type SourceReport,
+  emptySourceCounts,
 } from '@fanfare/protocol';
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
@@ -141,6 +144,9 @@ class FanSocket {
   resumedAt = -Infinity;
   /** The channel that counts this socket's fan among its listeners (from joining until closed). */
   countedIn: PartyChannel | null = null;
+  /** What the fan hears on this connection, as its app last reported (a `source` frame), and when (monotonic ms). */
+  source: SourceReport | null = null;
+  sourceAt = 0;
 
   constructor(
     readonly ws: WebSocket,
@@ -205,6 +211,22 @@ class PartyChannel {
     const left = (this.liveByFan.get(s.fan.id) ?? 1) - 1;
     if (left > 0) this.liveByFan.set(s.fan.id, left);
     else this.liveByFan.delete(s.fan.id);
+  }
+
+  /**
+   * Distinct fans with a live socket here by effective source: a fan with two tabs counts once,
+   * with the source its newest report named (`unknown` until one arrives).
+   */
+  sourceCounts(): SourceCounts {
+    const newest = new Map<string, FanSocket>();
+    for (const s of this.sockets) {
+      if (!s.fan || s.state === 'closed') continue;
+      const seen = newest.get(s.fan.id);
+      if (!seen || s.sourceAt > seen.sourceAt) newest.set(s.fan.id, s);
+    }
+    const counts = emptySourceCounts();
+    for (const s of newest.values()) counts[s.source?.source ?? 'unknown'] += 1;
+    return counts;
   }
 
   constructor(
@@ -451,6 +473,11 @@ export class PartySocketServer {
     return this.channels.get(partyId)?.listenerCount() ?? 0;
   }
 
+  /** The party's listeners on this node by effective source (issue 47: the dashboard's figures). */
+  sourcesOf(partyId: string): SourceCounts {
+    return this.channels.get(partyId)?.sourceCounts() ?? emptySourceCounts();
+  }
+
   /** Number of open fan sockets on this node (for tests and metrics). */
   get socketCount(): number {
     let n = 0;
@@ -566,6 +593,12 @@ export class PartySocketServer {
       case 'frame':
         if (msg.frame.type === 'time') {
           return this.sendFrame(s, controlFrame([{ type: 'time', client_time_ms: msg.frame.client_time_ms, server_time_ms: this.deps.now() }]));
+        }
+        if (msg.frame.type === 'source') {
+          // Kept on the connection only: it ends with it, and a reconnect reports again.
+          s.source = { source: msg.frame.source, reason: msg.frame.reason };
+          s.sourceAt = mono();
+          return;
         }
         this.resume(s, partyId, msg.frame.last_seq_id).catch((err: unknown) => {
           this.deps.logger.error({ err, partyId }, 'resume failed');

@@ -12,6 +12,7 @@ import { z } from 'zod';
 import { EpochMs, Id, IsoDateTime, NonNegativeInt } from '../common.ts';
 import { ChatMessage } from './chat.ts';
 import { PlayerStatus } from './entities.ts';
+import { SourceCounts } from './source.ts';
 
 /** Query value of `view` that opens the dashboard stream instead of the fan stream. */
 export const DASHBOARD_VIEW = 'dashboard';
@@ -78,6 +79,12 @@ export const PartyStatsEvent = z.object({
    * a load balancer are not in `listeners`, `joins`, `leaves`); `cluster`: every node.
    */
   listeners_scope: z.enum(['node', 'cluster']),
+  /**
+   * Ours (issue 47): the same listeners by effective source (what each fan hears, as its app
+   * reported with a `source` frame), in the scope of `listeners`. `preview` is how many are on
+   * 30 s previews.
+   */
+  sources: SourceCounts,
   /** Oldest first, at most `STATS_BUCKETS`; the last one is the current bucket. */
   buckets: z.array(StatsBucket),
   /** Chat messages in the last 60 s. */

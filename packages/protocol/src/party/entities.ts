@@ -259,6 +259,12 @@ export const FrontendSettings = z.strictObject({
    * admins may. Absent or false: the waiting room is open like the party.
    */
   waitingRoomReadOnly: z.boolean().optional(),
+  /**
+   * Ours (issue 47): a fan whose provider cannot play in the browser (free tier, no subscription,
+   * no SDK or EME, iOS Safari) hears the label stream (`umg_hls`). Absent or true: allowed; false:
+   * such fans hear 30 s previews instead.
+   */
+  labelStreamFallback: z.boolean().optional(),
   visual: VisualSettings.optional(),
   /** Imprint, privacy and terms of this party (HTML), served at `/legal/{page}`. */
   legal: LegalSettings.optional(),

@@ -16,6 +16,7 @@ import { EpochMs, Id, IsoDateTime, NonNegativeInt } from '../common.ts';
 import { ChatMessage } from './chat.ts';
 import { PlayerStatus, Role, SeqId, UserChatRight } from './entities.ts';
 import { DASHBOARD_VIEW, PartyStatsEvent } from './dashboard.ts';
+import { SourceFrame } from './source.ts';
 
 /** Path of a party's socket (the same path as `GET /api/parties/{id}`, upgraded). */
 export const SOCKET_PATH = (partyId: string): string => `/api/parties/${encodeURIComponent(partyId)}`;
@@ -327,11 +328,11 @@ export const TimeFrame = z.strictObject({
 export type TimeFrame = z.infer<typeof TimeFrame>;
 
 /** Any JSON frame a client may send. */
-export const ClientFrame = z.discriminatedUnion('type', [ResumeFrame, TimeFrame]);
+export const ClientFrame = z.discriminatedUnion('type', [ResumeFrame, TimeFrame, SourceFrame]);
 export type ClientFrame = z.infer<typeof ClientFrame>;
 
 /** Types of the frames a client may send. */
-export const CLIENT_FRAME_TYPES = ['resume', 'time'] as const satisfies readonly ClientFrame['type'][];
+export const CLIENT_FRAME_TYPES = ['resume', 'time', 'source'] as const satisfies readonly ClientFrame['type'][];
 
 /** A client text message as the server reads it. */
 export type ParsedClientMessage =

@@ -11,6 +11,7 @@ import { ConfirmButton } from './ConfirmButton.tsx';
 import { LiveChat } from './LiveChat.tsx';
 import { PartyScreenHeader } from './PartyNav.tsx';
 import { PostPanel } from './PostPanel.tsx';
+import { SourcesPanel } from './SourcesPanel.tsx';
 import { usePartyLiveApi, type PartyLiveApi } from './liveApi.ts';
 import { useDashboardStats } from './useDashboardStats.ts';
 import { messagesPerMinute } from './statsState.ts';
@@ -167,6 +168,9 @@ export default function DashboardScreen() {
           )}
           <Panel title="Now playing">
             <NowPlaying stats={stats} offsetMs={offsetMs} />
+          </Panel>
+          <Panel title="What listeners hear">
+            <SourcesPanel sources={stats.sources} />
           </Panel>
           <Grid>
             <Grid.Col span={{ base: 12, md: 6 }}>

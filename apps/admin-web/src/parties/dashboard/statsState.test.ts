@@ -1,6 +1,6 @@
 import type { ChatMessage, PartyStatsEvent } from '@fanfare/protocol';
 import { describe, expect, it } from 'vitest';
-import { CHAT_VIEW_SIZE, dashboardReducer, initialDashboardState, messagesPerMinute, reconnectDelayMs } from './statsState.ts';
+import { CHAT_VIEW_SIZE, dashboardReducer, initialDashboardState, messagesPerMinute, reconnectDelayMs, sourceRows } from './statsState.ts';
 
 const msg = (id: string): ChatMessage => ({ id, seq_id: 1, timestamp_ms: 1, type: 'message', sender: null, text: id });
 const stats = (chat: ChatMessage[], deleted: string[] = [], skipped = 0): PartyStatsEvent => ({
@@ -8,6 +8,7 @@ const stats = (chat: ChatMessage[], deleted: string[] = [], skipped = 0): PartyS
   server_time_ms: 1,
   listeners: 0,
   listeners_scope: 'cluster',
+  sources: { provider: 0, label_stream: 0, preview: 0, none: 0, unknown: 0 },
   buckets: [],
   messages_last_minute: 0,
   totals: { messages: 0, joins: 0, leaves: 0, votes: 0, answers: 0 },
@@ -48,5 +49,19 @@ describe('the chat chart\'s messages per minute', () => {
     const b = (start_ms: number, messages: number) => ({ start_ms, joins: 0, leaves: 0, messages, listeners: 0 });
     const series = messagesPerMinute([b(0, 2), b(10_000, 1), b(50_000, 0), b(60_000, 3), b(70_000, 0)]);
     expect(series.map((s) => s.perMinute)).toEqual([2, 3, 3, 4, 3]);
+  });
+});
+
+describe('listeners by effective source', () => {
+  it('lists every source with its listeners and share, previews included, and zero shares without listeners', () => {
+    const rows = sourceRows({ provider: 2, label_stream: 1, preview: 1, none: 0, unknown: 0 });
+    expect(rows.map((r) => [r.key, r.listeners, r.percent])).toEqual([
+      ['provider', 2, 50],
+      ['label_stream', 1, 25],
+      ['preview', 1, 25],
+      ['none', 0, 0],
+      ['unknown', 0, 0],
+    ]);
+    expect(sourceRows({ provider: 0, label_stream: 0, preview: 0, none: 0, unknown: 0 }).every((r) => r.percent === 0)).toBe(true);
   });
 });

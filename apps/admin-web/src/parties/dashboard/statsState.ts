@@ -54,3 +54,23 @@ export function messagesPerMinute(buckets: PartyStatsEvent['buckets']): { start_
     perMinute: buckets.filter((o) => o.start_ms <= b.start_ms && o.start_ms > b.start_ms - 60_000).reduce((n, o) => n + o.messages, 0),
   }));
 }
+
+/** Labels of the effective sources on the dashboard, in the order shown (issue 47). */
+export const SOURCE_LABELS: Record<keyof PartyStatsEvent['sources'], string> = {
+  provider: 'Own provider',
+  label_stream: 'Label stream',
+  preview: '30 s previews',
+  none: 'No audio',
+  unknown: 'Not reported yet',
+};
+
+/** Listeners by what they hear, each with its share of the listeners (rounded %), every source listed. */
+export function sourceRows(sources: PartyStatsEvent['sources']): { key: keyof PartyStatsEvent['sources']; label: string; listeners: number; percent: number }[] {
+  const total = Object.values(sources).reduce((n, v) => n + v, 0);
+  return (Object.keys(SOURCE_LABELS) as (keyof PartyStatsEvent['sources'])[]).map((key) => ({
+    key,
+    label: SOURCE_LABELS[key],
+    listeners: sources[key],
+    percent: total === 0 ? 0 : Math.round((sources[key] / total) * 100),
+  }));
+}

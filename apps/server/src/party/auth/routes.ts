@@ -60,7 +60,7 @@ export async function registerAuthRoutes(app: App, ctx: ServerContext): Promise<
 
   route(app, PARTY_ROUTES.appleLogin, async (req) => {
     const body = req.body;
-    let identity: { id: string; storefront: string };
+    let identity: { id: string; storefront: string; hasSubscription?: boolean };
     try {
       identity = await ctx.providers.apple.identify(body.music_user_token);
     } catch (e) {
@@ -70,7 +70,7 @@ export async function registerAuthRoutes(app: App, ctx: ServerContext): Promise<
     const fan = await upsertProviderFan(
       ctx.db,
       'apple',
-      { id: identity.id, displayName: 'Apple Music listener', email: null, country: identity.storefront, premium: true, image: null },
+      { id: identity.id, displayName: 'Apple Music listener', email: null, country: identity.storefront, premium: identity.hasSubscription ?? true, image: null },
       { accessToken: body.music_user_token, refreshToken: null, expiresAt: null },
       ctx.now(),
     );

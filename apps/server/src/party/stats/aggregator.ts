@@ -9,11 +9,13 @@ import {
   STATS_BUCKETS,
   STATS_CHAT_TAIL,
   STATS_QUESTIONS,
+  emptySourceCounts,
   type BlockedFan,
   type ChatMessage,
   type PartyStatsEvent,
   type PlayerStatus,
   type QuestionStats,
+  type SourceCounts,
   type SequencedEvent,
   type StatsBucket,
 } from '@fanfare/protocol';
@@ -72,6 +74,7 @@ export class PartyStatsAggregator {
   private skipped = 0;
   private deleted: string[] = [];
   private listeners = 0;
+  private sources: SourceCounts = emptySourceCounts();
   /** Fan chat messages per second start, for the last minute only. */
   private readonly seconds = new Map<number, number>();
   /** True when something changed since the last `take()`. */
@@ -259,6 +262,14 @@ export class PartyStatsAggregator {
     this.dirty = true;
   }
 
+  /** Sets the listeners by effective source (issue 47), recounted with the listeners. */
+  setSources(sources: SourceCounts): void {
+    const same = (Object.keys(sources) as (keyof SourceCounts)[]).every((k) => sources[k] === this.sources[k]);
+    if (same) return;
+    this.sources = { ...sources };
+    this.dirty = true;
+  }
+
   /**
    * Fan chat messages in the 60 s up to `now`, to the second: a per-minute rate, not the sum of
    * the 10 s buckets that touch the minute (which counted up to 70 s).
@@ -307,6 +318,7 @@ export class PartyStatsAggregator {
       server_time_ms: now,
       listeners: this.listeners,
       listeners_scope: this.scope,
+      sources: { ...this.sources },
       buckets,
       messages_last_minute: this.lastMinute(now),
       totals: { ...this.totals },

@@ -58,6 +58,7 @@ class PartyDashboards {
       }
       this.early.length = 0;
       aggregator.setListeners(ctx.now(), owner.fanSockets.listenersOf(partyId));
+      aggregator.setSources(owner.fanSockets.sourcesOf(partyId));
       this.aggregator = aggregator;
     })();
   }
@@ -169,6 +170,7 @@ export class DashboardSockets implements SocketObserver {
       const aggregator = party.aggregator;
       if (!aggregator || party.sockets.size === 0) continue;
       aggregator.setListeners(now, this.fanSockets.listenersOf(party.partyId));
+      aggregator.setSources(this.fanSockets.sourcesOf(party.partyId));
       if (!aggregator.dirty) continue;
       // Serialized once per party, the same text for each of its dashboards.
       const frame = JSON.stringify([aggregator.take(now)]);

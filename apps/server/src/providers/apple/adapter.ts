@@ -37,13 +37,17 @@ export class AppleAdapter {
    * Checks a music user token by asking for the fan's storefront. Apple gives no stable user id, so
    * the fan is identified by a hash of the token (see docs/decisions/0003-apple-identity.md).
    */
-  async identify(musicUserToken: string): Promise<{ id: string; storefront: string }> {
-    const res = await fetchJson<A.DataResponse<A.Storefront>>('apple', `${this.config.apiUrl}/me/storefront`, {
-      headers: { ...this.auth(), 'music-user-token': musicUserToken },
-    });
+  async identify(musicUserToken: string): Promise<{ id: string; storefront: string; hasSubscription?: boolean }> {
+    const headers = { ...this.auth(), 'music-user-token': musicUserToken };
+    const res = await fetchJson<A.DataResponse<A.Storefront>>('apple', `${this.config.apiUrl}/me/storefront`, { headers });
+    // Whether the fan subscribes (issue 47: without it MusicKit cannot play whole tracks). Asked of
+    // the account resource; when Apple does not answer it, the fan is taken as a subscriber, as before.
+    const account = await fetchJson<A.AccountResponse>('apple', `${this.config.apiUrl}/me/account?meta=subscription`, { headers }).catch(() => null);
+    const active = account?.meta?.subscription?.active;
     return {
       id: createHash('sha256').update(musicUserToken).digest('hex').slice(0, 32),
       storefront: first(res).id,
+      ...(typeof active === 'boolean' ? { hasSubscription: active } : {}),
     };
   }
 

@@ -26,6 +26,10 @@ export interface Storefront {
   type: 'storefronts';
   attributes: { name: string; defaultLanguageTag: string };
 }
+/** `GET /v1/me/account?meta=subscription`: whether the fan's Apple Music subscription is active. */
+export interface AccountResponse {
+  meta?: { subscription?: { active: boolean; storefront: string } };
+}
 export interface DataResponse<T> {
   data: T[];
 }

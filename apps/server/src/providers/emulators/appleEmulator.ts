@@ -76,7 +76,7 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
           consentPage(
             'Apple Music (emulator): allow access',
             'Choose the demo account whose Apple Music the party may use.',
-            DEMO_FANS.map((f) => ({ label: `Allow as ${f.displayName}`, href: choice(f.hint) })),
+            DEMO_FANS.map((f) => ({ label: `Allow as ${f.displayName}${f.premium ? '' : ' (no subscription)'}`, href: choice(f.hint) })),
             q.redirect_uri ? back({ error: 'access_denied', auth_service: 'apple' }) : '?login_hint=',
           ),
         );
@@ -100,6 +100,15 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
               attributes: { name: fan.country, defaultLanguageTag: fan.country === 'DE' ? 'de-DE' : 'en-GB' },
             };
             return { data: [sf] };
+          });
+          // Whether the fan subscribes: the demo fans' `premium` (issue 47: a fan without a subscription).
+          api.get('/me/account', async (req, reply) => {
+            const token = String(req.headers['music-user-token'] ?? '');
+            const mut = verifyPayload<MusicUserToken>(token, EMULATOR_SIGNING_KEY);
+            const fan = mut?.kind === 'music_user' ? demoFanByHint(mut.fan) : undefined;
+            if (!fan) return reply.status(403).send({ errors: [{ status: '403', title: 'Invalid music user token' }] });
+            const account: A.AccountResponse = { meta: { subscription: { active: fan.premium, storefront: fan.country.toLowerCase() } } };
+            return account;
           });
           api.get('/catalog/:storefront/albums/:id', async (req, reply) => {
             const al = catalog.albumByAppleId((req.params as { id: string }).id);

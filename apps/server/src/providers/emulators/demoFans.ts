@@ -23,10 +23,14 @@ export const DEMO_FANS: readonly DemoFan[] = [
 /** A `login_hint` the emulators approve as a generated fan: short, and safe in an id and a URL. */
 export const GENERATED_FAN_HINT = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** A generated fan whose hint starts with this is on the free tier (Spotify) or has no subscription (Apple). */
+export const FREE_FAN_HINT_PREFIX = 'free-';
+
 /**
  * The fan a `login_hint` names: one of the four named demo fans, or, for any other well-formed
  * hint, a fan derived from it deterministically (same hint, same account on every node and run),
- * so scripted clients and load tests can log in as many fans as they need.
+ * so scripted clients and load tests can log in as many fans as they need. Generated fans are
+ * premium subscribers, except those whose hint starts with `free-` (issue 47).
  */
 export function demoFanByHint(hint: string): DemoFan | undefined {
   const named = DEMO_FANS.find((f) => f.hint === hint);
@@ -38,7 +42,7 @@ export function demoFanByHint(hint: string): DemoFan | undefined {
     displayName: hint.slice(0, 40),
     email: `${digest.slice(0, 16)}@fans.example.com`,
     country: 'DE',
-    premium: true,
+    premium: !hint.startsWith(FREE_FAN_HINT_PREFIX),
   };
 }
 

@@ -103,4 +103,16 @@ describe.each(DB_TARGETS)("provider emulators on %s", (db) => {
     });
     expect(page.status).toBe(302);
   });
+  it("a fan can be made free-tier (Spotify) or subscription-less (Apple): the login stores premium false", async () => {
+    expect((await me((await loginWithSpotify(t.partyUrl, "free-tier-fan")).accessToken)).premium).toBe(false);
+    expect((await me((await loginWithSpotify(t.partyUrl, "lena")).accessToken)).premium).toBe(false);
+    expect((await me((await loginWithSpotify(t.partyUrl, "paying-fan")).accessToken)).premium).toBe(true);
+    expect((await me(await loginWithApple(t.partyUrl, "free-apple-fan"))).premium).toBe(false);
+    expect((await me(await loginWithApple(t.partyUrl, "sam"))).premium).toBe(true);
+    // The consent pages name each demo account's tier, so a person can choose a free one.
+    const spotifyPage = await fetch(`${t.partyUrl}/emulator/spotify/accounts/authorize?client_id=fanfare-emulator&response_type=code&redirect_uri=${encodeURIComponent(`${t.partyUrl}/api/auth/spotify/callback`)}`);
+    expect(await spotifyPage.text()).toContain("Continue as Lena (Free)");
+    const applePage = await fetch(`${t.partyUrl}/emulator/apple/authorize`);
+    expect(await applePage.text()).toContain("Allow as Lena (no subscription)");
+  });
 });

@@ -98,7 +98,7 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
             consentPage(
               'Spotify (emulator): log in',
               'Choose the demo account to continue as. Fanfare asks to read your profile and control playback.',
-              DEMO_FANS.map((f) => ({ label: `Continue as ${f.displayName}`, href: self(f.hint) })),
+              DEMO_FANS.map((f) => ({ label: `Continue as ${f.displayName}${f.premium ? ' (Premium)' : ' (Free)'}`, href: self(f.hint) })),
               back({ error: 'access_denied' }),
             ),
           );
