@@ -60,6 +60,16 @@ describe.each(DB_TARGETS)('safe retries of a chat post on %s', (db) => {
     expect(await messagesWith('retry me')).toHaveLength(1);
   });
 
+  it('the OpenAPI document lists the Idempotency-Key header on idempotent operations only', async () => {
+    const doc = (await fetch(`${w.t.partyUrl}/docs/json`).then((r) => r.json())) as { paths: Record<string, Record<string, { operationId: string; parameters?: { in: string; name: string }[] }>> };
+    const withHeader = Object.values(doc.paths)
+      .flatMap((ops) => Object.values(ops))
+      .filter((op) => op.parameters?.some((p) => p.in === 'header' && p.name === 'Idempotency-Key'))
+      .map((op) => op.operationId);
+    expect(withHeader).toContain('postChatMessage');
+    expect(withHeader.sort()).toEqual(Object.entries(PARTY_ROUTES as Record<string, RouteDef>).filter(([, d]) => d.idempotent).map(([n]) => n).sort());
+  });
+
   it('without a key every post stores a message (retries are opt-in)', async () => {
     await post(url, w.lena.token, { text: 'no key' });
     await post(url, w.lena.token, { text: 'no key' });
