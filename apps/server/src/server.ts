@@ -31,6 +31,7 @@ import { FakeTraffic } from './party/chat/fake/service.ts';
 import { QueueRefreshes } from './party/timeline/queue.ts';
 import { createMailer } from './platform/mail.ts';
 import { sweepRateCountersEvery } from './platform/limits/counters.ts';
+import { idempotencyPurgeJob } from './platform/idempotency.ts';
 
 export type Surface = 'party' | 'cms';
 
@@ -128,7 +129,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   const jobMetrics = ctx.metrics;
   if (jobMetrics) jobs.onLag = (job, lateMs) => jobMetrics.jobLag.observe({ job }, lateMs / 1000);
   closers.push(() => jobs.close());
-  jobs.add(retentionJob(ctx), campaignScheduleJob(ctx, auditScheduledRun(ctx)));
+  jobs.add(retentionJob(ctx), campaignScheduleJob(ctx, auditScheduledRun(ctx)), idempotencyPurgeJob({ db: ctx.db, now: () => ctx.now() }));
   let partyRuntime: PartyRuntime | null = null;
   if (party) {
     partyRuntime = { fakeTraffic: new FakeTraffic(ctx) };

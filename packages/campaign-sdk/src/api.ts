@@ -74,7 +74,8 @@ export class CampaignApi {
     this.client ??=
       this.options.loadClient?.() ??
       import('@fanfare/client/cms').then(({ createCmsClient }) =>
-        createCmsClient({ baseUrl: this.options.baseUrl, fetch: (url, init) => this.options.fetch(url, init), token: () => this.options.editorToken?.() ?? null }),
+        // Creating calls (the newsletter signup) carry an Idempotency-Key and retry 503s and lost answers.
+        createCmsClient({ baseUrl: this.options.baseUrl, fetch: (url, init) => this.options.fetch(url, init), token: () => this.options.editorToken?.() ?? null, retries: 3 }),
       );
     return this.client;
   }

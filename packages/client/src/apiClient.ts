@@ -52,6 +52,13 @@ export interface ApiClientOptions {
   fetch?: FetchLike;
   /** Check 2xx JSON answers against the table's response schema (default true). */
   validateResponse?: boolean;
+  /**
+   * Safe retries (default 0): a call whose entry is `idempotent` sends one `Idempotency-Key` for
+   * the call and tries again up to this many times, with growing delays, after a 503, a lost
+   * answer (network error, timeout), or a 409 with `Retry-After` (its first attempt still runs).
+   * A replayed answer (`Idempotency-Replayed: true`) is final.
+   */
+  retries?: number;
 }
 
 export interface CallOptions {
@@ -63,6 +70,8 @@ export interface CallOptions {
   timeoutMs?: number;
   /** Sees the raw answer (status, headers) before it is read; e.g. for a test's assertions. */
   onResponse?: (response: Response) => void;
+  /** The `Idempotency-Key` of an idempotent call (default: a new one per call when `retries` is set). */
+  idempotencyKey?: string;
 }
 
 export interface ApiClient<T extends RouteTable> {
@@ -104,9 +113,26 @@ export function createApiClient<T extends RouteTable>(table: T, options: ApiClie
       headers['content-type'] = route.textBody ?? 'application/json';
       body = route.textBody ? String(args.body) : JSON.stringify(args.body);
     }
+    const retries = route.idempotent ? (options.retries ?? 0) : 0;
+    const key = route.idempotent ? (callOptions.idempotencyKey ?? (retries > 0 ? newKey() : undefined)) : undefined;
+    if (key) headers['idempotency-key'] = key;
     for (const [k, v] of Object.entries(callOptions.headers ?? {})) headers[k.toLowerCase()] = v;
 
-    const res = await send(options, url, { method: route.method, headers, body, redirect: 'manual' }, callOptions);
+    let res: Response | undefined;
+    for (let attempt = 0; ; attempt++) {
+      let wait = 0;
+      res = undefined;
+      try {
+        res = await send(options, url, { method: route.method, headers, body, redirect: 'manual' }, callOptions);
+        if (res.headers.get('idempotency-replayed') !== 'true' && (res.status === 503 || (res.status === 409 && res.headers.has('retry-after')))) wait = retryDelay(attempt, res);
+      } catch (e) {
+        if (attempt >= retries || (e as ApiError).kind === 'aborted') throw e;
+        wait = retryDelay(attempt, null);
+      }
+      if (res && (!wait || attempt >= retries)) break;
+      void res?.body?.cancel().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, wait));
+    }
     callOptions.onResponse?.(res);
     if (route.redirect && (res.type === 'opaqueredirect' || (res.status >= 300 && res.status < 400))) {
       return { status: res.status, location: res.headers.get('location') } satisfies RedirectResult;
@@ -135,6 +161,18 @@ export function createApiClient<T extends RouteTable>(table: T, options: ApiClie
     url: (name, args) => buildUrl(table[name] as RouteDef, args as LooseArgs | undefined),
     with: (more) => createApiClient(table, { ...options, ...more }),
   };
+}
+
+/** A new `Idempotency-Key`: 128 random bits (works outside secure contexts, unlike `randomUUID`). */
+function newKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/** Milliseconds before retry `attempt + 1`: `Retry-After` when given, else 0.4, 1.2, 3.6 s... (at most 10 s), jittered. */
+export function retryDelay(attempt: number, res: Response | null): number {
+  const after = Number(res?.headers.get('retry-after'));
+  const base = after > 0 ? after * 1000 : 400 * 3 ** attempt;
+  return Math.min(10_000, base) * (0.75 + Math.random() / 2);
 }
 
 interface LooseArgs {

@@ -19,6 +19,8 @@ export interface PartyClientOptions {
   cmsToken?: string | null;
   fetch?: FetchLike;
   timeoutMs?: number;
+  /** Safe retries of creating calls (see `ApiClientOptions.retries`). */
+  retries?: number;
 }
 
 /**
@@ -35,6 +37,7 @@ export class PartyClient {
       headers: () => ({ 'x-cms-token': options.cmsToken }),
       fetch: options.fetch,
       timeoutMs: options.timeoutMs,
+      retries: options.retries,
     });
   }
 

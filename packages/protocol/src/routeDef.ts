@@ -58,6 +58,13 @@ export interface RouteDef {
   ability?: PartyAbility;
   /** A rate limit on the call, counted once the caller holds the ability. */
   rateLimit?: RouteRateLimit;
+  /**
+   * A creating call that is safe to retry: it accepts an `Idempotency-Key` header, and the same
+   * key from the same caller within 24 hours answers the first answer again (with
+   * `Idempotency-Replayed: true`) and creates nothing new; 409 while the first attempt still
+   * runs, 422 for a key reused for another request (decision 0043).
+   */
+  idempotent?: true;
   /** One line for the OpenAPI document. */
   summary: string;
   /** OpenAPI tag (group). */

@@ -113,6 +113,13 @@ export function createCmsApi(opts: CmsApiOptions) {
       previewLink: (id: string) => call('campaignPreviewLink', { params: { id } }),
       partyVersions: (id: string) => call('partyVersions', { params: { id } }),
     },
+    dataRights: {
+      /** Everything stored about the fans and the campaign visitor with this address (art. 15, 20). */
+      export: (email: string) => call('dataRightsExport', { body: { email } }),
+      /** Erases them (art. 17); answers what went. */
+      erase: (email: string) => call('dataRightsErase', { body: { email } }),
+      audit: () => call('dataRightsAudit', {}),
+    },
     audit: {
       page: (query: AuditLogQuery) => call('listAuditLog', { query }),
       /** The CSV export (every matching entry) as one file. */

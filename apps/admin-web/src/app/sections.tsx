@@ -48,5 +48,6 @@ export const SECTIONS: Section[] = [
   { path: 'media', label: 'Media', permission: 'uploads.read', routes: [{ path: '', Component: lazy(() => import('../media/MediaScreen.tsx')) }] },
   { path: 'apps', label: 'Apps & translations', permission: 'apps.read', routes: [{ path: '', Component: lazy(() => import('../apps/AppsScreen.tsx')) }] },
   { path: 'people', label: 'People', permission: 'users.manage', routes: [{ path: '', Component: lazy(() => import('../people/PeopleScreen.tsx')) }] },
+  { path: 'data-rights', label: 'Data rights', permission: 'dataRights.manage', routes: [{ path: '', Component: lazy(() => import('../dataRights/DataRightsScreen.tsx')) }] },
   { path: 'audit', label: 'Audit log', permission: 'audit.read', routes: [{ path: '', Component: lazy(() => import('../audit/AuditScreen.tsx')) }] },
 ];

@@ -41,7 +41,8 @@ export function createServices(o: CreateServicesOptions): AppServices {
   const store = createPartyStore(o.partyId);
   const storage = new SessionStorage(o.storage, o.partyId);
   const analytics = o.analytics ?? domAnalytics(o.win);
-  const client = new PartyClient({ baseUrl: o.baseUrl, fetch: o.fetch ?? ((input, init) => o.win.fetch(input, init)) });
+  // Creating calls carry an Idempotency-Key per user action and retry 503s and lost answers.
+  const client = new PartyClient({ baseUrl: o.baseUrl, fetch: o.fetch ?? ((input, init) => o.win.fetch(input, init)), retries: 3 });
   const session: SessionDeps = {
     client,
     store,

@@ -1,6 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.ts';
 import { unauthorized } from '../platform/errors.ts';
+import { idempotency } from '../platform/idempotency.ts';
 import { routeRateLimits } from '../platform/rateLimits.ts';
 import { routeWith, type Guards } from '../platform/route.ts';
 import { getCampaign } from './campaigns/service.ts';
@@ -46,7 +47,10 @@ function cmsActor(caller: unknown) {
  * is recorded in the audit log (`editorial/audit.ts`), with a campaign's state before and after.
  */
 export const cmsRoute = (ctx: ServerContext) => {
-  const route = routeWith(cmsGuards(ctx), { rateLimits: routeRateLimits(ctx) });
+  const route = routeWith(cmsGuards(ctx), {
+    rateLimits: routeRateLimits(ctx),
+    idempotency: idempotency({ db: ctx.db, now: () => ctx.now(), logger: ctx.logger }),
+  });
   const audit: AuditOptions<unknown> = {
     actorOf: cmsActor,
     load: async (entityType, id) => (entityType === 'campaigns' ? getCampaign(ctx, id) : undefined),

@@ -2,6 +2,7 @@ import type { RouteDef } from '@fanfare/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { ServerContext } from '../context.ts';
 import { forbidden, unauthorized } from '../platform/errors.ts';
+import { idempotency } from '../platform/idempotency.ts';
 import { routeRateLimits } from '../platform/rateLimits.ts';
 import { routeWith, type EntryCheck, type Guards } from '../platform/route.ts';
 import { bearerToken, requireCms, requireCmsOrFan, requireFan } from './auth/guards.ts';
@@ -78,7 +79,11 @@ function partyCmsActor(caller: unknown) {
  * recorded in the audit log like the CMS API's, with the party before and after.
  */
 export const partyRoute = (ctx: ServerContext) => {
-  const route = routeWith(partyGuards(ctx), { ability: abilityCheck(ctx), rateLimits: routeRateLimits(ctx) });
+  const route = routeWith(partyGuards(ctx), {
+    ability: abilityCheck(ctx),
+    rateLimits: routeRateLimits(ctx),
+    idempotency: idempotency({ db: ctx.db, now: () => ctx.now(), logger: ctx.logger }),
+  });
   const audit: AuditOptions<unknown> = {
     actorOf: partyCmsActor,
     load: async (entityType, id) => (entityType === 'parties' ? getParty(ctx, id) : undefined),

@@ -80,6 +80,18 @@ export function transformOperation(input: TransformInput): ReturnType<typeof jso
     response[String(status)] = { description: ERROR_DESCRIPTIONS[status] ?? 'Error', content: { 'application/json': { schema: structuredClone(errorBodySchema()) } } };
   }
   schema.response = response;
+  if (def.idempotent) {
+    // Documented only (Fastify does not validate it through this schema): the claim checks it.
+    const headers = (schema.headers ?? { type: 'object', properties: {} }) as { type: string; properties: Record<string, unknown> };
+    headers.properties['Idempotency-Key'] = {
+      type: 'string',
+      minLength: 1,
+      maxLength: 255,
+      pattern: '^[\\x21-\\x7e]+$',
+      description: 'One key per user action (a UUID): a retry with the same key within 24 hours answers the first answer again and creates nothing new.',
+    };
+    schema.headers = headers;
+  }
   return out;
 }
 

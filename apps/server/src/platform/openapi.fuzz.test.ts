@@ -5,6 +5,8 @@
  * and without credentials. It fails on any 5xx, and on any 4xx without a JSON `detail`.
  * Bounded in count and time; runs on SQLite and, with TEST_DATABASE_URL, on PostgreSQL.
  */
+import { runInNewContext } from "node:vm";
+import { setFlagsFromString } from "node:v8";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PartyClient } from "@fanfare/client";
@@ -22,9 +24,20 @@ import {
   startCmsServer,
 } from "../cms/testing.ts";
 
-/** At most this many requests per database, and at most this long. */
-const RUNS = 1200;
-const TIME_LIMIT_MS = 40_000;
+/** At most this many requests per database, and at most this long (FUZZ_RUNS overrides both, for a measurement). */
+const RUNS = Number(process.env.FUZZ_RUNS) || 1200;
+const TIME_LIMIT_MS = process.env.FUZZ_RUNS ? 600_000 : 40_000;
+
+/** The process's memory after a full garbage collection, in MB (FUZZ_REPORT only: issue 43's RSS growth). */
+function memoryAfterGc(): Record<string, number> {
+  setFlagsFromString("--expose-gc");
+  const gc = runInNewContext("gc") as () => void;
+  gc();
+  gc();
+  const m = process.memoryUsage();
+  const mb = (n: number) => Math.round(n / 1048576);
+  return { rss: mb(m.rss), heapUsed: mb(m.heapUsed), heapTotal: mb(m.heapTotal), external: mb(m.external), arrayBuffers: mb(m.arrayBuffers) };
+}
 
 type Schema = {
   type?: string | string[];
@@ -422,6 +435,8 @@ describe.each(DB_TARGETS)("OpenAPI fuzz on %s", (db) => {
       .chain((op) => requestOf(op, known, credentials));
     let sent = 0;
     const statuses = new Map<number, number>();
+    const before = process.env.FUZZ_REPORT ? memoryAfterGc() : null;
+    let middle: Record<string, number> | null = null;
     await fc.assert(
       fc.asyncProperty(byOperation, async (r) => {
         // Logging out with the shared credentials would blind the rest of the run.
@@ -432,6 +447,7 @@ describe.each(DB_TARGETS)("OpenAPI fuzz on %s", (db) => {
         )
           return;
         sent++;
+        if (before && sent === Math.floor(RUNS / 2)) middle = memoryAfterGc();
         const res = await fetch(r.url, {
           method: r.method,
           headers: r.headers,
@@ -474,7 +490,7 @@ describe.each(DB_TARGETS)("OpenAPI fuzz on %s", (db) => {
       .filter(([status]) => status < 300)
       .reduce((n, [, count]) => n + count, 0);
     if (process.env.FUZZ_REPORT)
-      console.log(db, sent, Object.fromEntries(statuses));
+      console.log(db, sent, Object.fromEntries(statuses), { before, middle, after: memoryAfterGc() });
     expect(succeeded).toBeGreaterThan(0);
-  }, 120_000);
+  }, process.env.FUZZ_RUNS ? 900_000 : 120_000);
 });

@@ -11,6 +11,7 @@ import { CMS_ROUTES, PARTY_ROUTES, type RouteAuth, type RouteDef, type RouteRate
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { App } from './http.ts';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, sendReplay, type Claim, type Idempotency, type Replay } from './idempotency.ts';
 
 type Out<T> = T extends z.ZodType ? z.output<T> : never;
 type In<T> = T extends z.ZodType ? z.input<T> : never;
@@ -46,6 +47,8 @@ export interface EntryChecks {
   ability?: (def: RouteDef) => EntryCheck;
   /** The check of each named rate limit, built once per route on the app it is registered on. */
   rateLimits?: Record<RouteRateLimit, (app: App) => EntryCheck>;
+  /** Safe retries of the entries that say `idempotent` (`idempotency.ts`). */
+  idempotency?: Idempotency;
 }
 
 export type RouteHandler<R extends RouteDef, C> = (req: RouteRequest<R>, reply: FastifyReply, caller: C) => Promise<RouteResult<R>>;
@@ -68,11 +71,17 @@ const ENTRY_NAMES = new Map<RouteDef, string>([
  * the collector trace one entry per request.
  */
 const CALLER = Symbol('fanfare.caller');
-type WithCaller = FastifyRequest & { [CALLER]: unknown };
+/** Where an idempotent entry's request keeps its claim on its `Idempotency-Key` (`idempotency.ts`). */
+const CLAIM = Symbol('fanfare.idempotencyClaim');
+/** An idempotent entry's request that repeats a finished one: its first answer, sent instead of the handler's. */
+const REPLAY = Symbol('fanfare.idempotencyReplay');
+type WithCaller = FastifyRequest & { [CALLER]: unknown; [CLAIM]: Claim | null; [REPLAY]: Replay | null };
 
-/** Gives every request of `app` its caller slot (call once, before routes are added). */
+/** Gives every request of `app` its caller and claim slots (call once, before routes are added). */
 export function decorateCallers(app: App): void {
   app.decorateRequest(CALLER, null);
+  app.decorateRequest(CLAIM, null);
+  app.decorateRequest(REPLAY, null);
 }
 
 /**
@@ -151,6 +160,8 @@ export function routeWith<G extends Guards>(guards: G, checks: EntryChecks = {})
     const guard = guards[def.auth];
     if (!guard) throw new Error(`No guard for auth "${def.auth}" on this listener (${name})`);
     const entryChecks = entryChecksOf(app, name, def, checks);
+    const idem = def.idempotent ? checks.idempotency : undefined;
+    if (def.idempotent && !idem) throw new Error(`${name} is idempotent, which this listener does not support`);
     const serialize = def.response ? responseSerializer(name, def.response as z.ZodType) : undefined;
     const options = {
       method: def.method,
@@ -169,9 +180,27 @@ export function routeWith<G extends Guards>(guards: G, checks: EntryChecks = {})
           }),
       // The entry's ability, then its rate limit (a refused caller uses up no allowance), where the
       // handlers' own checks ran before: after the guard (401) and the input's validation.
-      ...(entryChecks.length > 0 ? { preHandler: entryChecks.map((check) => (req: FastifyRequest, reply: FastifyReply) => check(req, reply, (req as WithCaller)[CALLER])) } : {}),
+      // A replay skips the checks after the claim (its rate limit) and the handler.
+      ...(entryChecks.length > 0
+        ? { preHandler: entryChecks.map((check) => async (req: FastifyRequest, reply: FastifyReply) => ((req as WithCaller)[REPLAY] ? undefined : check(req, reply, (req as WithCaller)[CALLER]))) }
+        : {}),
+      ...(idem
+        ? {
+            onSend: async (req: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+              const claimed = (req as WithCaller)[CLAIM];
+              if (claimed) {
+                (req as WithCaller)[CLAIM] = null;
+                await idem.finish(claimed, reply, payload);
+              }
+              return payload;
+            },
+          }
+        : {}),
       handler: async (req: FastifyRequest, reply: FastifyReply) => {
-        const out = await handler(req as RouteRequest<R>, reply, (req as WithCaller)[CALLER] as CallerOf<G, R['auth']>);
+        const replay = (req as WithCaller)[REPLAY];
+        if (replay) return sendReplay(reply, replay);
+        const call = () => handler(req as RouteRequest<R>, reply, (req as WithCaller)[CALLER] as CallerOf<G, R['auth']>);
+        const out = idem ? await idem.run((req as WithCaller)[CLAIM], call) : await call();
         if (out === reply) return reply;
         if (def.response) {
           if (reply.statusCode === 200 && def.status) void reply.status(def.status);
@@ -193,6 +222,16 @@ function entryChecksOf(app: App, name: string, def: RouteDef, checks: EntryCheck
     if (!checks.ability) throw new Error(`${name} declares an ability, which this listener does not check`);
     list.push(checks.ability(def));
   }
+  // The key is claimed once the caller may call, before its rate limit: a replay uses up no
+  // allowance (and a 429 gives the key back).
+  const idem = def.idempotent ? checks.idempotency : undefined;
+  if (idem) {
+    list.push(async (req, reply, caller) => {
+      const found = await idem.claim(name, req, caller);
+      if (found && 'claim' in found) (req as WithCaller)[CLAIM] = found.claim;
+      if (found && 'replay' in found) (req as WithCaller)[REPLAY] = found.replay;
+    });
+  }
   if (def.rateLimit) {
     const limit = checks.rateLimits?.[def.rateLimit];
     if (!limit) throw new Error(`${name} declares the rate limit "${def.rateLimit}", which this listener does not enforce`);
@@ -213,6 +252,8 @@ function openApiOperation(name: string, def: RouteDef): Record<string, unknown> 
     def.permission && `Needs the CMS permission \`${def.permission}\`.`,
     def.ability && `Needs the party ability \`${def.ability}\` in the party of \`id\`.`,
     def.rateLimit && `Rate limited (\`${def.rateLimit}\`): 429 with \`Retry-After\` beyond it.`,
+    def.idempotent &&
+      `Safe to retry with an \`${IDEMPOTENCY_HEADER}\` header: the same key from the same caller within 24 hours answers the first answer again (with \`${REPLAYED_HEADER}: true\`) and creates nothing; 409 while the first attempt runs, 422 for a key reused for another request.`,
   ].filter(Boolean);
   if (needs.length > 0) schema.description = needs.join(' ');
   if (def.params) schema.params = def.params;

@@ -167,6 +167,7 @@ export const CMS_ROUTES = {
   },
   createUser: {
     method: 'POST',
+    idempotent: true,
     path: '/api/users',
     auth: 'cms_optional',
     tag: 'cms users',
@@ -226,6 +227,7 @@ export const CMS_ROUTES = {
   },
   createApp: {
     method: 'POST',
+    idempotent: true,
     path: '/api/apps',
     auth: 'cms',
     permission: 'apps.create',
@@ -269,6 +271,7 @@ export const CMS_ROUTES = {
   },
   createCampaign: {
     method: 'POST',
+    idempotent: true,
     path: '/api/campaigns',
     auth: 'cms',
     permission: 'campaigns.write',
@@ -291,6 +294,7 @@ export const CMS_ROUTES = {
   },
   cloneCampaign: {
     method: 'POST',
+    idempotent: true,
     path: '/api/campaigns/:id/clone',
     auth: 'cms',
     permission: 'campaigns.write',
@@ -487,6 +491,7 @@ export const CMS_ROUTES = {
   // --- Newsletter -------------------------------------------------------------------------
   newsletterSignup: {
     method: 'POST',
+    idempotent: true,
     path: '/api/campaigns/:id/newsletter/signup',
     auth: 'none',
     tag: 'newsletter',
@@ -606,6 +611,7 @@ export const CMS_ROUTES = {
   },
   uploadAccessCodes: {
     method: 'POST',
+    idempotent: true,
     path: '/api/token_gate/products/:product_id/codes',
     auth: 'cms',
     permission: 'tokenGate.manage',
@@ -650,6 +656,7 @@ export const CMS_ROUTES = {
   },
   createUpload: {
     method: 'POST',
+    idempotent: true,
     path: '/api/uploads',
     auth: 'cms',
     permission: 'uploads.write',
@@ -701,6 +708,7 @@ export const CMS_ROUTES = {
   },
   createFolder: {
     method: 'POST',
+    idempotent: true,
     path: '/api/uploads/folders/*',
     auth: 'cms',
     permission: 'uploads.write',

@@ -202,6 +202,7 @@ export const PARTY_ROUTES = {
   },
   voteTrack: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/tracks/:trackId/votes',
     auth: 'bearer',
     ability: 'tracks.vote',
@@ -241,6 +242,7 @@ export const PARTY_ROUTES = {
   },
   postChatMessage: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/messages',
     auth: 'bearer',
     ability: 'chat.post',
@@ -259,6 +261,7 @@ export const PARTY_ROUTES = {
   },
   postChatMedia: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/media',
     auth: 'bearer',
     ability: 'chat.post',
@@ -270,6 +273,7 @@ export const PARTY_ROUTES = {
   },
   postPopup: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/popups',
     auth: 'cms_or_bearer',
     ability: 'popups.create',
@@ -281,6 +285,7 @@ export const PARTY_ROUTES = {
   },
   postPoll: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/polls',
     auth: 'cms_or_bearer',
     ability: 'polls.create',
@@ -292,6 +297,7 @@ export const PARTY_ROUTES = {
   },
   answerPoll: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/polls/:pollId/answers',
     auth: 'bearer',
     ability: 'polls.answer',
@@ -303,6 +309,7 @@ export const PARTY_ROUTES = {
   },
   postQuizQuestion: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/quiz/questions',
     auth: 'cms_or_bearer',
     ability: 'quiz.create',
@@ -323,6 +330,7 @@ export const PARTY_ROUTES = {
   },
   postPreparedQuestion: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/prepared',
     auth: 'cms_or_bearer',
     ability: 'questions.prepare',
@@ -342,6 +350,7 @@ export const PARTY_ROUTES = {
   },
   answerQuizQuestion: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/quiz/questions/:questionId/answers',
     auth: 'bearer',
     ability: 'quiz.answer',
@@ -353,6 +362,7 @@ export const PARTY_ROUTES = {
   },
   postScoreboard: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/quiz/scoreboard',
     auth: 'cms_or_bearer',
     ability: 'quiz.scoreboard',
@@ -399,6 +409,7 @@ export const PARTY_ROUTES = {
   },
   postScheduledMessage: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/chat/schedule',
     auth: 'cms',
     summary: 'Schedule a chat message',
@@ -433,6 +444,7 @@ export const PARTY_ROUTES = {
   // --- Users and login --------------------------------------------------------------------
   signup: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/users',
     auth: 'bearer_optional',
     rateLimit: 'anonymousSignup',
@@ -505,6 +517,7 @@ export const PARTY_ROUTES = {
   },
   postGrant: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/grants',
     auth: 'cms',
     summary: 'Grant host or admin to an account, or create a grant token',
@@ -581,6 +594,7 @@ export const PARTY_ROUTES = {
   // --- Uploads ----------------------------------------------------------------------------
   uploadProfile: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/uploads/profile',
     auth: 'bearer',
     ability: 'users.uploadOwn',
@@ -593,6 +607,7 @@ export const PARTY_ROUTES = {
   },
   uploadProfileFor: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/uploads/profile/:userId',
     auth: 'cms',
     summary: "Upload another user's profile picture",
@@ -603,6 +618,7 @@ export const PARTY_ROUTES = {
   },
   uploadAdminProfile: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/uploads/admin/profile',
     auth: 'cms',
     summary: 'Upload a profile picture for a grant (host or admin)',
@@ -624,6 +640,7 @@ export const PARTY_ROUTES = {
   },
   uploadMedia: {
     method: 'POST',
+    idempotent: true,
     path: '/api/parties/:id/uploads/media',
     auth: 'bearer',
     ability: 'chat.post',

@@ -23,6 +23,16 @@ describe.each(DB_TARGETS)('scheduled and generated chat traffic on %s', (db) => 
   });
 
   describe('scheduled messages (spec 3, 7; SPEC-NOTES)', () => {
+    it('recurring_interval 2147483648 (past the integer column) is refused with 422 {detail}, never a 500 (issue 43)', async () => {
+      const res = await fetch(`${w.t.partyUrl}/api/parties/${PARTY}/chat/schedule`, {
+        method: 'POST',
+        headers: { 'x-cms-token': TEST_CMS_TOKEN, 'content-type': 'application/json' },
+        body: JSON.stringify({ text: 'Too rare', post_at: inMs(60_000), recurring_interval: 2147483648 }),
+      });
+      expect(res.status).toBe(422);
+      expect(await res.json()).toHaveProperty('detail');
+    });
+
     it('a one-off message is posted once at its time, by the system; recurring_interval 0 is sent as null', async () => {
       const postAt = Date.now() + 800;
       const created = await w.cms.call('postScheduledMessage', { params, body: { text: 'Doors open!', sticker: 'party', post_at: new Date(postAt).toISOString(), recurring_interval: 0 } });

@@ -27,6 +27,7 @@ import type {
 } from 'kysely';
 import type { Logger } from 'pino';
 import type { RedisPair } from '../pubsub/redis.ts';
+import { writeMarks, type WriteMark } from './writeMarks.ts';
 
 /** `insert`: rows were only added (a plain insert, `on conflict do nothing`); `change`: rows may have changed or gone. */
 export type ChangeKind = 'insert' | 'change';
@@ -169,6 +170,8 @@ function tableName(node: OperationNode | undefined): string | null {
 interface ConnectionState {
   inner: DatabaseConnection;
   pending: Map<string, ChangeKind> | null;
+  /** The write mark (`writeMarks.ts`) its open transaction ran, settled with the commit. */
+  marked: WriteMark | null;
 }
 
 const merge = (into: Map<string, ChangeKind>, table: string, kind: ChangeKind) => {
@@ -192,7 +195,7 @@ class TrackingDriver implements Driver {
     const conn = await this.inner.acquireConnection();
     let wrapper = this.wrappers.get(conn);
     if (!wrapper) {
-      const state: ConnectionState = { inner: conn, pending: null };
+      const state: ConnectionState = { inner: conn, pending: null, marked: null };
       const changes = this.changes;
       wrapper = {
         async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
@@ -200,7 +203,16 @@ class TrackingDriver implements Driver {
           if (!write) return conn.executeQuery<R>(query).catch((err: unknown) => changes.failed(err));
           changes.written(write.table, write.kind);
           try {
-            return await conn.executeQuery<R>(query);
+            const result = await conn.executeQuery<R>(query);
+            // The work's first write of this transaction (or an autocommitted one) also runs its
+            // mark, so the mark commits or rolls back with it.
+            const mark = writeMarks.getStore();
+            if (mark && !mark.committed && state.marked !== mark) {
+              await conn.executeQuery(mark.query);
+              if (state.pending) state.marked = mark;
+              else mark.committed = true;
+            }
+            return result;
           } finally {
             if (state.pending) merge(state.pending, write.table, write.kind);
             else changes.committed(new Map([[write.table, write.kind]]));
@@ -226,12 +238,14 @@ class TrackingDriver implements Driver {
     const s = this.state(conn);
     await this.inner.beginTransaction(s.inner, settings);
     s.pending = new Map();
+    s.marked = null;
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
     const s = this.state(conn);
     try {
       await this.inner.commitTransaction(s.inner);
+      if (s.marked) s.marked.committed = true;
     } finally {
       this.settle(s);
     }
@@ -250,6 +264,7 @@ class TrackingDriver implements Driver {
   private settle(s: ConnectionState): void {
     const pending = s.pending;
     s.pending = null;
+    s.marked = null;
     if (pending && pending.size > 0) this.changes.committed(pending);
   }
 

@@ -2,6 +2,7 @@
 export interface LimitTables {
   rate_counters: RateCounterTable;
   chat_deleted_posts: ChatDeletedPostTable;
+  idempotency_keys: IdempotencyKeyTable;
 }
 
 /** Requests counted under one limit key in one fixed window. */
@@ -18,4 +19,19 @@ export interface ChatDeletedPostTable {
   sender_id: string;
   /** The deleted message's own `timestamp_ms`. */
   timestamp_ms: number;
+}
+
+/** The first answer of a creating call, by the caller's `Idempotency-Key` (migration 022). */
+export interface IdempotencyKeyTable {
+  /** SHA-256 of the caller's subject and the key. */
+  key_hash: string;
+  /** SHA-256 of the call (entry, URL) and its JSON body: a key reused for another request is refused. */
+  fingerprint: string;
+  /** `pending` (first attempt running), `stored` (one of its writes committed), `done` (answer kept). */
+  state: 'pending' | 'stored' | 'done';
+  status: number | null;
+  body: string | null;
+  content_type: string | null;
+  created_at: number;
+  expires_at: number;
 }

@@ -1,0 +1,22 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { CompiledQuery } from 'kysely';
+
+/**
+ * A statement to run with the first committed write of some work, in the same transaction (issue
+ * 43: a retried call must find that its first attempt stored something, even when that attempt
+ * then answered 503). The tracking driver (`changes.ts`) runs `query` on the writing connection
+ * right after the work's first write of each transaction, or after an autocommitted write, and
+ * sets `committed` once that transaction commits.
+ */
+export interface WriteMark {
+  readonly query: CompiledQuery;
+  committed: boolean;
+}
+
+/** The mark of the work running in this async context (none outside `withWriteMark`). */
+export const writeMarks = new AsyncLocalStorage<WriteMark>();
+
+/** Runs `work` so that its first committed write also runs `mark.query` (see `WriteMark`). */
+export function withWriteMark<T>(mark: WriteMark, work: () => Promise<T>): Promise<T> {
+  return writeMarks.run(mark, work);
+}
