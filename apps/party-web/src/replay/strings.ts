@@ -1,0 +1,73 @@
+/**
+ * The replay screen's strings, in de (default) and en. They travel with the replay's own chunk
+ * (added to the app's i18n instance when it loads) so the first load of every fan carries none.
+ */
+export const replayDe = {
+  replay: {
+    title: 'Replay: {{name}}',
+    lead: 'Erlebe die Party noch einmal, mit Chat, Umfragen und Quiz genau da, wo sie passiert sind.',
+    loading: 'Replay wird geladen …',
+    notReady: 'Das Replay wird gerade erstellt. Es ist spätestens eine Minute nach dem Ende der Party da.',
+    retry: 'Nochmal versuchen',
+    failed: 'Das Replay konnte nicht geladen werden.',
+    play: 'Abspielen',
+    pause: 'Pause',
+    position: 'Position in {{track}}',
+    tracks: 'Titel',
+    trackButton: '{{index}}. {{name}}',
+    nowPlaying: 'Läuft gerade',
+    items: 'Was passiert ist',
+    empty: 'Bis hierhin ist noch nichts passiert.',
+    finished: 'Das Replay ist zu Ende.',
+    poll: 'Umfrage',
+    quiz: 'Quiz',
+    popup: 'Hinweis',
+    votes: 'Abstimmung: {{name}} liegt vorn ({{votes}})',
+    votesCount: '{{count}} Stimmen',
+    correct: 'Richtig',
+    hide: 'Im Replay ausblenden',
+    hidden: 'Ausgeblendet. Das Replay wird neu erstellt.',
+    share: 'Link zum Replay',
+    copy: 'Link kopieren',
+    copied: 'Kopiert',
+    player: 'Wiedergabe: {{kind}}',
+    needsGesture: 'Tippe auf Abspielen, um die Musik zu hören.',
+    at: 'bei {{position}}',
+  },
+};
+
+export type ReplayDictionary = typeof replayDe;
+
+export const replayEn: ReplayDictionary = {
+  replay: {
+    title: 'Replay: {{name}}',
+    lead: 'Live the party again, with chat, polls and quizzes right where they happened.',
+    loading: 'Loading the replay …',
+    notReady: 'The replay is being prepared. It is ready at most a minute after the party ends.',
+    retry: 'Try again',
+    failed: 'The replay could not be loaded.',
+    play: 'Play',
+    pause: 'Pause',
+    position: 'Position in {{track}}',
+    tracks: 'Tracks',
+    trackButton: '{{index}}. {{name}}',
+    nowPlaying: 'Now playing',
+    items: 'What happened',
+    empty: 'Nothing has happened up to here yet.',
+    finished: 'The replay has ended.',
+    poll: 'Poll',
+    quiz: 'Quiz',
+    popup: 'Notice',
+    votes: 'Vote: {{name}} takes the lead ({{votes}})',
+    votesCount: '{{count}} votes',
+    correct: 'Correct',
+    hide: 'Hide from the replay',
+    hidden: 'Hidden. The replay is being rebuilt.',
+    share: 'Link to the replay',
+    copy: 'Copy link',
+    copied: 'Copied',
+    player: 'Playing through: {{kind}}',
+    needsGesture: 'Press play to hear the music.',
+    at: 'at {{position}}',
+  },
+};
