@@ -4,8 +4,9 @@
  * (deleted, blocked, erased, hidden), and the documents are served as cacheable, immutable bytes.
  * On SQLite and (with TEST_DATABASE_URL) PostgreSQL.
  */
-import { ReplayManifest, ReplayTrackDocument, type ReplayItem } from '@fanfare/protocol';
+import { CAMPAIGN_META, ReplayManifest, ReplayTrackDocument, type ReplayItem } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createApp, createCampaign, login } from '../../cms/testing.ts';
 import { DB_TARGETS } from '../../test/harness.ts';
 import { startLiveWorld, waitFor, type LiveWorld } from '../../test/liveParty.ts';
 
@@ -45,7 +46,7 @@ describe.each(DB_TARGETS)('party replay, on %s', (db) => {
   }
 
   beforeAll(async () => {
-    w = await startLiveWorld(db, PARTY);
+    w = await startLiveWorld(db, PARTY, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     await w.cms.call('startParty', { params: { id: PARTY } });
     const tracks = (await w.cms.call('getTracks', { params: { id: PARTY } })).items;
 
@@ -101,6 +102,17 @@ describe.each(DB_TARGETS)('party replay, on %s', (db) => {
     expect(m.plays.length).toBeGreaterThanOrEqual(1);
     expect(m.plays[0]!.track.hls_url).toMatch(/index\.m3u8$/);
     expect(m.plays[0]!.document).toBe(`/api/parties/${PARTY}/replay/1/0`);
+  });
+
+  it('the campaign page of the party links to its replay once built (page metadata); other campaigns do not', async () => {
+    const token = await login(w.t, ADMIN.email, ADMIN.password);
+    const appId = await createApp(w.t, token, 'replay-pages');
+    const ofParty = await createCampaign(w.t, token, { app_id: appId, name: 'Album night', slug: 'album-night', tag_manager: { party_id: PARTY } });
+    const other = await createCampaign(w.t, token, { app_id: appId, name: 'Other', slug: 'other' });
+    const replayMeta = new RegExp(`<meta name="${CAMPAIGN_META.partyReplay}" content="([^"]*)">`);
+    // Raw: the HTML page as a browser loads it.
+    expect(replayMeta.exec(await (await fetch(ofParty.url)).text())?.[1]).toBe(`${w.t.partyUrl}/p/${PARTY}/#/replay`);
+    expect(replayMeta.exec(await (await fetch(other.url)).text())).toBeNull();
   });
 
   it('chat, poll, quiz and popup appear at the track and position where they happened (within 250 ms)', async () => {
