@@ -2,13 +2,15 @@
  * Party Replay in Debian's Chromium against the real server: a party runs with chat, a poll, a
  * quiz and a deleted message (driven through the API by its host and fans); after the end, a
  * second fan who was not there opens the replay from the End screen, scrubs to the poll's moment
- * and sees the poll with its final result at that position, and never the deleted message. axe
- * at 390 and 1280 px.
+ * and sees the poll with its final result at that position, and never the deleted message. The
+ * campaign page of the party links to the replay. axe at 390 and 1280 px.
  */
 import { ReplayManifest, ReplayTrackDocument } from '@fanfare/protocol';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN, createApp, createCampaign, login } from '../../apps/server/src/cms/testing.ts';
 import { startLiveWorld, type LiveWorld } from '../../apps/server/src/test/liveParty.ts';
+import { buildCampaignWeb } from '../campaign/browser.ts';
 import { buildPartyWeb, expectNoSeriousAxeViolations, launchChromium, screenshotBoth, waitFor } from './browser.ts';
 
 const PARTY = 'replay-e2e';
@@ -51,7 +53,8 @@ describe('party replay: a fan who missed the party replays it', { timeout: 180_0
 
   beforeAll(async () => {
     await buildPartyWeb();
-    w = await startLiveWorld('sqlite', PARTY);
+    await buildCampaignWeb();
+    w = await startLiveWorld('sqlite', PARTY, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     browser = await launchChromium();
 
     // The party runs: chat, a deleted message, a poll with answers, a quiz with an answer.
@@ -93,6 +96,15 @@ describe('party replay: a fan who missed the party replays it', { timeout: 180_0
     const pollAt = doc.items.find((i) => i.id === ids.poll)!.position_ms;
     const quizAt = doc.items.find((i) => i.id === ids.quiz)!.position_ms;
     expect(quizAt).toBeGreaterThan(pollAt);
+
+    // The campaign page of the party links to the replay.
+    const cms = await login(w.t, ADMIN.email, ADMIN.password);
+    const campaign = await createCampaign(w.t, cms, { app_id: await createApp(w.t, cms, 'replay-e2e'), name: 'Album night', slug: 'album-night', tag_manager: { party_id: PARTY } });
+    const campaignPage = await newPage();
+    await campaignPage.goto(campaign.url);
+    const toReplay = campaignPage.getByTestId('campaign-party-replay');
+    expect(await toReplay.getAttribute('href')).toBe(`${w.t.partyUrl}/p/${PARTY}/#/replay`);
+    await expectNoSeriousAxeViolations(campaignPage, 'the campaign page with its replay link');
 
     const page = await newPage();
     await page.goto(`${w.t.partyUrl}/p/${PARTY}/#/end`);
