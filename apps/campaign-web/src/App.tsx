@@ -3,6 +3,7 @@ import { Paragraph } from '@fanfare/ui';
 import { Banner } from './chrome/Banner.tsx';
 import { Footer } from './chrome/Footer.tsx';
 import { Header } from './chrome/Header.tsx';
+import { PartyReplayLink } from './chrome/PartyReplayLink.tsx';
 import { Countdown } from './modules/Countdown.tsx';
 import { Hero } from './modules/Hero.tsx';
 import { Newsletter } from './modules/Newsletter.tsx';
@@ -75,6 +76,7 @@ export function App() {
       <Header />
       <main id="content" className="page__main">
         {content}
+        {view.hasAccess === true && <PartyReplayLink />}
       </main>
       <Footer />
     </div>

@@ -14,6 +14,7 @@ export * from './party/socket.ts';
 export * from './party/dashboard.ts';
 export * from './party/source.ts';
 export * from './party/routes.ts';
+export * from './party/replay.ts';
 export * from './party/preview.ts';
 export * from './party/abilities.ts';
 export * from './campaign/index.ts';

@@ -24,6 +24,8 @@ import type { AppServices } from './services.ts';
 
 // The Player (playback, host tools, players) is its own chunk: the waiting room loads only the chat it shares with it, after its first paint.
 const Player = lazy(() => loadWithTimeout(() => import('../screens/Player.tsx')));
+// Party Replay (issue 47): its own chunk, with its strings and players' code.
+const Replay = lazy(() => loadWithTimeout(() => import('../replay/Replay.tsx')));
 
 /** A lazily loaded screen (the Player): the loading animation meanwhile, the load-failed state if its chunk fails (spec 8). */
 function LazyScreen(props: { children: ReactNode }) {
@@ -114,6 +116,7 @@ export function AppRoutes() {
         }
       />
       <Route path="/end" element={<Page><End /></Page>} />
+      <Route path="/replay" element={<Page><LazyScreen><Replay /></LazyScreen></Page>} />
       <Route path="/grant/:grantToken" element={<GrantLogin />} />
       <Route path="*" element={<Navigate to="/" replace />} />
     </Routes>

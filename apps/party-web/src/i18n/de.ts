@@ -229,6 +229,7 @@ export const de = {
   },
   role: { admin: 'Admin', host: 'Host', listener: 'Fan' },
   end: {
+    replay: 'Replay ansehen',
     title: 'Danke fürs Mithören!',
     text: 'Die Listening Party ist vorbei. Schön, dass du dabei warst.',
     followTitle: 'Bleib dran',

@@ -231,6 +231,7 @@ export const en: Dictionary = {
   },
   role: { admin: 'Admin', host: 'Host', listener: 'Fan' },
   end: {
+    replay: 'Watch the replay',
     title: 'Thanks for listening!',
     text: 'The listening party is over. Great to have you with us.',
     followTitle: 'Stay tuned',

@@ -21,6 +21,12 @@ describe('redirect rule: Pre before start minus waiting room, End after the end 
     expect(redirectTarget(party(), start + 3600_000, false)).toBe('/end');
     expect(redirectTarget(party({ ends_at: null }), start + 99 * 3600_000, false)).toBeNull();
   });
+  it('the replay stays open after the end (the ended party’s other page); before the end a fan goes to the entry, Pre or nowhere else', () => {
+    expect(redirectFrom('/replay', party(), start + 2 * 3600_000, false)).toBeNull();
+    expect(redirectFrom('/replay', party(), start, false)).toBe('/');
+    expect(redirectFrom('/replay', party(), start - 99 * 3600_000, false)).toBe('/pre');
+    expect(redirectFrom('/replay', party(), start, true)).toBeNull();
+  });
   it('never redirects an admin', () => {
     expect(redirectTarget(party(), start - 99 * 3600_000, true)).toBeNull();
     expect(redirectTarget(party(), start + 99 * 3600_000, true)).toBeNull();

@@ -47,6 +47,8 @@ export function redirectTarget(party: PartyTimes, nowMs: number, isAdmin: boolea
  */
 export function redirectFrom(path: string, party: PartyTimes, nowMs: number, isAdmin: boolean, mayPrepare = false): string | null {
   const target = redirectTarget(party, nowMs, isAdmin, mayPrepare);
+  // The replay (issue 47) is the ended party's other page; before the end there is none to show.
+  if (path === '/replay') return target === '/end' || isAdmin ? null : (target ?? '/');
   if (target) return path === target ? null : target;
   if (!isAdmin && path === '/pre') return '/';
   if (!isAdmin && path === '/end') return '/';

@@ -1,5 +1,6 @@
 import { useTranslation } from 'react-i18next';
 import { useParty } from '../app/context.tsx';
+import { Link } from '../app/router.tsx';
 import { NewsletterForm } from '../party/NewsletterForm.tsx';
 import { PartyHero } from './parts.tsx';
 
@@ -16,6 +17,12 @@ export function End() {
     <div className="screen screen--end">
       <PartyHero compact />
       <h1>{t('end.title')}</h1>
+      {/* Party Replay (issue 47): the party again, on the album's timeline. */}
+      <p>
+        <Link to="/replay" className="button button--large" data-testid="end-replay">
+          {t('end.replay')}
+        </Link>
+      </p>
       {modules.map((m) => {
         if (m === 'thanks') return <p key={m} className="lead">{t('end.text')}</p>;
         if (m === 'follow' && follow.length > 0)

@@ -15,6 +15,7 @@ import type { Database, FanTable } from '../platform/db/schema.ts';
 import { newId } from '../platform/tokens.ts';
 import { queueUnstored } from '../party/chat/messages/publish.ts';
 import { runPartyWrite } from '../realtime/unitOfWork.ts';
+import { markReplayStale } from '../party/replay/service.ts';
 
 /** Normalized address: e-mail look-ups ignore case and surrounding blanks. */
 export const normalizeEmail = (email: string) => email.trim().toLowerCase();
@@ -271,6 +272,8 @@ export async function eraseFan(ctx: ServerContext, fan: FanTable): Promise<Erasu
     await runPartyWrite(ctx, async (w) => {
       const deleted = await w.db.deleteFrom('chat_messages').where('party_id', '=', partyId).where('id', 'in', ids).where('sender_id', '=', fan.id).execute();
       report.chat_messages_removed += Number(deleted[0]?.numDeletedRows ?? 0);
+      // Their messages leave the party's replay too (issue 47).
+      await markReplayStale(w.db, partyId);
       for (const id of ids) queueUnstored(w, ctx, partyId, { id: newId(), type: 'message', sender: null, delete_message_id: id });
     });
   }

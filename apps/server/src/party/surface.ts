@@ -12,6 +12,7 @@ import { registerAuthRoutes } from './auth/routes.ts';
 import { registerChat } from './chat/register.ts';
 import type { FakeTraffic } from './chat/fake/service.ts';
 import { registerRecapAndExportRoutes } from './exports/routes.ts';
+import { registerReplay } from './replay/routes.ts';
 import { registerPartyLive } from './sockets.ts';
 import { registerGrantRoutes } from './grants/routes.ts';
 import { registerUploadRoutes } from './uploads/routes.ts';
@@ -78,6 +79,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
   const closers: Closer[] = [];
   closers.push(...(await registerPartyLive(app, ctx, jobs)));
   closers.push(...(await registerChat(app, ctx, jobs, runtime.fakeTraffic)));
+  await registerReplay(app, ctx, jobs);
   await registerPartyWebApp(app, ctx);
   return closers;
 }

@@ -61,6 +61,8 @@ export const CAMPAIGN_META = {
   campaignId: 'fanfare:campaign-id',
   /** The alt texts of the media library's images the page shows: a JSON object, image URL to alt text. */
   mediaAlt: 'fanfare:media-alt',
+  /** The address of the replay of the campaign's party (`tag_manager.party_id`), once it is built (issue 47). */
+  partyReplay: 'fanfare:party-replay',
 } as const;
 
 /** Default CMS backend port of the local environment (spec 7). */

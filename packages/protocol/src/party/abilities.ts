@@ -74,6 +74,8 @@ export const PARTY_ABILITIES = {
   'party.dashboard': ['cms', 'host', 'admin'],
   /** Ours (issue 14): the recap of the party and its CSV exports (chat log, results, fans with their e-mails). */
   'party.recap': ['cms'],
+  /** Ours (issue 47): hide items from the party's replay (and show them again). */
+  'replay.moderate': ['cms', 'host', 'admin'],
 } as const satisfies Record<string, readonly PartyActorRole[]>;
 
 export type PartyAbility = keyof typeof PARTY_ABILITIES;

@@ -7,6 +7,7 @@ import type { RouteDef } from '../routeDef.ts';
 import { FanDataExport } from '../dataRights.ts';
 import { ReactionAccepted, ReactionBody } from './socket.ts';
 import { PartyRecapResponse } from './dashboard.ts';
+import { ReplayHiddenResponse, ReplayItemParams, ReplayManifest, ReplayTrackDocument, ReplayTrackParams } from './replay.ts';
 import {
   AccessTokenResponse,
   AnswerBody,
@@ -687,6 +688,56 @@ export const PARTY_ROUTES = {
     summary: 'The fans signed up for the party, with their consent to the competition, as CSV (streamed)',
     params: PartyIdParam,
     textResponse: 'text/csv',
+  },
+  // --- Ours (issue 47): Party Replay, public after the party's end ---------------------------
+  getPartyReplay: {
+    method: 'GET',
+    path: '/api/parties/:id/replay',
+    auth: 'none',
+    tag: 'replay',
+    summary: "The replay of an ended party: its current build and the path of each play's precomputed document (ETag, short cache)",
+    params: PartyIdParam,
+    response: ReplayManifest,
+  },
+  getPartyReplayTrack: {
+    method: 'GET',
+    path: '/api/parties/:id/replay/:build/:play',
+    auth: 'none',
+    tag: 'replay',
+    summary: "One play's precomputed replay document: immutable per build (ETag, Cache-Control immutable), sent as stored",
+    params: ReplayTrackParams,
+    response: ReplayTrackDocument,
+    errors: [410],
+  },
+  getReplayHidden: {
+    method: 'GET',
+    path: '/api/parties/:id/replay/hidden',
+    auth: 'cms_or_bearer',
+    ability: 'replay.moderate',
+    tag: 'replay',
+    summary: 'The items hosts hid from the replay',
+    params: PartyIdParam,
+    response: ReplayHiddenResponse,
+  },
+  hideReplayItem: {
+    method: 'PUT',
+    path: '/api/parties/:id/replay/hidden/:itemId',
+    auth: 'cms_or_bearer',
+    ability: 'replay.moderate',
+    tag: 'replay',
+    summary: 'Hide an item (message, poll, quiz question, popup, vote swing) from the replay; the documents are rebuilt',
+    params: ReplayItemParams,
+    response: ReplayHiddenResponse,
+  },
+  showReplayItem: {
+    method: 'DELETE',
+    path: '/api/parties/:id/replay/hidden/:itemId',
+    auth: 'cms_or_bearer',
+    ability: 'replay.moderate',
+    tag: 'replay',
+    summary: 'Show a hidden item in the replay again; the documents are rebuilt',
+    params: ReplayItemParams,
+    response: ReplayHiddenResponse,
   },
 } as const satisfies Record<string, RouteDef>;
 

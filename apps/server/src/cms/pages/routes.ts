@@ -6,7 +6,7 @@ import { escapeHtml } from '../../platform/html.ts';
 import { isPreviewOf } from '../editorial/preview.ts';
 import { cmsRoute } from '../route.ts';
 import { altTextsOf } from '../uploads/service.ts';
-import { campaignForPage, pageStringsOf, renderCampaignPage, renderCampaignWebApp } from './service.ts';
+import { campaignForPage, pageStringsOf, partyReplayUrl, renderCampaignPage, renderCampaignWebApp } from './service.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { framingOrigins } from '../../platform/webConfig.ts';
 import { CAMPAIGN_WEB_DIST, registerCampaignWebAssets } from './webApp.ts';
@@ -33,7 +33,8 @@ export async function registerPageRoutes(app: App, ctx: ServerContext, distDir: 
       const indexHtml = readIndex();
       // The media library's alt texts of the page's images travel with the page.
       const altOf = await altTextsOf(ctx, pageStringsOf(campaign));
-      return reply.send(indexHtml === null ? renderCampaignPage(ctx, campaign, altOf) : renderCampaignWebApp(ctx, campaign, indexHtml, altOf));
+      const replayUrl = await partyReplayUrl(ctx, campaign);
+      return reply.send(indexHtml === null ? renderCampaignPage(ctx, campaign, altOf, replayUrl) : renderCampaignWebApp(ctx, campaign, indexHtml, altOf, replayUrl));
     } catch (e) {
       if (e instanceof HttpError && e.statusCode === 404) {
         return reply.status(404).send(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><h1>${escapeHtml('This campaign does not exist')}</h1></body></html>`);

@@ -48,7 +48,7 @@ export const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
 export const APPLE_EMULATOR_META = 'fanfare:apple-emulator-authorize';
 
 /** The page's head: title, language, the campaign JSON and environment (what the SDK reads), the campaign's own meta tags. */
-function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, string>): { lang: string; title: string; metas: string[] } {
+function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, string>, replayUrl: string | null): { lang: string; title: string; metas: string[] } {
   const pub = publicCampaign(campaign);
   const meta = (name: string, content: string) => `<meta name="${escapeHtml(name)}" content="${escapeHtml(content)}">`;
   const own = Object.entries(pub.meta_tags)
@@ -62,6 +62,8 @@ function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, 
       meta(CAMPAIGN_META.campaign, JSON.stringify(pub)),
       meta(CAMPAIGN_META.environment, ctx.config.cms.environment),
       meta(CAMPAIGN_META.mediaAlt, JSON.stringify(altOf)),
+      // The replay of the campaign's party, once built (issue 47): the page links to it.
+      ...(replayUrl ? [meta(CAMPAIGN_META.partyReplay, replayUrl)] : []),
       // With the built-in Spotify emulator the page plays through it (Spotify's own script cannot load).
       ...(ctx.config.emulators.spotify ? [meta(SPOTIFY_EMULATOR_META, ctx.config.spotify.apiUrl)] : []),
       ...(ctx.config.emulators.apple ? [meta(APPLE_EMULATOR_META, `${ctx.config.publicUrl}/emulator/apple/authorize`)] : []),
@@ -74,8 +76,8 @@ function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, 
  * A minimal campaign page: the metadata and a heading. Served while the campaign page app is not
  * built, so the metadata contract holds either way.
  */
-export function renderCampaignPage(ctx: ServerContext, campaign: Campaign, altOf: Record<string, string> = {}): string {
-  const head = pageHead(ctx, campaign, altOf);
+export function renderCampaignPage(ctx: ServerContext, campaign: Campaign, altOf: Record<string, string> = {}, replayUrl: string | null = null): string {
+  const head = pageHead(ctx, campaign, altOf, replayUrl);
   return [
     '<!doctype html>',
     `<html lang="${escapeHtml(head.lang)}">`,
@@ -96,11 +98,22 @@ export function renderCampaignPage(ctx: ServerContext, campaign: Campaign, altOf
  * The built campaign page (`apps/campaign-web`) for one campaign: its `index.html` with the
  * language, the title and the metadata written into the head. Everything written is escaped.
  */
-export function renderCampaignWebApp(ctx: ServerContext, campaign: Campaign, indexHtml: string, altOf: Record<string, string> = {}): string {
-  const head = pageHead(ctx, campaign, altOf);
+export function renderCampaignWebApp(ctx: ServerContext, campaign: Campaign, indexHtml: string, altOf: Record<string, string> = {}, replayUrl: string | null = null): string {
+  const head = pageHead(ctx, campaign, altOf, replayUrl);
   return indexHtml
     .replace(/<html lang="[^"]*">/, `<html lang="${escapeHtml(head.lang)}">`)
     .replace(/<title>[^<]*<\/title>/, `<title>${escapeHtml(head.title)}</title>`)
     .replace('</head>', `${[coverPreload(publicCampaign(campaign)), ...head.metas].join('\n')}\n</head>`)
     .replace(/<div id="root">[\s\S]*?<\/div>\s*<noscript>/, `<div id="root">${renderSkeleton(publicCampaign(campaign), head.lang, altOf)}</div>\n<noscript>`);
+}
+
+/**
+ * The party app's replay address of the campaign's party (`tag_manager.party_id`), when its replay
+ * is built (issue 47); null otherwise. One primary-key read per page view.
+ */
+export async function partyReplayUrl(ctx: ServerContext, campaign: Campaign): Promise<string | null> {
+  const partyId = campaign.tag_manager?.party_id;
+  if (!partyId) return null;
+  const row = await ctx.db.selectFrom('party_replays').select('build').where('party_id', '=', partyId).where('build', '>', 0).executeTakeFirst();
+  return row ? `${ctx.config.publicUrl}/p/${encodeURIComponent(partyId)}/#/replay` : null;
 }

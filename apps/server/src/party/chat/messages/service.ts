@@ -34,6 +34,7 @@ import {
   toChatMessages,
   type NewMessageRow,
 } from './queries.ts';
+import { markReplayStale } from '../../replay/service.ts';
 
 export interface PostOptions {
   /**
@@ -176,6 +177,8 @@ export async function deleteChatMessage(ctx: ServerContext, partyId: string, fan
   }
   const queued = await runPartyWrite(ctx, async (w) => {
     if (!(await deleteMessage(w.db, partyId, messageId, ctx.now()))) throw notFound(`No message ${messageId} in this party`);
+    // A deleted message never appears in the party's replay: rebuild it (issue 47).
+    await markReplayStale(w.db, partyId);
     return queueUnstored(w, ctx, partyId, { id: newId(), type: 'message', sender: null, delete_message_id: messageId });
   });
   return queued.message;
@@ -247,6 +250,7 @@ export async function clearChat(ctx: ServerContext, partyId: string): Promise<vo
   await requireParty(ctx.db, partyId);
   await runPartyWrite(ctx, async (w) => {
     await deleteAllMessages(w.db, partyId, ctx.now());
+    await markReplayStale(w.db, partyId);
     w.emit(partyId, { type: 'chat_cleared' });
   });
 }

@@ -9,6 +9,7 @@ import { runPartyWrite } from '../../../realtime/unitOfWork.ts';
 import { roleHas } from '../../policies.ts';
 import { quizScores } from '../polls/queries.ts';
 import { rolesInParty } from './roles.ts';
+import { markReplayStale } from '../../replay/service.ts';
 
 /**
  * Blocks (`canChat` false) or unblocks a party user and tells every open page (`user_can_chat`).
@@ -36,6 +37,8 @@ export async function setCanChat(ctx: ServerContext, partyId: string, userId: st
       .where('party_id', '=', partyId)
       .where('fan_id', '=', userId)
       .execute();
+    // A blocked fan's messages leave the party's replay (and come back on unblock; issue 47).
+    await markReplayStale(w.db, partyId);
     w.emit(partyId, { type: 'user_can_chat', user_id: userId, can_chat: canChat });
   });
   return { user_id: userId, can_chat: canChat };
