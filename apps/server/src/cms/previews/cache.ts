@@ -12,6 +12,7 @@ import { mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable, Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
+import type { ReadableStream as WebReadableStream } from 'node:stream/web';
 import { promisify } from 'node:util';
 import { PREVIEW_MAX_SECONDS } from '@fanfare/protocol';
 import type { Logger } from 'pino';
@@ -161,5 +162,5 @@ async function download(url: string, file: string): Promise<void> {
       done(bytes > PREVIEW_SOURCE_MAX_BYTES ? new PreviewSourceError('preview file too large') : null, chunk);
     },
   });
-  await pipeline(Readable.fromWeb(res.body), limit, createWriteStream(file));
+  await pipeline(Readable.fromWeb(res.body as WebReadableStream<Uint8Array>), limit, createWriteStream(file));
 }

@@ -2,6 +2,7 @@ import { createReadStream } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CMS_ROUTES, PreviewSegmentParams } from '@fanfare/protocol';
+import type { FastifyReply } from 'fastify';
 import type { ServerContext } from '../../context.ts';
 import { badGateway, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
@@ -40,7 +41,7 @@ export async function registerPreviewRoutes(app: App, ctx: ServerContext): Promi
   });
   // At start-up, so that a missing ffmpeg is in the log before the first fan asks.
   void cache.ffmpegAvailable();
-  const send = (reply: { type(t: string): { header(k: string, v: string): { send(b: string): unknown } } }, body: string) =>
+  const send = (reply: FastifyReply, body: string) =>
     reply.type('application/vnd.apple.mpegurl').header('cache-control', 'public, max-age=300').send(body);
 
   /** The cached HLS folder of the provider's preview, or null (no preview, unknown, or no ffmpeg). */
@@ -78,7 +79,7 @@ export async function registerPreviewRoutes(app: App, ctx: ServerContext): Promi
     return send(reply, previewManifest(await readTrackPlaylist(catalog, track), (file) => `${base}/${encodeURIComponent(file)}`));
   });
 
-  const serveSegment = async (file: string, reply: { type(t: string): { header(k: string, v: string): { send(b: unknown): unknown } } }) => {
+  const serveSegment = async (file: string, reply: FastifyReply) => {
     const stream = createReadStream(file);
     await new Promise<void>((resolve, reject) => {
       stream.once('open', () => resolve());

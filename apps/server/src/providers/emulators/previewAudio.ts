@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { PREVIEW_MAX_SECONDS, PreviewSegmentParams } from '@fanfare/protocol';
-import type { App } from '../../platform/http.ts';
+import type { FastifyInstance } from 'fastify';
 import type { CatalogTrack, DemoCatalog } from '../catalog/catalog.ts';
 
 /** Path (under an emulator's prefix) of a catalog track's preview file. */
@@ -30,7 +30,7 @@ export async function previewSegmentFiles(catalog: DemoCatalog, track: CatalogTr
  * `previews[].url` (an AAC file): here the track's first 30 s of the emulator's own audio, one
  * MPEG-TS file (the HLS segments end to end). Public, like the providers' preview hosts.
  */
-export function registerPreviewAudio(app: App, catalog: DemoCatalog): void {
+export function registerPreviewAudio(app: FastifyInstance, catalog: DemoCatalog): void {
   const byAudio = new Map(catalog.tracks.map((t) => [t.audio, t]));
   app.get('/previews/:file', { schema: { hide: true } }, async (req, reply) => {
     const file = (req.params as { file: string }).file;
