@@ -28,8 +28,13 @@ for (const name of names) {
     reporters: ['json', 'clear-text', 'progress'],
     jsonReporter: { fileName: jsonReport },
     coverageAnalysis: 'perTest',
-    concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 2),
+    concurrency: Number(process.env.MUTATION_CONCURRENCY ?? 1),
     tempDirName: `.stryker-tmp/${name}`,
+    // Not copied into the sandbox: other targets' sandboxes (runs may overlap), reports, audio.
+    ignorePatterns: ['/.stryker-tmp', '/reports', '/bench/results', '/apps/server/catalog/audio', '/data'],
+    // A re-run tests only the mutants whose code or covering tests changed since the last run.
+    incremental: true,
+    incrementalFile: `reports/mutation/${name}.incremental.json`,
     thresholds: { high: 90, low: 85, break: null },
   };
   mkdirSync(`${root}.stryker-tmp`, { recursive: true });
@@ -56,7 +61,7 @@ for (const name of names) {
       '',
       `Mutation score: ${score.toFixed(1)} %`,
       '',
-      `Stryker ${'9.6.1'} with the vitest runner, ${config.concurrency} workers, ${Math.round((Date.now() - started) / 1000)} s.`,
+      `Stryker ${'9.6.1'} with the vitest runner, ${config.concurrency} worker(s), incremental, ${Math.round((Date.now() - started) / 1000)} s.`,
       `Files: ${config.mutate.join(', ')}${process.env.MUTATION_FILES ? ' (a partial run)' : ''}`,
       '',
       '| status | mutants |',

@@ -54,4 +54,44 @@ describe('config', () => {
     const foreign = fakeEnv({ meta: pageMeta(c, 'production'), parentOrigin: 'https://evil.example' });
     expect(readCampaignConfig(foreign.env).backendOrigin).toBe('https://cms.fanfare.example');
   });
+
+  it('campaign spec §5/§8: page metadata of the wrong shape is refused field by field, with the same message', () => {
+    const good = campaignFixture();
+    const withJson = (json: unknown) => fakeEnv({ meta: { ...pageMeta(good), [CAMPAIGN_META.campaign]: JSON.stringify(json) } }).env;
+    expect(readCampaignConfig(withJson(good)).campaign.id).toBe('c1');
+    expect(readCampaignConfig(withJson({ ...good, starts_at: '2026-01-01T00:00:00.000Z', ends_at: '2026-02-01T00:00:00.000Z' })).campaign.starts_at).toBe('2026-01-01T00:00:00.000Z');
+    const broken: unknown[] = [
+      null,
+      'c1',
+      [good],
+      { ...good, id: 1 },
+      { ...good, app: null },
+      { ...good, newsletters: {} },
+      { ...good, enabled_services: 'spotify' },
+      { ...good, token_gate: null },
+      { ...good, token_gate: 'on' },
+      { ...good, token_gate: { enabled: 'yes', product_id: null } },
+      { ...good, starts_at: 5 },
+      { ...good, ends_at: false },
+    ];
+    for (const json of broken) expect(() => readCampaignConfig(withJson(json)), JSON.stringify(json)).toThrow('CMS Campaign ID is not loaded, check meta tags');
+    // The id alone, or the JSON alone, is not enough either.
+    const noJson = fakeEnv({ meta: { [CAMPAIGN_META.campaignId]: 'c1', [CAMPAIGN_META.environment]: 'production' } }).env;
+    expect(() => readCampaignConfig(noJson)).toThrow('CMS Campaign ID is not loaded, check meta tags');
+    const noId = fakeEnv({ meta: { [CAMPAIGN_META.campaign]: JSON.stringify(good), [CAMPAIGN_META.environment]: 'production' } }).env;
+    expect(() => readCampaignConfig(noId)).toThrow('CMS Campaign ID is not loaded, check meta tags');
+    // The environment is read trimmed and in any case.
+    expect(parseEnvironment('  LIVE ')).toBe('production');
+  });
+
+  it('campaign spec §7: the local backend is port 1337 of localhost, over https when the page is', () => {
+    expect(defaultBackendOrigins('https://pages.label.example/c/a/b').local).toBe('https://localhost:1337');
+    expect(defaultBackendOrigins('http://pages.label.example/c/a/b').local).toBe('http://localhost:1337');
+  });
+
+  it('campaign spec §5: only an embedded page with a known, allowed parent origin sends its calls to that parent', () => {
+    const c = campaignFixture();
+    const notEmbeddedButOrigin = fakeEnv({ href: 'https://cms.fanfare.example/c/fan-pages/demo', meta: pageMeta(c), parentOrigin: null });
+    expect(readCampaignConfig(notEmbeddedButOrigin.env).backendOrigin).toBe('https://cms.fanfare.example');
+  });
 });

@@ -66,6 +66,18 @@ describe('login', () => {
     expect(refresh).toHaveBeenCalledTimes(2);
   });
 
+  it('campaign spec §4: the token is refreshed on load right after a login callback too', async () => {
+    const q = new URLSearchParams({ ...tokenFixture(), service_expires_at: '1900000000000', auth_service: 'spotify', state: 'cms_account_auth' } as Record<string, string>);
+    q.delete('service');
+    const refresh = vi.fn(async () => tokenFixture({ refresh_token: 'ref-2', access_token: 'acc-2' }));
+    const { login } = setup({ href: `${PAGE}?${q}`, api: { refreshSession: refresh } });
+    await login.init();
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(refresh).toHaveBeenLastCalledWith('ref-1');
+    expect(login.token).toEqual(tokenFixture({ refresh_token: 'ref-2', access_token: 'acc-2' }));
+    login.destroy();
+  });
+
   it('campaign spec §4/§8: a refresh answered 401 clears the token and logs out silently', async () => {
     const { login, local, events } = setup({ stored: tokenFixture(), api: { refreshSession: vi.fn(async () => Promise.reject(unauthorized())) } });
     const changes: unknown[] = [];

@@ -113,7 +113,8 @@ export class Login {
     const mk = await this.musicKit().catch(() => null);
     if (mk && this.current?.service === 'apple' && !mk.isAuthorized) this.set(null);
     if (mk && !this.current && mk.isAuthorized && mk.musicUserToken && this.campaignId) await this.silentAppleLogin(mk.musicUserToken);
-    else if (this.current && result.kind !== 'token') await this.refresh();
+    // Spec §4: refreshed on load, a token the login callback just brought included.
+    else if (this.current) await this.refresh();
     this.interval = this.env.timers.setInterval(() => void this.refresh(), CAMPAIGN_TOKEN_REFRESH_INTERVAL_MS);
   }
 

@@ -119,4 +119,25 @@ describe('token gate', () => {
     expect(gate.result).toBeNull();
     expect(f.assigned).toEqual([]);
   });
+
+  it('campaign spec §4: a stored key must be a non-empty string of at most 500 characters to be verified', async () => {
+    for (const stored of ['', 'k'.repeat(501)]) {
+      const f = fakeEnv({ href: PAGE });
+      f.local.setItem(keys.tokenGateAccess, JSON.stringify(stored));
+      const verify = vi.fn(async () => ({ has_access: true, access_key: null }));
+      const gate = new TokenGate(f.env, fakeApi({ verifyTokenGate: verify }), campaignFixture(gated), keys);
+      await expect(gate.check()).resolves.toMatchObject({ has_access: false });
+      expect(verify).not.toHaveBeenCalled();
+    }
+    for (const stored of [42, { key: 'x' }]) {
+      const f = fakeEnv({ href: PAGE });
+      f.local.setItem(keys.tokenGateAccess, JSON.stringify(stored));
+      const verify = vi.fn(async () => ({ has_access: true, access_key: null }));
+      const gate = new TokenGate(f.env, fakeApi({ verifyTokenGate: verify }), campaignFixture(gated), keys);
+      await expect(gate.check()).resolves.toMatchObject({ has_access: false });
+      expect(verify).not.toHaveBeenCalled();
+    }
+    const longest = setup({ stored: 'k'.repeat(500), valid: ['k'.repeat(500)] });
+    await expect(longest.gate.check()).resolves.toMatchObject({ has_access: true });
+  });
 });

@@ -44,4 +44,23 @@ describe('storage and tracking', () => {
     new Tracker(env, () => { throw new Error('blocked'); }, campaignFixture(), null).track('x');
     expect(logs[0]!.level).toBe('warn');
   });
+
+  it('campaign spec §2: stored tracking parameters that are not an object are ignored; a visit without UTM parameters stores nothing', () => {
+    const keys = storageKeys('c1');
+    for (const stored of ['"utm"', '["a"]', 'null', '7']) {
+      const f = fakeEnv({ href: 'https://cms.fanfare.example/c/a/b' });
+      f.local.setItem(keys.trackingParams, stored);
+      const events: TrackingEvent[] = [];
+      const tracker = new Tracker(f.env, (e) => events.push(e), campaignFixture(), keys);
+      expect(tracker.captureUtm()).toEqual({});
+      tracker.track('x');
+      expect(Object.keys(events[0]!).filter((k) => k.startsWith('utm') || /^\d+$/.test(k))).toEqual([]);
+      // Nothing new in the address: what was stored stays as it was.
+      expect(f.local.getItem(keys.trackingParams)).toBe(stored);
+    }
+    const f = fakeEnv({ href: 'https://cms.fanfare.example/c/a/b?utm_source=ig' });
+    const tracker = new Tracker(f.env, () => undefined, campaignFixture(), keys);
+    expect(tracker.captureUtm()).toEqual({ utm_source: 'ig' });
+    expect(JSON.parse(f.local.getItem(keys.trackingParams)!)).toEqual({ utm_source: 'ig' });
+  });
 });

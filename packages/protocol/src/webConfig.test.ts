@@ -16,4 +16,19 @@ describe('WebConfig (the public URLs a served page carries)', () => {
       expect(parseWebConfig(JSON.stringify({ partyUrl, cmsUrl: 'https://cms.label.example' }))).toMatchObject({ ok: false, detail: expect.stringMatching(/^partyUrl: /) });
     }
   });
+
+  it('only http and https base URLs: another scheme with a clean origin is refused too', () => {
+    const cmsUrl = 'https://cms.label.example';
+    expect(parseWebConfig(JSON.stringify({ partyUrl: 'http://127.0.0.1:8080', cmsUrl }))).toEqual({ ok: true, config: { partyUrl: 'http://127.0.0.1:8080', cmsUrl } });
+    for (const partyUrl of ['ftp://files.label.example', 'ws://party.label.example', 'file:///srv/party']) {
+      expect(parseWebConfig(JSON.stringify({ partyUrl, cmsUrl }))).toEqual({ ok: false, detail: 'partyUrl: Expected an http(s) base URL without a trailing slash, query or fragment' });
+    }
+  });
+
+  it('every refused field is named in the detail, in order', () => {
+    expect(parseWebConfig(JSON.stringify({ partyUrl: 'nope', cmsUrl: 'https://cms.label.example/' }))).toEqual({
+      ok: false,
+      detail: 'partyUrl: Expected an http(s) base URL without a trailing slash, query or fragment; cmsUrl: Expected an http(s) base URL without a trailing slash, query or fragment',
+    });
+  });
 });

@@ -69,6 +69,11 @@ export interface Config {
   mail: MailConfig;
   /** The campaign system (CMS API). */
   cms: CmsConfig;
+  /**
+   * HLS previews from the providers' preview files (spec §7), transcoded by
+   * ffmpeg (FFMPEG_PATH) into DATA_DIR/previews, at most `cacheMaxBytes` (PREVIEW_CACHE_MAX_MB).
+   */
+  previews: { ffmpegPath: string; cacheMaxBytes: number };
 }
 
 export interface MailConfig {
@@ -215,6 +220,8 @@ const Env = z.object({
   MAX_SOCKETS_PER_FAN: z.coerce.number().int().positive().default(5),
   UPLOAD_QUOTA_PER_FAN_BYTES: z.coerce.number().int().positive().default(50 * 1024 * 1024),
   UPLOAD_QUOTA_PER_PARTY_BYTES: z.coerce.number().int().positive().default(2 * 1024 * 1024 * 1024),
+  FFMPEG_PATH: z.string().min(1).default('ffmpeg'),
+  PREVIEW_CACHE_MAX_MB: z.coerce.number().positive().default(200),
   CAMPAIGN_ENVIRONMENT: z
     .enum(['staging', 'production', 'live', 'prod', 'local'])
     .default('local')
@@ -347,6 +354,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountRefreshTtlMs: e.CAMPAIGN_REFRESH_TOKEN_TTL_DAYS * 86_400_000,
       newsletterConfirmTtlMs: e.NEWSLETTER_CONFIRM_TTL_HOURS * 3600_000,
     },
+    previews: { ffmpegPath: e.FFMPEG_PATH, cacheMaxBytes: Math.round(e.PREVIEW_CACHE_MAX_MB * 1024 * 1024) },
   };
 }
 

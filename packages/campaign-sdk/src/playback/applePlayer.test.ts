@@ -101,6 +101,23 @@ describe('Apple-style player', () => {
     expect(logs).toMatchObject([{ level: 'warn', args: ['Apple Music queue of 301 tracks truncated to 300'] }]);
   });
 
+  it('campaign spec §8/§9: the 300-track cap applies to every queue: an album or playlist of 301 tracks is cut to its first 300', async () => {
+    const f = fakeEnv();
+    const long = Array.from({ length: 301 }, (_, i) => `p${i}`);
+    const mk = fakeMusicKit({ containers: { 'pl.big': long, 'al.small': ['s1', 's2'] } });
+    const player = new ApplePlayer(mk, new PlaybackStore(() => undefined), f.env.logger, () => undefined);
+    await player.play({ type: 'playlist', id: 'pl.big', offset: 4 });
+    expect(mk.queue.items).toHaveLength(300);
+    expect(mk.queue.items.at(-1)).toEqual({ id: 'p299' });
+    expect(mk.calls.filter((c) => c[0] === 'setQueue').at(-1)).toEqual(['setQueue', { songs: long.slice(0, 300), startPosition: 4 }]);
+    expect(f.logs).toMatchObject([{ level: 'warn', args: ['Apple Music queue of 301 tracks truncated to 300'] }]);
+    // A queue within the cap is queued once, untouched, with no warning.
+    const before = mk.calls.length;
+    await player.play({ type: 'album', id: 'al.small' });
+    expect(mk.calls.slice(before).filter((c) => c[0] === 'setQueue')).toEqual([['setQueue', { album: 'al.small', startPosition: 0 }]]);
+    expect(f.logs).toHaveLength(1);
+  });
+
   it("campaign spec §8: repeat throws 'Repeat for Apple Music not implemented'", async () => {
     const { player } = setup();
     // A rejected promise, as every other control's failure is, never a synchronous throw.

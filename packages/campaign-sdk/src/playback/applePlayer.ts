@@ -144,6 +144,7 @@ export class ApplePlayer implements Player {
     }
   }
 
+  /** Spec §8/§9: every queue (a track list, an album, a playlist) holds at most APPLE_QUEUE_MAX tracks. */
   private async setQueue(options: Record<string, unknown>): Promise<void> {
     const songs = options.songs as string[] | undefined;
     if (songs && songs.length > APPLE_QUEUE_MAX) {
@@ -151,6 +152,13 @@ export class ApplePlayer implements Player {
       options = { ...options, songs: songs.slice(0, APPLE_QUEUE_MAX) };
     }
     await this.mk.setQueue(options);
+    // Albums and playlists: MusicKit queues their tracks itself, so the cap applies to what it queued.
+    const items = this.mk.queue.items;
+    if (items.length > APPLE_QUEUE_MAX) {
+      this.logger.warn(`Apple Music queue of ${items.length} tracks truncated to ${APPLE_QUEUE_MAX}`);
+      const { startPosition } = options;
+      await this.mk.setQueue({ songs: items.slice(0, APPLE_QUEUE_MAX).map((i) => i.id), ...(startPosition === undefined ? {} : { startPosition }) });
+    }
   }
 
   async play(request?: PlayRequest): Promise<void> {

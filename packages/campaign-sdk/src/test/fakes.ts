@@ -163,7 +163,7 @@ export const tokenFixture = (over: Record<string, unknown> = {}) => ({
 });
 
 /** A fake MusicKit instance: records calls, fires events on demand. */
-export function fakeMusicKit(o: { isAuthorized?: boolean; musicUserToken?: string; queue?: string[] } = {}) {
+export function fakeMusicKit(o: { isAuthorized?: boolean; musicUserToken?: string; queue?: string[]; containers?: Record<string, string[]> } = {}) {
   const handlers = new Map<string, Set<(e: unknown) => void>>();
   const calls: Array<[string, ...unknown[]]> = [];
   const mk = {
@@ -199,7 +199,9 @@ export function fakeMusicKit(o: { isAuthorized?: boolean; musicUserToken?: strin
     },
     async setQueue(opts: Record<string, unknown>) {
       calls.push(['setQueue', opts]);
-      const songs = (opts.songs as string[] | undefined) ?? (opts.song ? [opts.song as string] : []);
+      // An album or playlist queues the tracks MusicKit knows for it (`containers`).
+      const container = (opts.album ?? opts.playlist) as string | undefined;
+      const songs = (opts.songs as string[] | undefined) ?? (opts.song ? [opts.song as string] : container ? (o.containers?.[container] ?? []) : []);
       mk.queue = { items: songs.map((id) => ({ id })) };
     },
     async play() {

@@ -36,4 +36,21 @@ describe('campaign page data (data.page)', () => {
   it('a campaign without data.page still parses (older campaigns)', () => {
     expect(Campaign.shape.data.safeParse({ participating_countries: ['DE'] }).success).toBe(true);
   });
+
+  it('page URLs are absolute http(s) or site-relative paths, without spaces', () => {
+    const card = (url: string) => PageModule.safeParse({ type: 'card', id: 'card-1', url }).success;
+    for (const ok of ['http://label.example/a', 'https://label.example/a?b=1', 'HTTPS://LABEL.EXAMPLE/x', '/media/cover.png']) expect(card(ok), ok).toBe(true);
+    for (const bad of ['ftp://label.example/a', 'xhttps://label.example', 'https://label.example/a b', '/media/a b.png', '//evil.example/x', 'media/x.png', 'javascript:alert(1)']) {
+      expect(card(bad), bad).toBe(false);
+    }
+  });
+
+  it('module ids hold up to 100 characters; the legal links are page URLs', () => {
+    expect(PageModule.safeParse({ type: 'hero', id: 'h'.repeat(100) }).success).toBe(true);
+    expect(PageModule.safeParse({ type: 'hero', id: 'h'.repeat(101) }).success).toBe(false);
+    expect(PageModule.safeParse({ type: 'hero', id: '' }).success).toBe(false);
+    const legal = (l: unknown) => CampaignPage.safeParse({ modules: [], legal: l });
+    expect(legal({ imprint_url: '/imprint', privacy_url: 'https://label.example/privacy' }).success).toBe(true);
+    expect(legal({ imprint_url: 'not a url' }).success).toBe(false);
+  });
 });

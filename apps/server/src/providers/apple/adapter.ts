@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MusicAlbum, MusicPlaylist, Track } from '@fanfare/protocol';
 import type { AppleConfig } from '../../platform/config.ts';
-import { fetchJson } from '../http.ts';
+import { fetchJson, ProviderError } from '../http.ts';
 import type * as A from './musicApi.ts';
 
 /** Apple Music API lookups by storefront, and the check of a fan's music user token. */
@@ -31,6 +31,21 @@ export class AppleAdapter {
       image: p.attributes.artwork ? artworkUrl(p.attributes.artwork) : null,
       tracks: p.relationships.tracks.data.map(toTrack),
     };
+  }
+
+  /**
+   * A song's 30 s preview: by Apple id, or by ISRC (`filter[isrc]`, the first match). Null when
+   * Apple offers none; a ProviderError 404 when the storefront does not know the song.
+   */
+  async songPreviewUrl(storefront: string, by: { id: string } | { isrc: string }): Promise<string | null> {
+    const path =
+      'id' in by
+        ? `/catalog/${sf(storefront)}/songs/${encodeURIComponent(by.id)}`
+        : `/catalog/${sf(storefront)}/songs?filter[isrc]=${encodeURIComponent(by.isrc)}`;
+    const res = await this.get<A.DataResponse<A.Song>>(path);
+    // An ISRC filter no song matches answers an empty list, not a 404: the same "unknown" as an id.
+    if (res.data.length === 0) throw new ProviderError('apple', 404, 'no song matches');
+    return first(res).attributes.previews?.[0]?.url ?? null;
   }
 
   /**

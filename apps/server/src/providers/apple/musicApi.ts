@@ -7,7 +7,16 @@ export interface Artwork {
 export interface Song {
   id: string;
   type: 'songs';
-  attributes: { name: string; artistName: string; albumName: string; durationInMillis: number; artwork: Artwork };
+  attributes: {
+    name: string;
+    artistName: string;
+    albumName: string;
+    durationInMillis: number;
+    artwork: Artwork;
+    isrc?: string;
+    /** Apple's 30 s previews of the song (an AAC file each). */
+    previews?: { url: string }[];
+  };
 }
 export interface Album {
   id: string;

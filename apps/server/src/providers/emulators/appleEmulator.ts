@@ -7,6 +7,7 @@ import type * as A from '../apple/musicApi.ts';
 import type { CatalogTrack } from '../catalog/catalog.ts';
 import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint } from './demoFans.ts';
 import { consentPage } from './page.ts';
+import { previewAudioPath, registerPreviewAudio } from './previewAudio.ts';
 import { isAllowedRedirect } from '../../party/auth/loginService.ts';
 
 type MusicUserToken = { kind: 'music_user'; fan: string };
@@ -40,6 +41,8 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
         albumName: al.name,
         durationInMillis: t.duration_ms,
         artwork: artwork(al.image),
+        isrc: t.isrc,
+        previews: [{ url: `${ctx.config.publicUrl}/emulator/apple${previewAudioPath(t)}` }],
       },
     };
   };
@@ -47,6 +50,9 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
 
   await app.register(
     async (emu) => {
+      // Apple's preview host (audio-ssl.itunes.apple.com) needs no token.
+      registerPreviewAudio(emu, catalog);
+
       // MusicKit's authorize() stand-in. Scripts ask with login_hint and get JSON; a page without
       // MusicKit sends the fan here with redirect_uri (an allowed origin only, never an open
       // redirect) and gets the music user token back in that address's query.
@@ -123,6 +129,16 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
               },
             };
             return { data: [album] };
+          });
+          api.get('/catalog/:storefront/songs/:id', async (req, reply) => {
+            const t = catalog.trackByAppleId((req.params as { id: string }).id);
+            if (!t) return reply.status(404).send(notFound);
+            return { data: [song(t)] };
+          });
+          // Apple answers a filter no song matches with an empty list.
+          api.get('/catalog/:storefront/songs', async (req) => {
+            const isrc = (req.query as Record<string, string | undefined>)['filter[isrc]'];
+            return { data: catalog.tracks.filter((t) => t.isrc === isrc).map(song) };
           });
           api.get('/catalog/:storefront/playlists/:id', async (req, reply) => {
             const pl = catalog.playlistByAppleId((req.params as { id: string }).id);

@@ -7,6 +7,7 @@ import type { CatalogAlbum, CatalogTrack } from '../catalog/catalog.ts';
 import type * as W from '../spotify/webApi.ts';
 import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint, type DemoFan } from './demoFans.ts';
 import { consentPage } from './page.ts';
+import { previewAudioPath, registerPreviewAudio } from './previewAudio.ts';
 import { registerPlayerRoutes } from './spotifyPlayerRoutes.ts';
 import { EmulatedPlayers } from './spotifyPlayerState.ts';
 
@@ -51,6 +52,8 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
       artists: artistRefs(t.artist_keys),
       uri: `spotify:track:${t.spotify_id}`,
       album: { id: al.spotify_id, name: al.name, images: images(al.image) },
+      preview_url: `${ctx.config.publicUrl}/emulator/spotify${previewAudioPath(t)}`,
+      external_ids: { isrc: t.isrc },
     };
   };
   const paging = <T>(items: T[]): W.Paging<T> => ({ items, next: null, total: items.length });
@@ -66,6 +69,9 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
       emu.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
+
+      // Spotify's preview host (p.scdn.co) needs no token.
+      registerPreviewAudio(emu, catalog);
 
       // A consent page, like the provider's own: nobody may frame it, and its URL (the state) is not passed on.
       emu.get('/accounts/authorize', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {

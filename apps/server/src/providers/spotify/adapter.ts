@@ -104,6 +104,12 @@ export class SpotifyAdapter {
     return toTrack(await this.get<W.FullTrack>(`/tracks/${encodeURIComponent(id)}`));
   }
 
+  /** The track's 30 s preview (`preview_url`), or null when Spotify offers none. */
+  async previewUrl(id: string): Promise<string | null> {
+    const t = await this.get<W.FullTrack>(`/tracks/${encodeURIComponent(id)}`);
+    return t.preview_url ?? null;
+  }
+
   /** Several tracks in one call; the Web API takes at most 50 ids per request. */
   async tracks(ids: string[]): Promise<(Track | null)[]> {
     const res = await this.get<{ tracks: (W.FullTrack | null)[] }>(`/tracks?ids=${ids.map(encodeURIComponent).join(',')}`);

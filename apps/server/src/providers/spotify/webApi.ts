@@ -22,6 +22,9 @@ export interface SimpleTrack {
 }
 export interface FullTrack extends SimpleTrack {
   album: { id?: string; name: string; images: Image[] };
+  /** A 30 s MP3 of the track, or null (Spotify leaves it null for many tracks and apps). */
+  preview_url?: string | null;
+  external_ids?: { isrc?: string };
 }
 export interface SimpleAlbum {
   id: string;
