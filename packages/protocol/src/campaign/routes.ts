@@ -103,6 +103,7 @@ import {
   SpotifyTrack,
 } from './lookups.ts';
 import { PREVIEW_MANIFEST_PATH } from './constants.ts';
+import { HandoverLink, HandoverRedeemBody, HandoverState } from './handover.ts';
 
 
 /** The `*` of `/api/uploads/folders/*`: a folder path such as `covers/2025` (no leading slash). */
@@ -555,6 +556,27 @@ export const CMS_ROUTES = {
     summary: "The provider's redirect back: redirects to the page with the tokens or an error",
     query: OAuthCallbackQuery,
     redirect: true,
+  },
+  createHandover: {
+    method: 'POST',
+    path: '/api/campaigns/:id/handover',
+    auth: 'none',
+    tag: 'campaign accounts',
+    summary: 'Hands an in-app browser visit over to the system browser: a short-lived, single-use link carrying locale, UTM and unsent consents',
+    params: CmsIdParam,
+    body: HandoverState,
+    response: HandoverLink,
+    status: 201,
+  },
+  redeemHandover: {
+    method: 'POST',
+    path: '/api/campaigns/:id/handover/redeem',
+    auth: 'none',
+    tag: 'campaign accounts',
+    summary: "The handover link's state, once (404 when unknown, used or expired)",
+    params: CmsIdParam,
+    body: HandoverRedeemBody,
+    response: HandoverState,
   },
   accountAppleLogin: {
     method: 'POST',
