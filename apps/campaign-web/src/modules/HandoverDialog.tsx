@@ -43,7 +43,8 @@ export default function HandoverDialog({ service, visit, onClose }: { service: C
 
   const current = link && link.attempt === attempt ? link : null;
   return (
-    <FullScreenModal title={rt.t('handover.title')} onClose={onClose} closeLabel={rt.t('handover.close')}>
+    // Nearly opaque: the page behind must not show through the steps (no background image here).
+    <FullScreenModal title={rt.t('handover.title')} onClose={onClose} closeLabel={rt.t('handover.close')} overlayOpacity={0.95}>
       <div className="handover" data-testid="handover" data-os={visit.os}>
         <Paragraph>{rt.t('handover.why', { service: SERVICE_NAMES[service] ?? service, app: IN_APP_NAMES[visit.app] })}</Paragraph>
         {!current ? (
