@@ -228,7 +228,12 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     } finally {
       ts.server.ctx.now = realNow;
     }
-    expect((await fetch(`${ts.cmsUrl}/api/newsletter/confirm?token=nope`)).status).toBe(404);
+    const unknown = await fetch(`${ts.cmsUrl}/api/newsletter/confirm?token=nope`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toHaveProperty('detail');
+    const unknownPage = await fetch(`${ts.cmsUrl}/api/newsletter/confirm?token=nope`, { headers: { accept: 'text/html' } });
+    expect(unknownPage.status).toBe(404);
+    expect(await unknownPage.text()).toContain('Unknown link');
     expect((await failure(cmsApi(ts).call('confirmNewsletterSubmit', { body: { token: 'nope' } }))).status).toBe(404);
   });
 

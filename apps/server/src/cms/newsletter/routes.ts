@@ -31,6 +31,8 @@ export async function registerNewsletterRoutes(app: App, ctx: ServerContext): Pr
   // token: no referrer, no caching, no indexing.
   route(app, CMS_ROUTES.confirmNewsletter, async (req, reply) => {
     const found = await readConfirmation(ctx, req.query.token);
+    // A browser gets a readable page for an unknown link; any other client the usual JSON `detail`.
+    if (!found && !String(req.headers.accept ?? '').includes('text/html')) throw notFound('Unknown confirmation link');
     void reply.type('text/html; charset=utf-8').header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
     if (!found) return reply.code(404).send(unknownLinkPage());
     return reply.send(confirmationPage({ ...found, token: req.query.token }));
