@@ -127,7 +127,9 @@ describe('campaign page in Chromium', { timeout: 90_000 }, () => {
     const mail = await waitFor(async () => (await readOutbox(path.join(server.dataDir, 'outbox'))).find((m) => m.to === 'fan@example.com'), 'the confirmation mail');
     const link = /(https?:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+)/.exec(mail.text)?.[1];
     expect(link).toBeTruthy();
+    // The link opens a page that confirms only with its button's POST (scanner-proof).
     await page.goto(link!);
+    await page.getByRole('button', { name: 'Anmeldung bestätigen' }).click();
     await page.waitForURL(/newsletter_state=success/);
     const banner = page.getByTestId('newsletter-banner');
     await banner.waitFor();

@@ -132,7 +132,7 @@ describe('CMS client calls: bodies, queries, text, redirects, wildcards', () => 
   it('answers a redirect call with status and location, without following it', async () => {
     const seen: Seen = {};
     const cms = createCmsClient({ baseUrl: 'http://cms', fetch: reply(303, undefined, seen, { headers: { location: 'https://page/?newsletter_state=success' } }) });
-    expect(await cms.call('confirmNewsletter', { query: { token: 't' } })).toEqual({ status: 303, location: 'https://page/?newsletter_state=success' });
+    expect(await cms.call('confirmNewsletterSubmit', { body: { token: 't' } })).toEqual({ status: 303, location: 'https://page/?newsletter_state=success' });
     expect(seen.init?.redirect).toBe('manual');
   });
   it('builds the URL of a call for browser navigation', () => {

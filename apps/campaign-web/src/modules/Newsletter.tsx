@@ -1,4 +1,4 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import type { NewsletterModule } from '@fanfare/protocol';
 import { Button, Headline, Paragraph } from '@fanfare/ui';
@@ -21,19 +21,24 @@ export function Newsletter({ module }: { module: z.infer<typeof NewsletterModule
   const rt = useRuntime();
   const ids = useId();
   const [email, setEmail] = useState('');
-  const [ticked, setTicked] = useState<Set<string>>(new Set());
+  const [ticked, setTicked] = useState<Set<string>>(() => new Set(view.restoredConsents));
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [problem, setProblem] = useState<string | null>(null);
+  const restored = view.restoredConsents.join(',');
+  // Consents ticked in an in-app browser before the handover come back ticked (still unsent).
+  useEffect(() => {
+    if (restored) setTicked((prev) => new Set([...prev, ...restored.split(',')]));
+  }, [restored]);
   const fields = consentFields(view.campaign, view.locale);
   if (fields.length === 0) return null;
 
-  const toggle = (id: string, on: boolean) =>
-    setTicked((prev) => {
-      const next = new Set(prev);
-      if (on) next.add(id);
-      else next.delete(id);
-      return next;
-    });
+  const toggle = (id: string, on: boolean) => {
+    const next = new Set(ticked);
+    if (on) next.add(id);
+    else next.delete(id);
+    setTicked(next);
+    rt.noteConsents([...next]);
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,19 +1,25 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { z } from 'zod';
-import type { PlayerModule } from '@fanfare/protocol';
+import type { CampaignService, PlayerModule } from '@fanfare/protocol';
 import { Button, Headline, Icon, Paragraph, ProviderBadge, SERVICE_NAMES } from '@fanfare/ui';
+import { detectInAppBrowser } from '../rules/inAppBrowser.ts';
 import { localized } from '../rules/localized.ts';
 import { usePage, useRuntime } from '../runtime/context.tsx';
 
 // The track list, the controls and the players (hls.js among them) load in their own chunk: the
 // page's first paint does not wait for them.
 const PlayerPanel = lazy(() => import('./PlayerPanel.tsx'));
+// Only in-app browsers need it: loaded when a login button is pressed there.
+const HandoverDialog = lazy(() => import('./HandoverDialog.tsx'));
 
 /** Music: provider login (Spotify, Apple), then playback through it; previews for visitors not logged in. */
 export function Player({ module }: { module: z.infer<typeof PlayerModule> }) {
   const view = usePage();
   const rt = useRuntime();
   const title = localized(module.title, view.locale, view.defaultLocale) || rt.t('player.title');
+  // Inside Instagram, TikTok & co. a provider login fails silently: offer the system browser instead.
+  const [inApp] = useState(() => (view.isEditor ? null : detectInAppBrowser(navigator.userAgent)));
+  const [handoverFor, setHandoverFor] = useState<CampaignService | null>(null);
   return (
     <section className="module player" aria-labelledby={`${module.id}-title`}>
       <Headline level={2} id={`${module.id}-title`}>
@@ -33,7 +39,7 @@ export function Player({ module }: { module: z.infer<typeof PlayerModule> }) {
             <Paragraph muted>{rt.t('player.previewHint')}</Paragraph>
             <div className="player__login-buttons">
               {view.campaign.enabled_services.map((service) => (
-                <Button key={service} variant="secondary" font={view.page.look.font} className={`login login--${service}`} onClick={() => void rt.login(service)}>
+                <Button key={service} variant="secondary" font={view.page.look.font} className={`login login--${service}`} onClick={() => (inApp ? setHandoverFor(service) : void rt.login(service))}>
                   <Icon name={service} />
                   {rt.t('player.loginWith', { service: SERVICE_NAMES[service] ?? service })}
                 </Button>
@@ -41,6 +47,11 @@ export function Player({ module }: { module: z.infer<typeof PlayerModule> }) {
             </div>
           </div>
         )
+      )}
+      {inApp && handoverFor && (
+        <Suspense fallback={null}>
+          <HandoverDialog service={handoverFor} visit={inApp} onClose={() => setHandoverFor(null)} />
+        </Suspense>
       )}
       <Suspense fallback={<p className="player__loading">{rt.t('page.loading')}</p>}>
         <PlayerPanel trackIds={module.spotify_track_ids} />

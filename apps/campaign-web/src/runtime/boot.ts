@@ -85,6 +85,7 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     account: null,
     isEditor: false,
     isReady: false,
+    restoredConsents: [],
   };
   document.documentElement.lang = locale;
 
@@ -110,6 +111,8 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     signup: (email, consents) => ready.then((rt) => rt.signup(email, consents)),
     checkCode: (code) => ready.then((rt) => rt.checkCode(code)),
     login: (service) => ready.then((rt) => rt.login(service)),
+    noteConsents: (ids) => void ready.then((rt) => rt.noteConsents(ids)),
+    handover: (service, from) => ready.then((rt) => rt.handover(service, from)),
     logout: () => ready.then((rt) => rt.logout()),
     dismissBanner: () => real?.dismissBanner(),
     tracks: (ids) => ready.then((rt) => rt.tracks(ids)),

@@ -1,5 +1,6 @@
-import { browserEnv, createCampaign, dataLayerSink, type CampaignInstance } from '@fanfare/campaign-sdk';
+import { browserEnv, createCampaign, dataLayerSink, storageKeys, type CampaignInstance } from '@fanfare/campaign-sdk';
 import {
+  HANDOVER_QUERY_PARAM,
   type CampaignService,
   type CampaignSimulation,
   type NewsletterConsent,
@@ -33,7 +34,38 @@ export function toPlaybackTrack(t: SpotifyTrack): PlaybackTrack {
   };
 }
 
-function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean): PageView {
+/** Session-storage key of the consents a handover restored (kept across the login redirect until sent). */
+const restoredConsentsKey = (campaignId: string) => `fanfare:${campaignId}:handover-consents`;
+const UTM_KEYS = ['utm_source', 'utm_medium', 'utm_campaign'] as const;
+
+function readStored(storage: Storage, key: string): unknown {
+  try {
+    return JSON.parse(storage.getItem(key) ?? 'null');
+  } catch {
+    return null; // storage blocked or a foreign value
+  }
+}
+
+function writeStored(storage: Storage, key: string, value: unknown): void {
+  try {
+    if (value === null) storage.removeItem(key);
+    else storage.setItem(key, JSON.stringify(value));
+  } catch {
+    // storage blocked: the state lives for this page only
+  }
+}
+
+/** The handover token of the address, removed from it so a reload or a shared URL does not carry it. */
+function takeHandoverToken(): string | null {
+  const url = new URL(window.location.href);
+  const token = url.searchParams.get(HANDOVER_QUERY_PARAM);
+  if (token === null) return null;
+  url.searchParams.delete(HANDOVER_QUERY_PARAM);
+  window.history.replaceState(window.history.state, '', url.toString());
+  return token || null;
+}
+
+function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean, restoredConsents: string[]): PageView {
   const campaign = c.campaign;
   const gate = c.tokenGate.result;
   const simulatedLogin = simulation?.login;
@@ -53,6 +85,7 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
     account: simulatedLogin !== undefined ? (simulatedLogin ? { service: simulatedLogin } : null) : token ? { service: token.service } : null,
     isEditor: c.bridge.isConnected,
     isReady: true,
+    restoredConsents,
   };
 }
 
@@ -69,6 +102,8 @@ export async function createRuntime(): Promise<PageRuntime> {
   // Likewise for Apple: a MusicKit stand-in logs in through the Apple emulator's consent page.
   const appleEmulatorAuthorize = env.meta(APPLE_EMULATOR_META);
   const knownTracks = new Map<string, PlaybackTrack>();
+  // Read before the SDK starts, so that it sees the address without the token.
+  const handoverToken = takeHandoverToken();
   const musicKit = appleEmulatorAuthorize
     ? emulatorMusicKit({
         authorizeUrl: appleEmulatorAuthorize,
@@ -105,10 +140,32 @@ export async function createRuntime(): Promise<PageRuntime> {
   const listeners = new Set<() => void>();
   let simulation: CampaignSimulation | null = null;
   let bannerDismissed = false;
-  let snapshot = snapshotOf(c, simulation, bannerDismissed);
+  const campaignId = c.campaign.id;
+  const stored = readStored(window.sessionStorage, restoredConsentsKey(campaignId));
+  let restoredConsents: string[] = Array.isArray(stored) ? stored.filter((v): v is string => typeof v === 'string').slice(0, 20) : [];
+  let draftConsents: string[] = restoredConsents;
+  let snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents);
   const changed = () => {
-    snapshot = snapshotOf(c, simulation, bannerDismissed);
+    snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents);
     for (const l of listeners) l();
+  };
+
+  /**
+   * Picks up a visit handed over from an in-app browser: its locale, UTM parameters (as if they
+   * had been in this address), unsent consents, then the login the visitor asked for.
+   */
+  const applyHandover = async (token: string) => {
+    const cms = await c.api.cms();
+    const state = await cms.call('redeemHandover', { params: { id: campaignId }, body: { token } }, { includeToken: false });
+    if (state.locale && c.i18n.availableLocales.includes(state.locale)) c.i18n.setLocale(state.locale);
+    const utmKey = storageKeys(campaignId).trackingParams;
+    const utm = Object.fromEntries(Object.entries(state.utm).filter(([, v]) => v));
+    if (Object.keys(utm).length > 0) writeStored(window.localStorage, utmKey, { ...(readStored(window.localStorage, utmKey) as object | null), ...utm });
+    restoredConsents = state.consents.filter((x) => x.accepted).map((x) => x.id);
+    draftConsents = restoredConsents;
+    writeStored(window.sessionStorage, restoredConsentsKey(campaignId), restoredConsents.length ? restoredConsents : null);
+    changed();
+    if (state.service && !c.login.isLoggedIn && c.campaign.enabled_services.includes(state.service)) await c.login.login(state.service);
   };
   c.events.on('campaign', changed);
   c.events.on('simulation', (s) => {
@@ -128,6 +185,8 @@ export async function createRuntime(): Promise<PageRuntime> {
 
   await c.start();
   changed();
+  // A used or expired link just leaves the visitor on the page, as an ordinary visit.
+  if (handoverToken) await applyHandover(handoverToken).catch((err: unknown) => console.warn('Handover link not usable', err));
 
   return {
     getSnapshot: () => snapshot,
@@ -140,7 +199,27 @@ export async function createRuntime(): Promise<PageRuntime> {
     setLocale: (code) => c.i18n.setLocale(code),
     async signup(email: string, consents: NewsletterConsent[]) {
       const result = await c.newsletter.signup({ email, consents, locale: c.i18n.locale });
+      // Sent: nothing left to restore.
+      writeStored(window.sessionStorage, restoredConsentsKey(campaignId), null);
+      draftConsents = [];
       return result.status;
+    },
+    noteConsents(ids: string[]) {
+      draftConsents = ids.slice(0, 20);
+    },
+    async handover(service: CampaignService, from) {
+      const stored = readStored(window.localStorage, storageKeys(campaignId).trackingParams) as Record<string, unknown> | null;
+      const utm: Partial<Record<(typeof UTM_KEYS)[number], string>> = {};
+      for (const k of UTM_KEYS) {
+        const v = stored?.[k];
+        if (typeof v === 'string' && v.trim()) utm[k] = v.trim().slice(0, 200);
+      }
+      const cms = await c.api.cms();
+      return cms.call(
+        'createHandover',
+        { params: { id: campaignId }, body: { locale: c.i18n.locale, utm, consents: draftConsents.map((id) => ({ id, accepted: true })), service, from } },
+        { includeToken: false },
+      );
     },
     checkCode: (code: string) => checkGateCode(c.tokenGate, code),
     async login(service: CampaignService) {

@@ -1,5 +1,5 @@
 import type { CodeCheck } from './gateCode.ts';
-import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack } from '@fanfare/protocol';
+import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, HandoverLink, InAppBrowser, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack } from '@fanfare/protocol';
 
 /** Where the campaign's timing stands (spec 4 "Campaign timing"). */
 export type Phase = 'upcoming' | 'running' | 'ended';
@@ -27,6 +27,8 @@ export interface PageView {
   isEditor: boolean;
   /** The campaign runtime has loaded (login, gate, banner and translations are known). */
   isReady: boolean;
+  /** Newsletter ids whose consent the visitor ticked before an in-app browser handover (not sent yet). */
+  restoredConsents: string[];
 }
 
 /** What the player shows and does, whichever player runs (provider, HLS preview). */
@@ -66,6 +68,13 @@ export interface PageRuntime {
   /** Checks an access code through the SDK; granted opens the gate (the SDK then redirects). */
   checkCode(code: string): Promise<CodeCheck>;
   login(service: CampaignService): Promise<void>;
+  /** The newsletter ids the visitor has ticked and not sent yet (they travel with a handover). */
+  noteConsents(newsletterIds: string[]): void;
+  /**
+   * A link that continues this visit in the system browser (in-app browsers cannot log in):
+   * locale, UTM parameters, unsent consents and the wanted login travel with it.
+   */
+  handover(service: CampaignService, from: InAppBrowser): Promise<HandoverLink>;
   logout(): Promise<void>;
   dismissBanner(): void;
   /** The campaign's tracks, looked up by Spotify id. */

@@ -7,6 +7,8 @@ import { SYSTEM_ACTOR } from './editorial/versions.ts';
 import { uploadAccessCodes } from './tokenGate/service.ts';
 
 export const DEMO_APP_NAME = 'fanfare-demo';
+/** The demo label's name, as fans see it in the opt-in mail and page (the app's `label_name`). */
+export const DEMO_LABEL_NAME = 'Tidewater Records';
 /** The demo party's campaign (its newsletter is offered on the party page). */
 export const DEMO_CAMPAIGN_SLUG = 'demo';
 /** The release campaign page with every module. */
@@ -33,8 +35,8 @@ const optionalNewsletter: NewsletterEntry = {
   enabled: true,
   signup_mode: 'optional',
   locales: {
-    de: { addressbook_id: '1001', form_id: '2001', consent_text: 'Ja, ich möchte Neuigkeiten von Fanfare per E-Mail erhalten.' },
-    en: { addressbook_id: '1002', form_id: '2002', consent_text: 'Yes, I would like news from Fanfare by e-mail.' },
+    de: { addressbook_id: '1001', form_id: '2001', consent_text: 'Ja, ich möchte Neuigkeiten von Tidewater Records per E-Mail erhalten.' },
+    en: { addressbook_id: '1002', form_id: '2002', consent_text: 'Yes, I would like news from Tidewater Records by e-mail.' },
   },
 };
 
@@ -128,7 +130,7 @@ async function createUnlessExists(ctx: ServerContext, body: CreateCampaignBody):
  * - `demo-vip`: a campaign behind the token gate.
  */
 export async function seedDemoCampaign(ctx: ServerContext, partyId: string): Promise<void> {
-  const app = (await findApp(ctx.db, DEMO_APP_NAME)) ?? (await createApp(ctx, { name: DEMO_APP_NAME, title: 'Fanfare demo label' }));
+  const app = (await findApp(ctx.db, DEMO_APP_NAME)) ?? (await createApp(ctx, { name: DEMO_APP_NAME, title: 'Fanfare demo label', config: { label_name: DEMO_LABEL_NAME } }));
   const pageUrl = (slug: string) => `${ctx.config.cmsPublicUrl}/c/${DEMO_APP_NAME}/${slug}`;
   const album = ctx.catalog.albums[0]!;
   const cover = `${ctx.config.publicUrl}/media/catalog/${album.image}`;

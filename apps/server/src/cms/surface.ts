@@ -11,6 +11,7 @@ import { registerCampaignRoutes } from './campaigns/routes.ts';
 import { registerEditorialRoutes } from './editorial/routes.ts';
 import { registerI18nRoutes } from './i18n/routes.ts';
 import { registerNewsletterLedgerRoutes } from './newsletter/ledgerRoutes.ts';
+import { registerHandoverRoutes } from './handover/routes.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerCmsMusicRoutes } from './music/routes.ts';
 import { registerPageRoutes } from './pages/routes.ts';
@@ -45,6 +46,7 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   await registerEditorialRoutes(app, ctx);
   await registerI18nRoutes(app, ctx);
   await registerNewsletterRoutes(app, ctx);
+  await registerHandoverRoutes(app, ctx);
   await registerNewsletterLedgerRoutes(app, ctx);
   await registerAccountRoutes(app, ctx);
   await registerTokenGateRoutes(app, ctx);

@@ -37,6 +37,8 @@ export async function runRetention(ctx: ServerContext): Promise<{ unconfirmedSig
     if (stale.length < BATCH) break;
   }
   await ctx.db.deleteFrom('cms_newsletter_confirmations').where('created_at', '<', cutoff).execute();
+  // In-app browser handovers live minutes; new ones sweep expired ones too, this covers quiet times.
+  await ctx.db.deleteFrom('cms_handovers').where('expires_at', '<=', ctx.now()).execute();
   let unusedUploads = 0;
   for (let n = await sweepUnusedUploads(ctx); n > 0; n = await sweepUnusedUploads(ctx)) unusedUploads += n;
   return { unconfirmedSignups, unusedUploads };

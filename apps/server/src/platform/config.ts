@@ -79,6 +79,11 @@ export interface Config {
 export interface MailConfig {
   smtpUrl: string | null;
   from: string;
+  /**
+   * The label's name in fans' e-mails and on the confirmation page when the campaign's app names
+   * none (`config.label_name`): LABEL_NAME, else null (the app's title is used).
+   */
+  labelName: string | null;
 }
 
 export interface CmsConfig {
@@ -99,6 +104,8 @@ export interface CmsConfig {
   accountAccessTtlMs: number;
   accountRefreshTtlMs: number;
   newsletterConfirmTtlMs: number;
+  /** Lifetime of an in-app browser handover link (HANDOVER_TTL_MINUTES, at most 60). */
+  handoverTtlMs: number;
 }
 
 export interface LiveConfig {
@@ -210,6 +217,7 @@ const Env = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   SMTP_URL: z.string().regex(/^smtps?:\/\//, 'SMTP_URL must start with smtp:// or smtps://').optional(),
   MAIL_FROM: z.string().default('Fanfare <no-reply@fanfare.local>'),
+  LABEL_NAME: z.string().trim().min(1).max(100).optional(),
   ADMIN_EMAIL: z.email().optional(),
   ADMIN_PASSWORD: z.string().min(12, 'ADMIN_PASSWORD must have at least 12 characters').optional(),
   CMS_SESSION_TTL_HOURS: z.coerce.number().positive().default(12),
@@ -233,6 +241,7 @@ const Env = z.object({
   CAMPAIGN_ACCESS_TOKEN_TTL_MINUTES: z.coerce.number().positive().default(60),
   CAMPAIGN_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
   NEWSLETTER_CONFIRM_TTL_HOURS: z.coerce.number().positive().default(72),
+  HANDOVER_TTL_MINUTES: z.coerce.number().positive().max(60).default(15),
 });
 
 /** Emulator client credentials: public on purpose, they only open the built-in emulators. */
@@ -338,7 +347,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       uploadQuotaPerFanBytes: e.UPLOAD_QUOTA_PER_FAN_BYTES,
       uploadQuotaPerPartyBytes: e.UPLOAD_QUOTA_PER_PARTY_BYTES,
     },
-    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM },
+    mail: { smtpUrl: e.SMTP_URL ?? null, from: e.MAIL_FROM, labelName: e.LABEL_NAME ?? null },
     cms: {
       adminEmail: e.ADMIN_EMAIL ?? null,
       adminPassword: e.ADMIN_PASSWORD ?? null,
@@ -353,6 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountAccessTtlMs: e.CAMPAIGN_ACCESS_TOKEN_TTL_MINUTES * 60_000,
       accountRefreshTtlMs: e.CAMPAIGN_REFRESH_TOKEN_TTL_DAYS * 86_400_000,
       newsletterConfirmTtlMs: e.NEWSLETTER_CONFIRM_TTL_HOURS * 3600_000,
+      handoverTtlMs: e.HANDOVER_TTL_MINUTES * 60_000,
     },
     previews: { ffmpegPath: e.FFMPEG_PATH, cacheMaxBytes: Math.round(e.PREVIEW_CACHE_MAX_MB * 1024 * 1024) },
   };

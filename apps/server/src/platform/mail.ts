@@ -10,6 +10,20 @@ export interface MailMessage {
   subject: string;
   text: string;
   html?: string;
+  /** The sender's display name (the label's), replacing MAIL_FROM's; the address stays MAIL_FROM's. */
+  fromName?: string;
+}
+
+/** MAIL_FROM's address (`Name <a@b>` or a bare address). */
+export function fromAddressOf(from: string): string {
+  return /<([^<>\s]+)>\s*$/.exec(from)?.[1] ?? from.trim();
+}
+
+/** The From header of a message: its display name with MAIL_FROM's address, else MAIL_FROM. */
+function fromOf(configured: string, m: MailMessage): { name: string; address: string } | string {
+  // Line breaks and quotes in a name must never reach the header (injection): they are dropped.
+  const name = m.fromName?.replace(/[\r\n"<>]/g, '').trim();
+  return name ? { name, address: fromAddressOf(configured) } : configured;
 }
 
 /** A message kept in the local outbox (the default set-up without SMTP). */
@@ -43,7 +57,7 @@ export function createMailer(config: Config): Mailer {
     return {
       kind: 'smtp',
       async send(m) {
-        await transport.sendMail({ from: config.mail.from, to: m.to, subject: m.subject, text: m.text, html: m.html });
+        await transport.sendMail({ from: fromOf(config.mail.from, m), to: m.to, subject: m.subject, text: m.text, html: m.html });
       },
       outbox: async () => [],
       async close() {
@@ -54,10 +68,11 @@ export function createMailer(config: Config): Mailer {
   return {
     kind: 'outbox',
     async send(m) {
+      const from = fromOf(config.mail.from, m);
       const entry: OutboxEntry = {
         id: newId(),
         to: m.to,
-        from: config.mail.from,
+        from: typeof from === 'string' ? from : `"${from.name}" <${from.address}>`,
         subject: m.subject,
         text: m.text,
         html: m.html ?? null,

@@ -321,18 +321,28 @@ export const NewsletterSignupResponse = z.object({
 });
 export type NewsletterSignupResponse = z.infer<typeof NewsletterSignupResponse>;
 
-/** Query of the confirmation link `GET /api/newsletter/confirm`. */
+/** Query of the confirmation link `GET /api/newsletter/confirm` (the page that asks for the click). */
 export const NewsletterConfirmQuery = z.object({ token: z.string().min(1).max(200) });
+
+/**
+ * Body of `POST /api/newsletter/confirm`: what the confirmation page's button sends (a plain form
+ * post, so it works without script). Only this POST confirms: a scanner's GET of the link does not.
+ */
+export const NewsletterConfirmBody = z.object({ token: z.string().min(1).max(200) });
+export type NewsletterConfirmBody = z.infer<typeof NewsletterConfirmBody>;
 
 /** Query of `GET /api/newsletter/subscribers.csv` (confirmed subscribers of one newsletter). */
 export const SubscribersExportQuery = z.object({ newsletter_id: z.string().min(1).max(100) });
 
-/** Query parameters the confirmation link redirects with (spec 2). */
+/**
+ * Query parameters the confirmation redirects with (spec 2): the banner's state and locale, and
+ * `newsletter_selection` (the campaign's newsletter ids, for the banner's tracking). The e-mail
+ * tool's address book and form ids stay on the server: a shared URL must not carry them.
+ */
 export const NewsletterRedirectParams = z.object({
   newsletter_state: z.enum(['success', 'error']),
   locale: z.string().optional(),
-  address_book_id: z.string().optional(),
-  form_id: z.string().optional(),
+  newsletter_selection: z.string().optional(),
 });
 export type NewsletterRedirectParams = z.infer<typeof NewsletterRedirectParams>;
 

@@ -90,6 +90,11 @@ export type I18nSettings = z.infer<typeof I18nSettings>;
  */
 export const AppConfig = z.looseObject({
   i18n: I18nSettings.optional(),
+  /**
+   * The label's name as fans see it in e-mails and on the confirmation page (e.g. "Harbour
+   * Records"); without it the server's `LABEL_NAME`, then the app's title.
+   */
+  label_name: z.string().trim().min(1).max(100).optional(),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 

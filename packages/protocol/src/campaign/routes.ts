@@ -58,6 +58,7 @@ import {
   CreateCmsUserBody,
   FolderListing,
   FoldersQuery,
+  NewsletterConfirmBody,
   NewsletterConfirmQuery,
   NewsletterSignupBody,
   NewsletterSignupResponse,
@@ -102,6 +103,7 @@ import {
   SpotifyTrack,
 } from './lookups.ts';
 import { PREVIEW_MANIFEST_PATH } from './constants.ts';
+import { HandoverLink, HandoverRedeemBody, HandoverState } from './handover.ts';
 
 
 /** The `*` of `/api/uploads/folders/*`: a folder path such as `covers/2025` (no leading slash). */
@@ -507,8 +509,17 @@ export const CMS_ROUTES = {
     path: '/api/newsletter/confirm',
     auth: 'none',
     tag: 'newsletter',
-    summary: 'The confirmation link: redirects to the page with newsletter_state',
+    summary: "The confirmation link: a page in the fan's locale whose button confirms (a GET changes nothing)",
     query: NewsletterConfirmQuery,
+    textResponse: 'text/html',
+  },
+  confirmNewsletterSubmit: {
+    method: 'POST',
+    path: '/api/newsletter/confirm',
+    auth: 'none',
+    tag: 'newsletter',
+    summary: 'Confirms the signup (the page\'s form post or JSON): redirects to the page with newsletter_state',
+    body: NewsletterConfirmBody,
     redirect: true,
   },
   exportSubscribers: {
@@ -550,6 +561,27 @@ export const CMS_ROUTES = {
     summary: "The provider's redirect back: redirects to the page with the tokens or an error",
     query: OAuthCallbackQuery,
     redirect: true,
+  },
+  createHandover: {
+    method: 'POST',
+    path: '/api/campaigns/:id/handover',
+    auth: 'none',
+    tag: 'campaign accounts',
+    summary: 'Hands an in-app browser visit over to the system browser: a short-lived, single-use link carrying locale, UTM and unsent consents',
+    params: CmsIdParam,
+    body: HandoverState,
+    response: HandoverLink,
+    status: 201,
+  },
+  redeemHandover: {
+    method: 'POST',
+    path: '/api/campaigns/:id/handover/redeem',
+    auth: 'none',
+    tag: 'campaign accounts',
+    summary: "The handover link's state, once (404 when unknown, used or expired)",
+    params: CmsIdParam,
+    body: HandoverRedeemBody,
+    response: HandoverState,
   },
   accountAppleLogin: {
     method: 'POST',

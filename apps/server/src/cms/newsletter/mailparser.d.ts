@@ -5,6 +5,7 @@ declare module 'mailparser' {
     subject?: string;
     text?: string;
     html?: string | false;
+    from?: { value: { name: string; address?: string }[]; text: string };
   }
   export function simpleParser(source: Readable | Buffer | string): Promise<ParsedMail>;
 }

@@ -9,9 +9,12 @@ import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServe
 
 interface Received {
   from: string;
+  /** The From header's display name. */
+  fromName: string;
   to: string[];
   subject: string;
   text: string;
+  html: string;
 }
 
 /** A local SMTP server that keeps what it receives (plain SMTP, no auth). */
@@ -28,8 +31,10 @@ async function startSmtpSink(): Promise<{ port: number; inbox: Received[]; close
           inbox.push({
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((r) => r.address),
+            fromName: mail.from?.value[0]?.name ?? '',
             subject: mail.subject ?? '',
             text: mail.text ?? '',
+            html: typeof mail.html === 'string' ? mail.html : '',
           });
           callback();
         })
@@ -65,7 +70,7 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
 
   beforeAll(async () => {
     smtp = await startSmtpSink();
-    ts = await startCmsServer(db, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Label <news@label.example>' });
+    ts = await startCmsServer(db, { SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Fanfare <news@label.example>', LABEL_NAME: 'Harbour Records' });
     admin = await login(ts, ADMIN.email, ADMIN.password);
     const appId = await createApp(ts, admin, 'newsletter-pages');
     campaign = await createCampaign(ts, admin, { app_id: appId, name: 'Newsletter page', slug: 'join', newsletters: NEWSLETTERS });
@@ -75,7 +80,7 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     await smtp?.close();
   });
 
-  it('the whole round trip over SMTP: consent stored, e-mail sent, link redirects with newsletter_state=success, locale, address_book_id, form_id', async () => {
+  it('the whole round trip over SMTP: consent stored, multipart e-mail from the label, the page\'s POST redirects with newsletter_state, locale and no list ids', async () => {
     const r = await withResponse((o) =>
       cmsApi(ts).call(
         'newsletterSignup',
@@ -99,8 +104,15 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
 
     const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes('fan@example.com')));
     expect(mail.from).toBe('news@label.example');
+    // In the label's name (LABEL_NAME here), never the product's.
+    expect(mail.fromName).toBe('Harbour Records');
     expect(mail.subject).toMatch(/confirm/i);
+    expect(`${mail.subject} ${mail.text} ${mail.html}`).not.toMatch(/fanfare/i);
+    expect(mail.text).toContain('Harbour Records');
     const link = /(http:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+)/.exec(mail.text)![1]!;
+    // Multipart: the HTML part carries the same link, as a button.
+    expect(mail.html).toContain(`href="${link}"`);
+    expect(mail.html).toContain('Confirm subscription');
 
     // Stored as pending with the consent record (newsletter, text version, locale, time, page, IP).
     const { db: kdb } = ts.server.ctx;
@@ -119,23 +131,38 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     const before = await exportCsv(admin, 'artist-news');
     expect(before.trim().split(/\r\n/)).toHaveLength(1);
 
-    // Raw: the e-mail's link, followed as a mail client opens it.
+    // Raw: the e-mail's link, opened as a mail client (or a scanner) opens it: a page, no change.
     const res = await fetch(link, { redirect: 'manual' });
-    expect(res.status).toBe(303);
-    const to = new URL(res.headers.get('location')!);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toContain('text/html');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    const html = await res.text();
+    expect(html).toContain('<form method="post" action="/api/newsletter/confirm">');
+    expect(html).toContain('Harbour Records');
+    const stillPending = await kdb.selectFrom('cms_newsletter_subscribers').select('state').where('email', '=', 'fan@example.com').execute();
+    expect(stillPending.every((s) => s.state === 'pending')).toBe(true);
+
+    // The page's button: a form post of the token.
+    const token = new URL(link).searchParams.get('token')!;
+    const post = await fetch(`${ts.cmsUrl}/api/newsletter/confirm`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }).toString() });
+    expect(post.status).toBe(303);
+    const to = new URL(post.headers.get('location')!);
     expect(to.origin + to.pathname).toBe(page());
     expect(to.searchParams.get('ok')).toBe('');
     expect(to.searchParams.get('newsletter_state')).toBe('success');
     expect(to.searchParams.get('locale')).toBe('en');
-    expect(to.searchParams.get('address_book_id')).toBe('ab-artist,ab-en,ab-terms');
-    expect(to.searchParams.get('form_id')).toBe('form-artist,form-en,form-terms');
+    expect(to.searchParams.get('newsletter_selection')).toBe('artist-news,label-news,terms');
+    // The e-mail tool's list ids stay on the server.
+    expect(to.searchParams.has('address_book_id')).toBe(false);
+    expect(to.searchParams.has('form_id')).toBe(false);
+    expect(to.search).not.toMatch(/ab-|form-/);
 
     const confirmed = await kdb.selectFrom('cms_newsletter_subscribers').select('state').where('email', '=', 'fan@example.com').execute();
     expect(confirmed.every((s) => s.state === 'confirmed')).toBe(true);
 
-    // A second click still lands on success.
-    const again = await fetch(link, { redirect: 'manual' });
-    expect(new URL(again.headers.get('location')!).searchParams.get('newsletter_state')).toBe('success');
+    // A second click still lands on success (here through the typed client's JSON post).
+    const again = await cmsApi(ts).call('confirmNewsletterSubmit', { body: { token } });
+    expect(new URL(again.location!).searchParams.get('newsletter_state')).toBe('success');
 
     const csv = await withResponse((o) => cmsApi(ts, admin).call('exportSubscribers', { query: { newsletter_id: 'artist-news' } }, o));
     expect(csv.status).toBe(200);
@@ -191,7 +218,9 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     const t0 = realNow();
     ts.server.ctx.now = () => t0 + 73 * 3600_000;
     try {
-      const res = await fetch(link, { redirect: 'manual' });
+      const shown = await fetch(link);
+      expect(await shown.text()).toContain('This link has expired.');
+      const res = await fetch(`${ts.cmsUrl}/api/newsletter/confirm`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ token: new URL(link).searchParams.get('token') }) });
       const to = new URL(res.headers.get('location')!);
       expect(to.searchParams.get('bad')).toBe('');
       expect(to.searchParams.get('newsletter_state')).toBe('error');
@@ -199,7 +228,51 @@ describe.each(DB_TARGETS)('newsletter double opt-in (%s)', (db) => {
     } finally {
       ts.server.ctx.now = realNow;
     }
-    expect((await failure(cmsApi(ts).call('confirmNewsletter', { query: { token: 'nope' } }))).status).toBe(404);
+    const unknown = await fetch(`${ts.cmsUrl}/api/newsletter/confirm?token=nope`);
+    expect(unknown.status).toBe(404);
+    expect(await unknown.json()).toHaveProperty('detail');
+    const unknownPage = await fetch(`${ts.cmsUrl}/api/newsletter/confirm?token=nope`, { headers: { accept: 'text/html' } });
+    expect(unknownPage.status).toBe(404);
+    expect(await unknownPage.text()).toContain('Unknown link');
+    expect((await failure(cmsApi(ts).call('confirmNewsletterSubmit', { body: { token: 'nope' } }))).status).toBe(404);
+  });
+
+  it('scanner-proof: any number of GETs and HEADs of the link confirm nothing; only the POST does', async () => {
+    await signup({ email: 'scanned@example.com', newsletter_ids: ['artist-news'], consents: [{ id: 'artist-news', accepted: true }] });
+    const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes('scanned@example.com')));
+    const link = /(http:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+)/.exec(mail.text)![1]!;
+    const { db: kdb } = ts.server.ctx;
+    const states = async () => (await kdb.selectFrom('cms_newsletter_subscribers').select('state').where('email', '=', 'scanned@example.com').execute()).map((s) => s.state);
+    for (const method of ['GET', 'HEAD', 'GET'] as const) expect((await fetch(link, { method, redirect: 'manual' })).status).toBe(200);
+    expect(await states()).toEqual(['pending', 'pending']);
+    const consent = await kdb.selectFrom('cms_newsletter_consents').select('confirmed_at').where('email', '=', 'scanned@example.com').executeTakeFirstOrThrow();
+    expect(consent.confirmed_at).toBeNull();
+    const used = await kdb.selectFrom('cms_newsletter_confirmations').select('used_at').where('email', '=', 'scanned@example.com').executeTakeFirstOrThrow();
+    expect(used.used_at).toBeNull();
+    // A bad POST body is a 4xx with detail, not a 500.
+    expect((await failure(cmsApi(ts).call('confirmNewsletterSubmit', { body: {} as { token: string } }))).status).toBe(422);
+    await cmsApi(ts).call('confirmNewsletterSubmit', { body: { token: new URL(link).searchParams.get('token')! } });
+    expect(await states()).toEqual(['confirmed', 'confirmed']);
+  });
+
+  it("the e-mail and the page speak the fan's locale and carry the app's label_name over LABEL_NAME", async () => {
+    const appId = await createApp(ts, admin, 'label-pages', { label_name: 'Nordlicht Records' });
+    const c = await createCampaign(ts, admin, { app_id: appId, name: 'Seite', slug: 'seite', newsletters: [NEWSLETTERS[0]!] });
+    await cmsApi(ts).call('newsletterSignup', {
+      params: { id: c.id },
+      body: { redirect_url: c.url, error_redirect_url: c.url, host_url: c.url, locale: 'de', email: 'de@example.com', newsletter_ids: ['label-news'], consents: [{ id: 'label-news', accepted: true }] },
+    });
+    const mail = await waitFor(async () => smtp.inbox.find((m) => m.to.includes('de@example.com')));
+    expect(mail.fromName).toBe('Nordlicht Records');
+    expect(mail.subject).toContain('Bitte bestätige deine Newsletter-Anmeldung');
+    expect(mail.text).toContain('Newsletter von Nordlicht Records');
+    expect(mail.html).toContain('<html lang="de">');
+    expect(mail.html).toContain('Anmeldung bestätigen');
+    const link = /(http:\/\/\S+\/api\/newsletter\/confirm\?token=[\w-]+)/.exec(mail.text)![1]!;
+    const html = await (await fetch(link)).text();
+    expect(html).toContain('<html lang="de">');
+    expect(html).toContain('Nordlicht Records');
+    expect(html).toContain('Anmeldung bestätigen');
   });
 
   it('only an admin may export subscribers', async () => {
@@ -230,6 +303,7 @@ describe('newsletter e-mail without SMTP goes to the local outbox', () => {
       expect(files.at(-1)!.to).toBe('box@example.com');
       const box = await cmsApi(ts, admin).call('listOutbox');
       expect(box.items.at(-1)!.text).toContain('/api/newsletter/confirm?token=');
+      expect(files.at(-1)!.html).toContain('/api/newsletter/confirm?token=');
     } finally {
       await ts.close();
     }

@@ -40,7 +40,7 @@ describe.each(DB_TARGETS)('newsletter name and country on %s', (db) => {
     expect(signup.status).toBe(202);
     const mail = (await readOutbox(path.join(t.dataDir, 'outbox'))).find((m) => m.to === 'named@example.com')!;
     const token = /https?:\/\/\S+\/api\/newsletter\/confirm\?token=([\w-]+)/.exec(mail.text)![1]!;
-    expect((await cmsApi(t).call('confirmNewsletter', { query: { token } })).status).toBe(303);
+    expect((await cmsApi(t).call('confirmNewsletterSubmit', { body: { token } })).status).toBe(303);
 
     const cms = cmsApi(t, admin);
     const listed = await cms.call('listNewsletterSubscribers', { params: { id: campaign.id } });

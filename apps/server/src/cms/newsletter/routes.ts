@@ -5,7 +5,8 @@ import type { App } from '../../platform/http.ts';
 import { campaignViewOf } from '../editorial/preview.ts';
 import { cmsRoute } from '../route.ts';
 import { iso } from '../shared.ts';
-import { confirmNewsletter, exportSubscribersCsv, signUpForNewsletters } from './service.ts';
+import { confirmationPage, unknownLinkPage } from './confirmation.ts';
+import { confirmNewsletter, exportSubscribersCsv, readConfirmation, signUpForNewsletters } from './service.ts';
 
 export async function registerNewsletterRoutes(app: App, ctx: ServerContext): Promise<void> {
   const route = cmsRoute(ctx);
@@ -25,10 +26,29 @@ export async function registerNewsletterRoutes(app: App, ctx: ServerContext): Pr
     { config: { rateLimit: { max: 20, timeWindow: 60_000 } } },
   );
 
+  // The e-mail's link: a page whose button confirms. It only reads: e-mail security scanners
+  // open every link with a GET, and such a GET must not subscribe anyone. Its URL holds the
+  // token: no referrer, no caching, no indexing.
   route(app, CMS_ROUTES.confirmNewsletter, async (req, reply) => {
-    const target = await confirmNewsletter(ctx, req.query.token);
-    if (!target) throw notFound('Unknown confirmation link');
-    return reply.header('referrer-policy', 'no-referrer').redirect(target, 303);
+    const found = await readConfirmation(ctx, req.query.token);
+    // A browser gets a readable page for an unknown link; any other client the usual JSON `detail`.
+    if (!found && !String(req.headers.accept ?? '').includes('text/html')) throw notFound('Unknown confirmation link');
+    void reply.type('text/html; charset=utf-8').header('referrer-policy', 'no-referrer').header('cache-control', 'no-store').header('x-robots-tag', 'noindex');
+    if (!found) return reply.code(404).send(unknownLinkPage());
+    return reply.send(confirmationPage({ ...found, token: req.query.token }));
+  });
+
+  // The confirmation itself: the page's form posts (urlencoded, so it works without script) or a
+  // client's JSON. The form parser is registered for this route's scope only.
+  await app.register(async (scoped: App) => {
+    scoped.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 4096 }, (_req, body, done) =>
+      done(null, Object.fromEntries(new URLSearchParams(String(body)))),
+    );
+    route(scoped, CMS_ROUTES.confirmNewsletterSubmit, async (req, reply) => {
+      const target = await confirmNewsletter(ctx, req.body.token);
+      if (!target) throw notFound('Unknown confirmation link');
+      return reply.header('referrer-policy', 'no-referrer').redirect(target, 303);
+    });
   });
 
   route(app, CMS_ROUTES.exportSubscribers, async (req, reply) => {

@@ -10,6 +10,7 @@ import { isCampaignRedirectAllowed } from '../campaigns/redirects.ts';
 import type { CampaignView } from '../editorial/preview.ts';
 import { requirePublishedCampaign } from '../editorial/publish.ts';
 import { iso } from '../shared.ts';
+import { confirmationMail, labelNameOf } from './confirmation.ts';
 
 type SignupInput = z.output<typeof NewsletterSignupBody>;
 
@@ -164,7 +165,7 @@ export async function signUpForNewsletters(
 
   const link = `${ctx.config.cmsPublicUrl}/api/newsletter/confirm?token=${token}`;
   try {
-    await ctx.mailer.send(confirmationMail(body.email, body.locale, campaign.name, link));
+    await ctx.mailer.send(confirmationMail(body.email, body.locale, await labelNameOf(ctx, campaign), campaign.name, link));
   } catch (err) {
     ctx.logger.error({ err, campaignId }, 'newsletter confirmation e-mail failed');
     throw badGateway('The confirmation e-mail could not be sent; please try again');
@@ -172,26 +173,29 @@ export async function signUpForNewsletters(
   return { status: 'confirmation_sent', newsletter_ids: chosen.map((n) => n.id) };
 }
 
-function confirmationMail(to: string, locale: string, campaignName: string, link: string) {
-  if (locale.startsWith('de')) {
-    return {
-      to,
-      subject: 'Bitte bestätige deine Newsletter-Anmeldung',
-      text: `Hallo,\n\ndu hast dich über „${campaignName}“ für unseren Newsletter angemeldet. Bitte bestätige deine Anmeldung über diesen Link:\n\n${link}\n\nWenn du das nicht warst, ignoriere diese E-Mail einfach.\n`,
-    };
-  }
-  return {
-    to,
-    subject: 'Please confirm your newsletter subscription',
-    text: `Hello,\n\nyou signed up for our newsletter on "${campaignName}". Please confirm your subscription with this link:\n\n${link}\n\nIf this was not you, just ignore this e-mail.\n`,
-  };
+/**
+ * What the confirmation page shows for a link, read without changing anything (a scanner's GET
+ * lands here): the fan's locale, the label's name and whether the link has expired. Null when
+ * the token is unknown.
+ */
+export async function readConfirmation(ctx: ServerContext, token: string): Promise<{ locale: string; label: string; isExpired: boolean } | null> {
+  const row = await ctx.db
+    .selectFrom('cms_newsletter_confirmations')
+    .select(['campaign_id', 'locale', 'expires_at', 'used_at'])
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (!row) return null;
+  const campaign = await ctx.db.selectFrom('cms_campaigns').select(['app_id', 'name']).where('id', '=', row.campaign_id).executeTakeFirst();
+  const label = campaign ? await labelNameOf(ctx, campaign) : (ctx.config.mail.labelName ?? '');
+  return { locale: row.locale, label, isExpired: row.used_at === null && row.expires_at <= ctx.now() };
 }
 
 /**
- * Double opt-in, step 2 (the e-mailed link): confirms the subscribers and their consents and
- * answers where to send the browser: `redirect_url` with newsletter_state=success, locale,
- * address_book_id, form_id; or `error_redirect_url` with newsletter_state=error when expired.
- * Null when the token is unknown (no address to send the browser to).
+ * Double opt-in, step 2 (the POST of the confirmation page's button, never the link's GET):
+ * confirms the subscribers and their consents and answers where to send the browser:
+ * `redirect_url` with newsletter_state=success, locale and newsletter_selection (the campaign's
+ * newsletter ids; the e-mail tool's address book and form ids stay out of the URL); or
+ * `error_redirect_url` with newsletter_state=error when expired. Null when the token is unknown.
  */
 export async function confirmNewsletter(ctx: ServerContext, token: string): Promise<string | null> {
   const row = await ctx.db.selectFrom('cms_newsletter_confirmations').selectAll().where('token_hash', '=', hashToken(token)).executeTakeFirst();
@@ -215,19 +219,7 @@ export async function confirmNewsletter(ctx: ServerContext, token: string): Prom
     });
   }
   // A second click on the link shows success again rather than an error.
-  const subs = await ctx.db
-    .selectFrom('cms_newsletter_subscribers')
-    .select(['newsletter_id', 'address_book_id', 'form_id'])
-    .where('email', '=', row.email)
-    .where('newsletter_id', 'in', ids)
-    .execute();
-  const ordered = ids.map((id) => subs.find((s) => s.newsletter_id === id)).filter((s) => s !== undefined);
-  return withParams(row.redirect_url, {
-    newsletter_state: 'success',
-    locale: row.locale,
-    address_book_id: ordered.map((s) => s.address_book_id).join(','),
-    form_id: ordered.map((s) => s.form_id).join(','),
-  });
+  return withParams(row.redirect_url, { newsletter_state: 'success', locale: row.locale, newsletter_selection: ids.join(',') });
 }
 
 function withParams(base: string, params: Record<string, string>): string {

@@ -17,6 +17,7 @@ import * as m017 from './017_media_alt.ts';
 import * as m018 from './018_prepared_questions.ts';
 import * as m021 from './021_party_replay.ts';
 import * as m022 from './022_idempotency_keys.ts';
+import * as m023 from './023_handover.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '018_prepared_questions': m018,
   '021_party_replay': m021,
   '022_idempotency_keys': m022,
+  '023_handover': m023,
 };
