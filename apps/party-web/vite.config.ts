@@ -1,7 +1,22 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 // One pre-compression step for both web apps (`.br` and `.gz` beside each text asset).
 import { precompress } from '../campaign-web/vite.config.ts';
+
+/**
+ * The route tables' `summary` of each call is documentation for the server's OpenAPI documents;
+ * the typed client needs each entry's method, path and schemas only. Leaving the summaries out of
+ * the browser's copy keeps about 1.5 KB gzipped off the first load (its budget is 150 KB).
+ */
+function routeSummariesLeftOut(): Plugin {
+  return {
+    name: 'fanfare-route-summaries-left-out',
+    transform(code, id) {
+      if (!/packages\/protocol\/src\/.*routes\.ts$/.test(id)) return null;
+      return { code: code.replace(/^\s*summary:\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"),\n/gm, ''), map: null };
+    },
+  };
+}
 
 /**
  * The party web app. Assets are served from `/assets/` by the party API (apps/server
@@ -9,7 +24,7 @@ import { precompress } from '../campaign-web/vite.config.ts';
  * pre-compressed (brotli or gzip, as the browser accepts) from the files this build writes.
  */
 export default defineConfig({
-  plugins: [react(), precompress()],
+  plugins: [routeSummariesLeftOut(), react(), precompress()],
   base: '/',
   build: {
     outDir: 'dist',
