@@ -147,13 +147,18 @@ describe.each(DB_TARGETS)('campaign funnel (%s)', (db) => {
     // Days are UTC days: each day's bucket equals a recount of that day's raw events.
     const day = await report(id, { bucket: 'day', to: start + 30 * 24 * HOUR });
     for (const s of day.series.slice(0, 3)) expect(s.counts).toEqual(byKind(await recount('kind', s.start, s.start + 24 * HOUR)));
-    // A range is counted in whole hours: from rounds down, to rounds up.
+    // A range is counted in whole hours by hours, in whole UTC days by days: from rounds down, to rounds up.
     const from = start + 3 * 24 * HOUR + 20 * 60_000;
     const to = start + 9 * 24 * HOUR + 5 * 60_000;
-    const ranged = await report(id, { from, to });
-    expect(ranged.from).toBe(Math.floor(from / HOUR) * HOUR);
-    expect(ranged.to).toBe(Math.ceil(to / HOUR) * HOUR);
-    expect(ranged.totals).toEqual(byKind(await recount('kind', ranged.from!, ranged.to)));
+    const hourly = await report(id, { from, to, bucket: 'hour' });
+    expect(hourly.from).toBe(Math.floor(from / HOUR) * HOUR);
+    expect(hourly.to).toBe(Math.ceil(to / HOUR) * HOUR);
+    expect(hourly.totals).toEqual(byKind(await recount('kind', hourly.from!, hourly.to)));
+    const daily = await report(id, { from, to, bucket: 'day' });
+    expect(daily.from).toBe(Math.floor(from / (24 * HOUR)) * 24 * HOUR);
+    expect(daily.to).toBe(Math.ceil(to / (24 * HOUR)) * 24 * HOUR);
+    expect(daily.totals).toEqual(byKind(await recount('kind', daily.from!, daily.to)));
+    expect(sum(daily.channels.map((c) => c.counts))).toEqual(daily.totals);
     // The funnel's steps are the totals in order, with their rates.
     expect(f.steps.map((s) => s.kind)).toEqual(['visit', 'login', 'signup', 'confirmed', 'presave']);
     expect(f.steps[1]!.rate_from_previous).toBeCloseTo(expected.login! / expected.visit!, 10);

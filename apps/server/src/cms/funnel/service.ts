@@ -28,7 +28,7 @@ import { unprocessable } from '../../platform/errors.ts';
 import { getCampaign } from '../campaigns/service.ts';
 import { requirePublishedCampaign } from '../editorial/publish.ts';
 import { csvLine } from '../../party/exports/csv.ts';
-import { countsByBucket, countsByChannel, countsByTerritory, countsByVariant, DAY_MS, firstHour, HOUR_MS, insertFunnelEvents, WEEK_MS, type FunnelEventRow } from './queries.ts';
+import { countsByBucket, countsByChannel, countsByTerritory, countsByVariant, DAY_MS, firstHour, GRAINS, HOUR_MS, insertFunnelEvents, WEEK_MS, type FunnelEventRow, type Grain } from './queries.ts';
 import { twoProportionZTest } from './stats.ts';
 
 /** One funnel event as the server records it. */
@@ -104,11 +104,18 @@ function fold<R extends { kind: string; n: number | string }>(rows: readonly R[]
 
 const BUCKET_MS: Record<FunnelBucket, number> = { hour: HOUR_MS, day: DAY_MS, week: WEEK_MS };
 
-/** The report's range: `from` down and `to` up to whole hours (the rollup's grain), `to` default now. */
-export function funnelRange(query: { from?: number | undefined; to?: number | undefined }, now: number, first: number | null): { from: number | null; to: number } {
-  const to = Math.ceil((query.to ?? now + 1) / HOUR_MS) * HOUR_MS;
-  const from = query.from !== undefined ? Math.floor(query.from / HOUR_MS) * HOUR_MS : first;
-  return { from, to };
+/** The rollup a report reads: hourly for hours, daily for days and weeks. */
+export const grainOf = (bucket: FunnelBucket): Grain => (bucket === 'hour' ? 'hour' : 'day');
+
+/**
+ * The report's range in whole periods of its rollup (UTC hours for hourly reports, UTC days for
+ * daily and weekly ones): `from` rounded down, `to` (default now) rounded up.
+ */
+export function funnelRange(query: { from?: number | undefined; to?: number | undefined }, now: number, first: number | null, grain: Grain): { from: number | null; to: number } {
+  const ms = GRAINS[grain].ms;
+  const to = Math.ceil((query.to ?? now + 1) / ms) * ms;
+  const start = query.from ?? first;
+  return { from: start === null ? null : Math.floor(start / ms) * ms, to };
 }
 
 /** Step B against A: share of each variant's visits, and the z-test of the difference. */
@@ -123,22 +130,29 @@ function compare(a: FunnelCounts, b: FunnelCounts): FunnelComparisonRow[] {
 
 /**
  * The funnel of a campaign over [from, to): totals, steps, channels, territories, time buckets and
- * variants, all sums of the same hourly rows, so every breakdown adds up to the totals and the
+ * variants, all sums of the same rollup rows, so every breakdown adds up to the totals and the
  * totals equal a count of the raw events of those hours.
  */
 export async function funnelReport(ctx: ServerContext, campaignId: string, query: FunnelQueryValues): Promise<FunnelReport> {
   const campaign = await getCampaign(ctx, campaignId);
   const bucket = query.bucket ?? 'day';
-  const { from, to } = funnelRange(query, ctx.now(), query.from === undefined ? await firstHour(ctx.db, campaignId) : null);
+  const grain = grainOf(bucket);
+  const { from, to } = funnelRange(query, ctx.now(), query.from === undefined ? await firstHour(ctx.db, campaignId) : null, grain);
   const start = from ?? to;
   if ((to - start) / BUCKET_MS[bucket] > FUNNEL_MAX_BUCKETS) {
     throw unprocessable(['query', 'bucket'], `More than ${FUNNEL_MAX_BUCKETS} ${bucket} buckets: choose a shorter range or a larger bucket`);
   }
+  const summary = await summariseFunnel(ctx.db, grain, campaignId, start, to, bucket);
+  return { campaign_id: campaignId, from, to, bucket, ...summary, ab_test_enabled: campaign.data.ab_test?.enabled === true };
+}
+
+/** The report's figures from the hourly rollup of [start, to): what `funnelReport` answers besides the campaign's own fields. */
+export async function summariseFunnel(db: Db, grain: Grain, campaignId: string, start: number, to: number, bucket: FunnelBucket): Promise<Omit<FunnelReport, 'campaign_id' | 'from' | 'to' | 'bucket' | 'ab_test_enabled'>> {
   const [byVariant, byTerritory, byChannel, byBucket] = await Promise.all([
-    countsByVariant(ctx.db, campaignId, start, to),
-    countsByTerritory(ctx.db, campaignId, start, to),
-    countsByChannel(ctx.db, campaignId, start, to),
-    countsByBucket(ctx.db, campaignId, start, to, bucket),
+    countsByVariant(db, grain, campaignId, start, to),
+    countsByTerritory(db, grain, campaignId, start, to),
+    countsByChannel(db, grain, campaignId, start, to),
+    countsByBucket(db, grain, campaignId, start, to, bucket),
   ]);
 
   const totals = zeroCounts();
@@ -180,20 +194,7 @@ export async function funnelReport(ctx: ServerContext, campaignId: string, query
     .map(({ first, counts }) => ({ start: Number(first.start), counts }))
     .sort((x, y) => x.start - y.start);
   const [a, b] = variants;
-  return {
-    campaign_id: campaignId,
-    from,
-    to,
-    bucket,
-    totals,
-    steps,
-    channels,
-    territories,
-    series,
-    variants,
-    ab_test_enabled: campaign.data.ab_test?.enabled === true,
-    comparison: compare(a!.counts, b!.counts),
-  };
+  return { totals, steps, channels, territories, series, variants, comparison: compare(a!.counts, b!.counts) };
 }
 
 const CSV_COLUMNS = ['section', 'channel', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer_host', 'territory', 'bucket_start', 'variant', ...FUNNEL_EVENT_KINDS] as const;

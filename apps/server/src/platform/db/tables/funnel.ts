@@ -1,7 +1,8 @@
 /** Tables of the campaign funnel (migration 020_funnel, decision 0039). */
 export interface FunnelTables {
   funnel_events: FunnelEventTable;
-  funnel_hourly: FunnelHourlyTable;
+  funnel_hourly: FunnelRollupTable;
+  funnel_daily: FunnelRollupTable;
 }
 
 /** The keys of a funnel event; absent values are empty text. */
@@ -24,10 +25,10 @@ export interface FunnelEventTable extends FunnelKeys {
   at: number;
 }
 
-/** Events per campaign, hour and keys: the rollup reports read. */
-export interface FunnelHourlyTable extends FunnelKeys {
+/** Events per campaign, period (an hour, or a UTC day) and keys: the rollups reports read. */
+export interface FunnelRollupTable extends FunnelKeys {
   campaign_id: string;
-  /** Start of the hour (ms since the epoch, a multiple of 3 600 000). */
-  hour: number;
+  /** Start of the hour or day (ms since the epoch, a multiple of 3 600 000 or 86 400 000). */
+  period_start: number;
   count: number;
 }
