@@ -8,3 +8,4 @@ export * from './page.ts';
 export * from './backOffice.ts';
 export * from './editorial.ts';
 export * from './funnel.ts';
+export * from './funnelRules.ts';
