@@ -39,11 +39,13 @@ export async function insertFunnelEvents(trx: Db, rows: readonly FunnelEventRow[
       if (g) g.count++;
       else groups.set(id, { keys: { ...keys, period_start }, count: 1 });
     }
-    for (const { keys, count } of groups.values()) {
+    // One multi-row upsert per chunk: the groups are distinct, so no row is hit twice by one statement.
+    const values = [...groups.values()].map(({ keys, count }) => ({ ...keys, count }));
+    for (let i = 0; i < values.length; i += 500) {
       await trx
         .insertInto(table)
-        .values({ ...keys, count })
-        .onConflict((oc) => oc.columns(KEY_COLUMNS).doUpdateSet({ count: sql<number>`${sql.ref(`${table}.count`)} + ${count}` }))
+        .values(values.slice(i, i + 500))
+        .onConflict((oc) => oc.columns(KEY_COLUMNS).doUpdateSet({ count: sql<number>`${sql.ref(`${table}.count`)} + excluded.count` }))
         .execute();
     }
   }
