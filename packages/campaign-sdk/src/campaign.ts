@@ -8,6 +8,7 @@ import { CampaignApi } from './api.ts';
 import { EditorBridge } from './bridge.ts';
 import { configFor, readCampaignConfig, type BackendOrigins, type CampaignConfig } from './config.ts';
 import { Emitter } from './emitter.ts';
+import { FunnelRecorder, type FunnelOptions } from './funnel.ts';
 import { browserEnv, type PageEnv } from './env.ts';
 import { DOCUMENT_EVENTS } from './events.ts';
 import { I18n, type DefaultMessages } from './i18n.ts';
@@ -36,6 +37,8 @@ export interface CampaignOptions {
   trackingSink?: TrackingSink;
   /** Spec §9: the product's short name, shown by the streaming provider. */
   playerName?: string;
+  /** The funnel's referrer and the browser's objection to tracking (decision 0039). */
+  funnel?: FunnelOptions;
   /** The page's own messages of a locale, laid under the campaign's translations (see `I18n`). */
   defaultMessages?: DefaultMessages;
   musicKit?: () => Promise<MusicKitInstance | null>;
@@ -70,6 +73,8 @@ export class CampaignInstance {
   readonly timing: CampaignTiming;
   readonly i18n: I18n;
   readonly playback: Playback;
+  /** Anonymous funnel events of this page and its A/B variant. */
+  readonly funnel: FunnelRecorder;
   /** The banner to show for a newsletter confirmation, read once at start. */
   newsletterBanner: NewsletterBanner | null = null;
   private config: CampaignConfig;
@@ -97,7 +102,18 @@ export class CampaignInstance {
     this.bridge = new EditorBridge(env, this.config.allowedOrigins, `c${++instanceCount}`);
     const musicKit = options.musicKit ?? (async () => null);
     this.login = new Login(env, this.api, this.tracker, campaign.id, keys, musicKit);
-    this.newsletter = new Newsletter(env, this.api, this.tracker, () => this.config.campaign);
+    this.funnel = new FunnelRecorder(
+      env,
+      () => `${this.config.backendOrigin}/api/campaigns/${encodeURIComponent(this.config.campaign.id)}/funnel/events`,
+      () => ({ id: this.config.campaign.id, isAbTestOn: this.config.campaign.data.ab_test?.enabled === true }),
+      () => this.tracker.utmParams(),
+      // Only visitors of the published page count: never the editor's frame or a preview link.
+      () => !this.bridge.isConnected && this.config.previewToken === null,
+      options.funnel,
+    );
+    this.newsletter = new Newsletter(env, this.api, this.tracker, () => this.config.campaign, () =>
+      this.bridge.isConnected || this.config.previewToken !== null ? null : this.funnel.context(),
+    );
     this.tokenGate = new TokenGate(env, this.api, campaign, keys, () => !this.bridge.isConnected);
     this.timing = new CampaignTiming(env.timers, () => this.now(), () => this.config.campaign);
     this.i18n = new I18n(env, this.api, { campaignId: campaign.id, app: campaign.app, hasOwnTranslations: (campaign.i18n?.translations ?? []).length > 0 }, keys, options.defaultMessages);
@@ -195,8 +211,29 @@ export class CampaignInstance {
     // Spec §7 editor messaging: after the hello, the editor learns which URL the page shows.
     if (this.bridge.announceReady() !== null) this.bridge.sendCampaignUrl(this.env.location.href);
     this.timing.start();
+    this.funnel.record('visit');
+    // A token stored by an earlier visit is no login; one from the provider's callback (read in
+    // login.init) or a login button is.
+    let wasLoggedIn = this.login.token !== null;
+    this.unsubscribers.push(
+      this.login.events.on('change', (token) => {
+        if (token && !wasLoggedIn) this.funnel.record('login');
+        wasLoggedIn = token !== null;
+      }),
+    );
     const results = await Promise.allSettled([this.login.init(), this.tokenGate.check(), this.i18n.load()]);
     for (const r of results) if (r.status === 'rejected') this.env.logger.warn('Campaign start step failed', r.reason);
+    // A key stored by an earlier visit is no gate pass: count the passes from here on.
+    let hadAccess = this.tokenGate.result?.has_access === true;
+    this.unsubscribers.push(
+      this.tokenGate.events.on('change', (r) => {
+        if (r.has_access && !hadAccess && this.config.campaign.token_gate.enabled) this.funnel.record('gate_pass');
+        hadAccess = r.has_access;
+      }),
+      this.playback.store.subscribe((state) => {
+        if (!state.isPaused && state.currentTrack) this.funnel.record('play');
+      }),
+    );
   }
 
   /** The visitor closed the newsletter banner. */
@@ -209,6 +246,7 @@ export class CampaignInstance {
     for (const off of this.unsubscribers) off();
     this.unsubscribers.length = 0;
     this.playback.destroy();
+    this.funnel.destroy();
     this.timing.destroy();
     this.login.destroy();
     this.tokenGate.destroy();

@@ -1,7 +1,7 @@
 /**
  * Newsletter signup and the double opt-in banner (spec §2, §4, §5, §8).
  */
-import { NEWSLETTER_BANNER_MESSAGES, type Campaign, type NewsletterConsent, type NewsletterEntry } from '@fanfare/protocol';
+import { NEWSLETTER_BANNER_MESSAGES, type Campaign, type FunnelContextInput, type NewsletterConsent, type NewsletterEntry } from '@fanfare/protocol';
 import type { CampaignApi } from './api.ts';
 import type { PageEnv } from './env.ts';
 import { SDK_ERRORS } from './errors.ts';
@@ -57,6 +57,8 @@ export class Newsletter {
     private readonly api: CampaignApi,
     private readonly tracker: Tracker,
     private readonly campaign: () => Campaign | null,
+    /** The funnel's keys of this visit (null without tracking consent), sent with the signup. */
+    private readonly funnelContext: () => FunnelContextInput | null = () => null,
   ) {}
 
   /** True when the campaign has an enabled newsletter. */
@@ -73,6 +75,7 @@ export class Newsletter {
       const ids = selectNewsletters(campaignNewsletters(campaign), input.consents, input.locale, (m) => this.env.logger.warn(m));
       if (ids.length === 0) return { status: 'skipped' };
       const page = this.env.location.href;
+      const funnel = this.funnelContext();
       await this.api.newsletterSignup(campaign.id, {
         email: input.email,
         consents: input.consents,
@@ -81,6 +84,7 @@ export class Newsletter {
         error_redirect_url: input.errorRedirectUrl ?? input.redirectUrl ?? page,
         host_url: page,
         newsletter_ids: ids,
+        ...(funnel ? { funnel } : {}),
       });
       return { status: 'sent', newsletterIds: ids };
     } catch (err) {

@@ -62,6 +62,11 @@ export class Tracker {
     return merged;
   }
 
+  /** The UTM parameters kept for this campaign (spec 2 "Tracking"). */
+  utmParams(): TrackingParams {
+    return this.keys ? (readJson(this.env.localStorage, this.keys.trackingParams, isParams) ?? {}) : {};
+  }
+
   track(event: string, data: Record<string, unknown> = {}): void {
     const utm = this.keys ? (readJson(this.env.localStorage, this.keys.trackingParams, isParams) ?? {}) : {};
     try {

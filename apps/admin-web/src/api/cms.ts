@@ -18,6 +18,7 @@ import type {
   CreateCmsUserBody,
   NewsletterLedgerQuery,
   AllNewsletterLedgerQuery,
+  FunnelQuery,
   PatchCampaignBody,
 } from '@fanfare/protocol';
 
@@ -149,6 +150,10 @@ export function createCmsApi(opts: CmsApiOptions) {
         csv: async (kind: 'subscribers' | 'consents', query: AllNewsletterLedgerQuery) =>
           (await fetchRaw(kind === 'subscribers' ? 'exportAllNewsletterSubscribersCsv' : 'exportAllNewsletterConsentsCsv', { query })).blob(),
       },
+    },
+    funnel: {
+      report: (id: string, query: FunnelQuery) => call('campaignFunnel', { params: { id }, query }),
+      csv: async (id: string, query: FunnelQuery) => (await fetchRaw('exportCampaignFunnelCsv', { params: { id }, query })).blob(),
     },
     tokenGate: {
       keys: (id: string) => call('listAccessKeys', { params: { id } }),

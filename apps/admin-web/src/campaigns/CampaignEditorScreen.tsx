@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { Link, useBlocker, useParams } from 'react-router';
 import { Alert, Anchor, Badge, Button, Grid, Group, Modal, Stack, Tabs, Text, Title } from '@mantine/core';
 import { useHotkeys, useWindowEvent } from '@mantine/hooks';
@@ -23,6 +23,9 @@ import { campaignState, STATE_COLOURS } from './timing.ts';
 import { HistoryPanel } from './editorial/HistoryPanel.tsx';
 import { PublishBar } from './editorial/PublishBar.tsx';
 import { StatusBadge } from './editorial/StatusBadge.tsx';
+
+// Charts load only when the Funnel tab opens.
+const FunnelPanel = lazy(() => import('./funnel/FunnelPanel.tsx'));
 
 export default function CampaignEditorScreen() {
   const { id = '' } = useParams();
@@ -170,6 +173,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
                 <Tabs.Tab value="meta">Meta & tracking</Tabs.Tab>
                 {canSeeSubscribers && <Tabs.Tab value="subscribers">Subscribers</Tabs.Tab>}
                 <Tabs.Tab value="history">History</Tabs.Tab>
+                <Tabs.Tab value="funnel">Funnel</Tabs.Tab>
               </Tabs.List>
               <Tabs.Panel value="general" pt="md">
                 <GeneralFields form={form} readOnly={readOnly} slugTaken={slugTaken} countries={countryOptions} />
@@ -196,6 +200,11 @@ function Editor({ stored: initial }: { stored: Campaign }) {
               )}
               <Tabs.Panel value="history" pt="md">
                 <HistoryPanel campaign={stored} readOnly={readOnly} onRestored={applyStored} />
+              </Tabs.Panel>
+              <Tabs.Panel value="funnel" pt="md">
+                <Suspense fallback={<Loading label="Loading the funnel…" />}>
+                  <FunnelPanel campaign={stored} />
+                </Suspense>
               </Tabs.Panel>
             </Tabs>
           </form>

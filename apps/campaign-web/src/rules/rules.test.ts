@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { pageForVariant } from './variant.ts';
 import { CampaignPage, type Campaign } from '@fanfare/protocol';
 import { storageKeys } from '@fanfare/campaign-sdk';
 import { PAGE_MESSAGES } from '../messages.ts';
@@ -139,5 +140,26 @@ describe('timing', () => {
   it('player times read m:ss', () => {
     expect(formatClock(0)).toBe('0:00');
     expect(formatClock(61_999)).toBe('1:01');
+  });
+});
+
+describe('funnel A/B: variant B overrides the named modules only', () => {
+  const page = {
+    look: { font: 'poppins' as const, primary_color: '#ff5a36', background_color: '#14142b' },
+    legal: {},
+    modules: [
+      { id: 'hero', type: 'hero' as const, title: { en: 'New album' }, cover_image: '/a.jpg' },
+      { id: 'text', type: 'text' as const, body: { en: 'Hello' } },
+    ],
+  };
+  const test = { enabled: true, variant_b: [{ module_id: 'hero', title: { en: 'Out Friday' } }] };
+  it('variant A and a disabled test show the page as edited', () => {
+    expect(pageForVariant(page, test, 'a')).toBe(page);
+    expect(pageForVariant(page, { ...test, enabled: false }, 'b')).toBe(page);
+  });
+  it('variant B replaces the fields its override sets and keeps the rest', () => {
+    const b = pageForVariant(page, test, 'b');
+    expect(b.modules[0]).toEqual({ id: 'hero', type: 'hero', title: { en: 'Out Friday' }, cover_image: '/a.jpg' });
+    expect(b.modules[1]).toBe(page.modules[1]);
   });
 });

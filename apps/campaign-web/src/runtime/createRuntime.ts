@@ -8,6 +8,7 @@ import {
   type SpotifyTrack,
 } from '@fanfare/protocol';
 import { pageOf, withTheme } from '../rules/look.ts';
+import { pageForVariant } from '../rules/variant.ts';
 import { createPlayerControls } from './player.ts';
 import { emulatorMusicKit } from './musicKitEmulator.ts';
 import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
@@ -74,7 +75,8 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
   return {
     campaign,
     // Inside the editor the previewed theme is laid over the page's own look (spec 7 `theme`).
-    page: withTheme(pageOf(campaign), c.theme),
+    // Visitors of an A/B test see their variant; the editor always shows the page as edited.
+    page: withTheme(pageForVariant(pageOf(campaign), campaign.data.ab_test, c.bridge.isConnected ? 'a' : c.funnel.variant), c.theme),
     environment: c.environment,
     phase: c.timing.phase === 'running' ? 'running' : c.timing.phase,
     locale: c.i18n.locale,
@@ -120,6 +122,11 @@ export async function createRuntime(): Promise<PageRuntime> {
     defaultMessages: pageMessagesOf,
     trackingSink: dataLayerSink(dataLayer),
     playerName: PLAYER_NAME,
+    // Decision 0039: a browser's Global Privacy Control or Do Not Track stops the funnel's events.
+    funnel: {
+      referrer: document.referrer,
+      objects: () => (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true || navigator.doNotTrack === '1',
+    },
     ...(spotifyEmulatorApi
       ? { spotifyApiUrl: spotifyEmulatorApi, spotifySdk: async () => emulatorSpotifySdk(spotifyEmulatorApi, env.fetch, env.timers) }
       : { spotifySdk: loadSpotifyWebPlaybackSdk() }),

@@ -9,6 +9,7 @@ import { registerAppRoutes } from './apps/routes.ts';
 import { registerCampaignBackOfficeRoutes } from './campaigns/backOfficeRoutes.ts';
 import { registerCampaignRoutes } from './campaigns/routes.ts';
 import { registerEditorialRoutes } from './editorial/routes.ts';
+import { registerFunnelRoutes } from './funnel/routes.ts';
 import { registerI18nRoutes } from './i18n/routes.ts';
 import { registerNewsletterLedgerRoutes } from './newsletter/ledgerRoutes.ts';
 import { registerHandoverRoutes } from './handover/routes.ts';
@@ -51,6 +52,7 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   await registerAccountRoutes(app, ctx);
   await registerTokenGateRoutes(app, ctx);
   await registerTokenGateCodeRoutes(app, ctx);
+  await registerFunnelRoutes(app, ctx);
   await registerCmsUploadRoutes(app, ctx);
   await registerUploadFolderMoveRoutes(app, ctx);
   await registerCmsMusicRoutes(app, ctx);

@@ -2,6 +2,7 @@ import type { FrontendSettings, MusicOptions } from '@fanfare/protocol';
 import { DEFAULT_STICKERS, WAITING_ROOM_DEFAULT_MINUTES } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
 import { seedDemoCampaign } from '../cms/demoCampaign.ts';
+import { seedDemoFunnel } from '../cms/funnel/demoFunnel.ts';
 import { catalogTracks, storeTracks } from '../party/timeline/tracks.ts';
 import { DEMO_FANS } from '../providers/emulators/demoFans.ts';
 import { createGrant } from '../party/grants/service.ts';
@@ -38,6 +39,7 @@ const DEMO_FAQ: FrontendSettings['faq'] = [
 
 export async function seedDemo(ctx: ServerContext): Promise<void> {
   await seedDemoCampaign(ctx, DEMO_PARTY_ID);
+  await seedDemoFunnel(ctx);
   const now = ctx.now();
   const album = ctx.catalog.albums[0];
   if (!album) throw new Error('The demo catalog has no album');

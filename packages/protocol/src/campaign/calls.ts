@@ -27,6 +27,7 @@ import {
   UploadFolder,
 } from './entities.ts';
 import { PreviewQuery } from './editorial.ts';
+import { FunnelContext } from './funnel.ts';
 
 const Email = z.string().trim().toLowerCase().pipe(z.email().max(254));
 const Password = z.string().min(CMS_PASSWORD_MIN_LENGTH).max(CMS_PASSWORD_MAX_LENGTH);
@@ -311,6 +312,8 @@ export const NewsletterSignupBody = z.object({
     .regex(/^[A-Za-z]{2}$/, 'Expected a two-letter country code')
     .transform((code) => code.toUpperCase())
     .optional(),
+  /** Where the visit came from and its page variant, for the funnel (no personal data; absent without tracking consent). */
+  funnel: FunnelContext.optional(),
 });
 export type NewsletterSignupBody = z.input<typeof NewsletterSignupBody>;
 

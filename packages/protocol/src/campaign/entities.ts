@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from '../common.ts';
 import { CampaignPage } from './page.ts';
+import { CampaignAbTest } from './funnel.ts';
 import {
   CAMPAIGN_SERVICES,
   CMS_ROLES,
@@ -154,6 +155,8 @@ export const CampaignData = z.looseObject({
   participating_countries: z.array(z.string().regex(/^[A-Za-z]{2}$/)).optional(),
   /** What the campaign page shows: look, modules, legal links (`page.ts`). */
   page: CampaignPage.optional(),
+  /** An A/B test of the page: variant B's overrides (`funnel.ts`). */
+  ab_test: CampaignAbTest.optional(),
 });
 export type CampaignData = z.infer<typeof CampaignData>;
 

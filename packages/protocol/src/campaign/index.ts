@@ -8,3 +8,5 @@ export * from './page.ts';
 export * from './backOffice.ts';
 export * from './editorial.ts';
 export * from './handover.ts';
+export * from './funnel.ts';
+export * from './funnelRules.ts';

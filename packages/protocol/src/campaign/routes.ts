@@ -104,6 +104,7 @@ import {
 } from './lookups.ts';
 import { PREVIEW_MANIFEST_PATH } from './constants.ts';
 import { HandoverLink, HandoverRedeemBody, HandoverState } from './handover.ts';
+import { FunnelEventsBody, FunnelEventsResponse, FunnelQuery, FunnelReport } from './funnel.ts';
 
 
 /** The `*` of `/api/uploads/folders/*`: a folder path such as `covers/2025` (no leading slash). */
@@ -1009,6 +1010,41 @@ export const CMS_ROUTES = {
     tag: 'data rights',
     summary: 'The latest data-rights actions (newest first)',
     response: DataRightsAuditResponse,
+  },
+
+  // --- Funnel (anonymous page events and their report) -------------------------------------
+  recordFunnelEvents: {
+    method: 'POST',
+    path: '/api/campaigns/:id/funnel/events',
+    auth: 'none',
+    tag: 'funnel',
+    summary: 'Anonymous funnel events of a campaign page (visits, logins, gate passes, plays); territory from the geo lookup',
+    params: CmsIdParam,
+    body: FunnelEventsBody,
+    response: FunnelEventsResponse,
+    status: 202,
+  },
+  campaignFunnel: {
+    method: 'GET',
+    path: '/api/campaigns/:id/funnel',
+    auth: 'cms',
+    permission: 'campaigns.read',
+    tag: 'funnel',
+    summary: "A campaign's funnel (visits → logins → signups → confirmed → pre-saves) per channel, territory, time bucket and variant",
+    params: CmsIdParam,
+    query: FunnelQuery,
+    response: FunnelReport,
+  },
+  exportCampaignFunnelCsv: {
+    method: 'GET',
+    path: '/api/campaigns/:id/funnel.csv',
+    auth: 'cms',
+    permission: 'campaigns.read',
+    tag: 'funnel',
+    summary: "A campaign's funnel as CSV: one row per breakdown (total, channel, territory, bucket, variant)",
+    params: CmsIdParam,
+    query: FunnelQuery,
+    textResponse: 'text/csv',
   },
 } as const satisfies Record<string, RouteDef>;
 

@@ -3,6 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import { campaignViewOf } from '../editorial/preview.ts';
+import { geoOf } from '../i18n/service.ts';
 import { cmsRoute } from '../route.ts';
 import { iso } from '../shared.ts';
 import { confirmationPage, unknownLinkPage } from './confirmation.ts';
@@ -19,7 +20,11 @@ export async function registerNewsletterRoutes(app: App, ctx: ServerContext): Pr
         ctx,
         req.params.id,
         req.body,
-        { ip: req.ip, userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null },
+        {
+          ip: req.ip,
+          userAgent: typeof req.headers['user-agent'] === 'string' ? req.headers['user-agent'] : null,
+          territory: geoOf(ctx, req.headers).country_code,
+        },
         await campaignViewOf(ctx, req, req.params.id, req.query.preview),
       ),
     // Each signup sends an e-mail: limited per client so the form cannot be used to spam.

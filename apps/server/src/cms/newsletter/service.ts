@@ -9,6 +9,7 @@ import { hashToken, newId, newToken } from '../../platform/tokens.ts';
 import { isCampaignRedirectAllowed } from '../campaigns/redirects.ts';
 import type { CampaignView } from '../editorial/preview.ts';
 import { requirePublishedCampaign } from '../editorial/publish.ts';
+import { funnelContextOfConfirmation, recordConfirmedFunnelEvent, recordSignupFunnelEvent } from '../funnel/newsletterEvents.ts';
 import { iso } from '../shared.ts';
 import { confirmationMail, labelNameOf } from './confirmation.ts';
 
@@ -18,6 +19,8 @@ type SignupInput = z.output<typeof NewsletterSignupBody>;
 export interface SignupSource {
   ip: string;
   userAgent: string | null;
+  /** The visitor's country (geo lookup), for the funnel event of the signup. */
+  territory?: string;
 }
 
 /** The campaign's newsletters: the list plus the legacy single one when it is not in the list. */
@@ -101,8 +104,11 @@ export async function signUpForNewsletters(
         created_at: now,
         expires_at: now + ctx.config.cms.newsletterConfirmTtlMs,
         used_at: null,
+        funnel_context: view === 'published' ? funnelContextOfConfirmation(body.funnel, source.territory) : null,
       })
       .execute();
+    // Counted with the signup's own write: a signup refused or rolled back is no funnel event.
+    if (view === 'published') await recordSignupFunnelEvent(ctx, trx, campaign.id, body.funnel, source.territory);
     for (const entry of chosen) {
       const loc = entry.locales[body.locale]!;
       await trx
@@ -207,7 +213,9 @@ export async function confirmNewsletter(ctx: ServerContext, token: string): Prom
   const ids = parseJson<string[]>(row.newsletter_ids, []);
   if (row.used_at === null) {
     await ctx.db.transaction().execute(async (trx) => {
-      await trx.updateTable('cms_newsletter_confirmations').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).execute();
+      const claimed = await trx.updateTable('cms_newsletter_confirmations').set({ used_at: now }).where('id', '=', row.id).where('used_at', 'is', null).executeTakeFirst();
+      // Only the click that claims the link counts as the funnel's `confirmed` (once per signup).
+      if (Number(claimed.numUpdatedRows) === 1) await recordConfirmedFunnelEvent(ctx, trx, row.campaign_id, row.funnel_context);
       await trx
         .updateTable('cms_newsletter_subscribers')
         .set({ state: 'confirmed', confirmed_at: now, updated_at: now })

@@ -16,6 +16,10 @@ const COLUMN_OF: Record<string, { table: string; column: string }> = {
   'party.listChatMessages.query.before': { table: 'chat_messages', column: 'timestamp_ms' },
   'party.listChatMessages.query.before_seq_id': { table: 'chat_messages', column: 'seq_id' },
   'party.listChatMessages.query.after_seq_id': { table: 'chat_messages', column: 'seq_id' },
+  'cms.campaignFunnel.query.from': { table: 'funnel_hourly', column: 'period_start' },
+  'cms.campaignFunnel.query.to': { table: 'funnel_hourly', column: 'period_start' },
+  'cms.exportCampaignFunnelCsv.query.from': { table: 'funnel_hourly', column: 'period_start' },
+  'cms.exportCampaignFunnelCsv.query.to': { table: 'funnel_hourly', column: 'period_start' },
 };
 
 /** Largest integer a client's JSON number carries exactly. */

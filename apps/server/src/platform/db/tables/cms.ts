@@ -202,6 +202,8 @@ export interface CmsNewsletterConfirmationTable {
   created_at: number;
   expires_at: number;
   used_at: number | null;
+  /** JSON `FunnelContext` plus `territory` of the signup's visit (migration 020), for its `confirmed` funnel event. */
+  funnel_context?: string | null;
 }
 
 /** A fan's streaming account as seen by campaign pages (separate from party fans). */
