@@ -17,7 +17,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon, { type Result } from 'autocannon';
+import autocannon, { type Options, type Result } from 'autocannon';
 import { ReplayManifest } from '@fanfare/protocol';
 import { call, cmsHeaders, inPool, signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
@@ -75,7 +75,7 @@ async function measure(target: string, round: number, base: string, paths: [stri
     requests: [{ method: 'GET', path: paths[0] }, { method: 'GET', path: paths[1] }],
     // autocannon stops at `amount`; this bounds a stalled target.
     duration: ROUND_TIMEOUT_S,
-  } as autocannon.Options);
+  } as Options);
   const seconds = (performance.now() - t0) / 1000;
   const cpu = pids.reduce((s, p) => s + (cpuSeconds(p) ?? 0), 0) - cpu0;
   const loads = result.requests.total / 2;

@@ -1,4 +1,4 @@
-/** The part of autocannon 9's programmatic API the REST bench uses (the package ships no types). */
+/** The part of autocannon 9's programmatic API the REST and replay benches use (the package ships no types). */
 declare module 'autocannon' {
   export interface Request {
     method?: string;
@@ -33,6 +33,8 @@ declare module 'autocannon' {
     timeouts: number;
     non2xx: number;
     '2xx': number;
+    /** Bytes received per second (and in all, `total`). */
+    throughput: Histogram;
     statusCodeStats?: Record<string, { count: number }>;
   }
   function autocannon(opts: Options): Promise<Result>;

@@ -90,7 +90,7 @@ describe('party replay: a fan who missed the party replays it', { timeout: 180_0
     // The replay job has built it (the screen would otherwise say it is being prepared).
     const manifest = await waitFor(async () => {
       const res = await fetch(`${w.t.partyUrl}/api/parties/${PARTY}/replay`);
-      return res.ok && ReplayManifest.parse(await res.json());
+      return res.ok ? ReplayManifest.parse(await res.json()) : null;
     }, 'the replay built');
     const doc = ReplayTrackDocument.parse(await (await fetch(`${w.t.partyUrl}${manifest.plays[0]!.document}`)).json());
     const pollAt = doc.items.find((i) => i.id === ids.poll)!.position_ms;

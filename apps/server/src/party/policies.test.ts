@@ -60,6 +60,7 @@ const EXPECTED: Record<PartyAbility, Column[]> = {
   'grants.manage': ['cms'],
   'party.dashboard': ['cms', 'admin', 'host'],
   'party.recap': ['cms'],
+  'replay.moderate': ['cms', 'admin', 'host'],
 };
 
 describe('party policies: the ability matrix', () => {

@@ -77,6 +77,7 @@ export const ReplayPopupItem = z.object({
 
 /** One track's standing in the vote at a swing. */
 export const ReplayStanding = z.object({ track_id: Id, name: z.string(), votes: NonNegativeInt });
+export type ReplayStanding = z.infer<typeof ReplayStanding>;
 
 /** A vote swing: the lead of the track vote changed hands (the standing right after, top three). */
 export const ReplayVotesItem = z.object({
