@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { CAMPAIGN_META } from '@fanfare/protocol';
 import { campaignForParty } from '../cms/demoCampaign.ts';
 import { inlineStylesheets } from '../cms/pages/webApp.ts';
 import { escapeHtml } from '../platform/html.ts';
@@ -89,11 +90,20 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
       ctx.logger.warn({ err, partyId }, 'campaign lookup for the party page failed');
       return null;
     });
-    if (!campaign || campaign.newsletterIds.length === 0) return withApple;
-    const url = `${ctx.config.cmsPublicUrl}/api/campaigns/${encodeURIComponent(campaign.id)}/newsletter/signup`;
-    const metas =
-      `<meta name="fanfare-newsletter-url" content="${escapeHtml(url)}" />` +
-      `<meta name="fanfare-newsletter-ids" content="${escapeHtml(campaign.newsletterIds.join(','))}" />`;
+    if (!campaign) return withApple;
+    let metas = '';
+    // A gated campaign's party sends fans without access to the gate (listening-party §2): the
+    // page reads the gate from the campaign configuration, as the campaign pages do.
+    if (campaign.tokenGate) {
+      const config = { id: campaign.id, token_gate: { enabled: true, product_id: campaign.tokenGate.productId }, token_gate_url: campaign.tokenGate.gateUrl };
+      metas += `<meta name="${CAMPAIGN_META.campaign}" content="${escapeHtml(JSON.stringify(config))}" />`;
+    }
+    if (campaign.newsletterIds.length > 0) {
+      const url = `${ctx.config.cmsPublicUrl}/api/campaigns/${encodeURIComponent(campaign.id)}/newsletter/signup`;
+      metas +=
+        `<meta name="fanfare-newsletter-url" content="${escapeHtml(url)}" />` +
+        `<meta name="fanfare-newsletter-ids" content="${escapeHtml(campaign.newsletterIds.join(','))}" />`;
+    }
     return withApple.replace('</head>', `${metas}</head>`);
   };
 
