@@ -65,8 +65,8 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
     allowedPath: (pathName) => /^\/(covers|audio)\//.test(pathName),
     maxAge: '1d',
   });
-  if (ctx.config.emulators.spotify) await registerSpotifyEmulator(app, ctx);
-  if (ctx.config.emulators.apple) await registerAppleEmulator(app, ctx);
+  if (ctx.config.emulatorRoutes.spotify) await registerSpotifyEmulator(app, ctx);
+  if (ctx.config.emulatorRoutes.apple) await registerAppleEmulator(app, ctx);
   await registerAuthRoutes(app, ctx);
   await registerUserRoutes(app, ctx);
   await registerFanDataRightsRoutes(app, ctx);
