@@ -11,14 +11,14 @@ import { renderApp } from '../test/renderApp.tsx';
  * stored key to the gate URL, and an admin (the admin flag) stays.
  */
 const GATE_URL = 'http://cms.test/c/fan-pages/gate';
-let assign: ReturnType<typeof vi.fn>;
+let assign: ReturnType<typeof vi.fn<(url: string | URL) => void>>;
 
 beforeEach(() => {
   const meta = document.createElement('meta');
   meta.name = CAMPAIGN_META.campaign;
   meta.content = JSON.stringify({ id: 'c1', token_gate: { enabled: true, product_id: 'vinyl-7' }, token_gate_url: GATE_URL });
   document.head.append(meta);
-  assign = vi.fn();
+  assign = vi.fn<(url: string | URL) => void>();
   vi.spyOn(window.location, 'assign').mockImplementation(assign);
 });
 afterEach(() => {

@@ -8,7 +8,7 @@ export interface SpotifySdk {
 export interface SpotifySdkPlayer {
   connect(): Promise<boolean>;
   disconnect(): void;
-  addListener(event: string, cb: (payload: never) => void): boolean;
+  addListener(event: string, cb: (payload: never) => void): unknown;
   pause(): Promise<void>;
   resume(): Promise<void>;
   setVolume(volume: number): Promise<void>;

@@ -16,6 +16,7 @@ import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
 import type { App } from '../platform/http.ts';
 import { registerLegalPages } from './legal/routes.ts';
+import { providerSdkMetas } from '../providers/sdkScripts.ts';
 
 /** Where `npm run build -w @fanfare/party-web` writes the app. */
 export const PARTY_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../party-web/dist');
@@ -76,14 +77,14 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     if (html === null) return null;
     // The id passed the PartyIdPath pattern, so it holds no HTML-significant characters.
     const withId = html.replace(/<meta name="fanfare-party-id" content="[^"]*"\s*\/?>/, `<meta name="fanfare-party-id" content="${partyId}" />`);
-    // Without real Apple credentials, the emulator's authorize page stands in for MusicKit.
-    const appleMeta = ctx.config.emulators.apple
-      ? `<meta name="fanfare-apple-authorize-url" content="${escapeHtml(`${ctx.config.publicUrl}/emulator/apple/authorize`)}" /></head>`
-      : '</head>';
+    // The providers' SDK scripts: official with credentials, the emulators' stand-ins otherwise.
+    const sdkMetas = providerSdkMetas(ctx.config)
+      .map(([name, content]) => `<meta name="${name}" content="${escapeHtml(content)}" />`)
+      .join('');
     // The back office previews this page in a frame: the origins whose preview frames the page
     // accepts, and answers. The CMS origin first; the configured origins as well.
     const previewMeta = `<meta name="fanfare-preview-origins" content="${escapeHtml(previewOrigins.join(' '))}" />`;
-    const withApple = withId.replace('</head>', `${previewMeta}${appleMeta}`);
+    const withApple = withId.replace('</head>', `${previewMeta}${sdkMetas}</head>`);
     // A campaign that names this party offers its newsletter on the party page (spec 1).
     const campaign = await newsletterCampaign(partyId).catch((err: unknown) => {
       // The page must render even when the campaign lookup fails: the form is then left out.

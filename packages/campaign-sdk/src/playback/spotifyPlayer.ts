@@ -24,8 +24,9 @@ export interface SpotifyWebPlaybackState {
 export interface SpotifyWebPlayer {
   connect(): Promise<boolean>;
   disconnect(): void;
-  addListener(event: string, fn: (payload: never) => void): boolean;
-  removeListener(event: string): boolean;
+  // Spotify's SDK answers true; its types (`@types/spotify-web-playback-sdk`) say void: unread here.
+  addListener(event: string, fn: (payload: never) => void): unknown;
+  removeListener(event: string): unknown;
 }
 
 /** `window.Spotify` of the Web Playback SDK (injected). */

@@ -8,6 +8,7 @@ import type { CatalogTrack } from '../catalog/catalog.ts';
 import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint } from './demoFans.ts';
 import { consentPage } from './page.ts';
 import { isAllowedRedirect } from '../../party/auth/loginService.ts';
+import { sendStandInScript } from './sdk/standInScripts.ts';
 
 type MusicUserToken = { kind: 'music_user'; fan: string };
 
@@ -47,6 +48,12 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
 
   await app.register(
     async (emu) => {
+      // The stand-in for MusicKit JS v3 (`sdk/musicKitStandIn.ts`): what a page loads instead of
+      // Apple's script while Apple is emulated (or what a test answers Apple's URL with).
+      emu.get('/musickit.js', { schema: { hide: true } }, async (_req, reply) =>
+        sendStandInScript(reply, { kind: 'apple', config: { authorizeUrl: `${ctx.config.publicUrl}/emulator/apple/authorize`, apiUrl: `${ctx.config.publicUrl}/emulator/apple/v1` } }),
+      );
+
       // MusicKit's authorize() stand-in. Scripts ask with login_hint and get JSON; a page without
       // MusicKit sends the fan here with redirect_uri (an allowed origin only, never an open
       // redirect) and gets the music user token back in that address's query.
@@ -114,6 +121,17 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
               },
             };
             return { data: [album] };
+          });
+          // Songs by id (Apple's `GET /catalog/{storefront}/songs?ids=`), what MusicKit's setQueue
+          // looks up. The emulator also knows a catalog track by its Spotify id: a campaign names
+          // its tracks by Spotify id, and the stand-in plays them for an Apple fan.
+          api.get('/catalog/:storefront/songs', async (req) => {
+            const ids = String((req.query as { ids?: string }).ids ?? '').split(',').filter(Boolean).slice(0, 300);
+            const found = ids.map((id) => {
+              const t = catalog.trackByAppleId(id) ?? catalog.trackBySpotifyId(id);
+              return t ? { ...song(t), id } : null;
+            });
+            return { data: found.filter((s) => s !== null) };
           });
           api.get('/catalog/:storefront/playlists/:id', async (req, reply) => {
             const pl = catalog.playlistByAppleId((req.params as { id: string }).id);

@@ -1,5 +1,6 @@
 import type { ServerContext } from '../../context.ts';
 import { EMULATOR_CLIENT } from '../../platform/config.ts';
+import { sendStandInScript } from './sdk/standInScripts.ts';
 import type { App } from '../../platform/http.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { signPayload, verifyPayload } from '../../platform/tokens.ts';
@@ -66,6 +67,12 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
       emu.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
         done(null, Object.fromEntries(new URLSearchParams(body as string)));
       });
+
+      // The stand-in for the Web Playback SDK (`sdk/spotifyStandIn.ts`): what a page loads instead
+      // of Spotify's script while Spotify is emulated (or what a test answers Spotify's URL with).
+      emu.get('/spotify-player.js', { schema: { hide: true } }, async (_req, reply) =>
+        sendStandInScript(reply, { kind: 'spotify', apiUrl: `${ctx.config.publicUrl}/emulator/spotify/api/v1` }),
+      );
 
       // A consent page, like the provider's own: nobody may frame it, and its URL (the state) is not passed on.
       emu.get('/accounts/authorize', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {
