@@ -67,7 +67,7 @@ export interface MusicKitPlayer {
   shuffleMode: number;
   readonly queue: { items: MusicKitMediaItem[] };
   addEventListener(name: string, fn: (event: unknown) => void): void;
-  removeEventListener(name: string, fn: (event: unknown) => void): void;
+  removeEventListener(name: string, fn: (...args: never[]) => unknown): void;
   setQueue(options: MusicKitQueueOptions): Promise<unknown>;
   play(): Promise<unknown>;
   pause(): unknown;

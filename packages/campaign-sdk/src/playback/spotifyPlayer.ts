@@ -25,7 +25,9 @@ export interface SpotifyWebPlayer {
   connect(): Promise<boolean>;
   disconnect(): void;
   // Spotify's SDK answers true; its types (`@types/spotify-web-playback-sdk`) say void: unread here.
-  addListener(event: string, fn: (payload: never) => void): unknown;
+  // The payload differs per event (the SDK's overloads): each listener names its own.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  addListener(event: string, fn: (payload: any) => void): unknown;
   removeListener(event: string): unknown;
 }
 
