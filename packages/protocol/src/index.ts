@@ -7,6 +7,7 @@ export * from './webConfig.ts';
 export * from './routeDef.ts';
 export * from './dataRights.ts';
 export * from './party/constants.ts';
+export * from './providerSdks.ts';
 export * from './party/entities.ts';
 export * from './party/chat.ts';
 export * from './party/calls.ts';

@@ -38,13 +38,26 @@ export function Player({ module }: { module: z.infer<typeof PlayerModule> }) {
           <div className="player__login">
             <Paragraph muted>{rt.t('player.previewHint')}</Paragraph>
             <div className="player__login-buttons">
-              {view.campaign.enabled_services.map((service) => (
-                <Button key={service} variant="secondary" font={view.page.look.font} className={`login login--${service}`} onClick={() => (inApp ? setHandoverFor(service) : void rt.login(service))}>
-                  <Icon name={service} />
-                  {rt.t('player.loginWith', { service: SERVICE_NAMES[service] ?? service })}
-                </Button>
-              ))}
+              {view.campaign.enabled_services
+                .filter((service) => !view.unavailable[service])
+                .map((service) => (
+                  <Button key={service} variant="secondary" font={view.page.look.font} className={`login login--${service}`} onClick={() => (inApp ? setHandoverFor(service) : void rt.login(service))}>
+                    <Icon name={service} />
+                    {rt.t('player.loginWith', { service: SERVICE_NAMES[service] ?? service })}
+                  </Button>
+                ))}
             </div>
+            {/* A provider whose SDK cannot load here gets no button: the page says why instead. */}
+            {view.campaign.enabled_services.map((service) => {
+              const reason = view.unavailable[service];
+              if (!reason) return null;
+              const key = reason === 'load-failed' ? 'player.unavailableLoadFailed' : 'player.unavailableNotConfigured';
+              return (
+                <Paragraph key={service} muted className={`player__unavailable player__unavailable--${service}`}>
+                  {rt.t(key, { service: SERVICE_NAMES[service] ?? service })}
+                </Paragraph>
+              );
+            })}
           </div>
         )
       )}

@@ -83,6 +83,7 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     // A gated campaign waits for the SDK's verdict; the gate page itself is always shown.
     hasAccess: gate.enabled && gate.product_id && !campaign.is_token_gate ? null : true,
     account: null,
+    unavailable: {},
     isEditor: false,
     isReady: false,
     restoredConsents: [],

@@ -1,7 +1,10 @@
-import { browserEnv, createCampaign, dataLayerSink, storageKeys, type CampaignInstance } from '@fanfare/campaign-sdk';
+import { browserEnv, createCampaign, dataLayerSink, storageKeys, type CampaignInstance, type MusicKitInstance, type SpotifySdk } from '@fanfare/campaign-sdk';
 import {
   HANDOVER_QUERY_PARAM,
+  PROVIDER_SDK_LOAD_ERROR_EVENT,
+  SPOTIFY_PLAYER_JS_URL,
   type CampaignService,
+  type ProviderSdkLoadErrorDetail,
   type CampaignSimulation,
   type NewsletterConsent,
   type PlaybackTrack,
@@ -10,15 +13,10 @@ import {
 import { pageOf, withTheme } from '../rules/look.ts';
 import { pageForVariant } from '../rules/variant.ts';
 import { createPlayerControls } from './player.ts';
-import { emulatorMusicKit } from './musicKitEmulator.ts';
-import { emulatorSpotifySdk, loadSpotifyWebPlaybackSdk } from './spotifySdk.ts';
+import { loadMusicKit, loadSpotifySdk, readProviderSdks } from '@fanfare/client/provider-sdks';
 import { checkGateCode } from './gateCode.ts';
 import { pageMessagesOf } from './translations.ts';
 import type { PageRuntime, PageView } from './types.ts';
-
-/** Page metadata naming the Spotify emulator's Web API (written by the CMS, apps/server cms/pages). */
-const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
-const APPLE_EMULATOR_META = 'fanfare:apple-emulator-authorize';
 
 /** The product's short name, shown by the streaming provider as the player's name (spec 9). */
 const PLAYER_NAME = 'Fanfare';
@@ -66,7 +64,7 @@ function takeHandoverToken(): string | null {
   return token || null;
 }
 
-function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean, restoredConsents: string[]): PageView {
+function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean, restoredConsents: string[], unavailable: PageView['unavailable']): PageView {
   const campaign = c.campaign;
   const gate = c.tokenGate.result;
   const simulatedLogin = simulation?.login;
@@ -85,6 +83,7 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
     banner: banner && !bannerDismissed ? { state: banner.state, message: banner.message } : null,
     hasAccess: simulation?.token_gate ? simulation.token_gate === 'granted' : gate ? gate.has_access : null,
     account: simulatedLogin !== undefined ? (simulatedLogin ? { service: simulatedLogin } : null) : token ? { service: token.service } : null,
+    unavailable,
     isEditor: c.bridge.isConnected,
     isReady: true,
     restoredConsents,
@@ -98,24 +97,20 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
  */
 export async function createRuntime(): Promise<PageRuntime> {
   const env = browserEnv();
-  // The CMS names the Spotify emulator's Web API when it runs one (offline, tests): the page then
-  // plays through the emulator with a stand-in for Spotify's Web Playback SDK.
-  const spotifyEmulatorApi = env.meta(SPOTIFY_EMULATOR_META);
-  // Likewise for Apple: a MusicKit stand-in logs in through the Apple emulator's consent page.
-  const appleEmulatorAuthorize = env.meta(APPLE_EMULATOR_META);
-  const knownTracks = new Map<string, PlaybackTrack>();
   // Read before the SDK starts, so that it sees the address without the token.
   const handoverToken = takeHandoverToken();
-  const musicKit = appleEmulatorAuthorize
-    ? emulatorMusicKit({
-        authorizeUrl: appleEmulatorAuthorize,
-        location: window.location,
-        replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
-        storage: window.localStorage,
-        timers: env.timers,
-        track: (id) => knownTracks.get(id),
-      })
-    : null;
+  // The CMS names each provider's SDK script (apps/server providers/sdkScripts.ts): the official
+  // MusicKit JS v3 and Web Playback SDK with real credentials, the emulators' stand-ins otherwise.
+  // A page without a MusicKit script cannot log in with Apple; Spotify falls back to its own URL.
+  const sdks = readProviderSdks(document);
+  const spotify = sdks.spotify ?? { src: SPOTIFY_PLAYER_JS_URL, apiUrl: null };
+  const loadEnv = { doc: document, win: window };
+  const unavailable: PageView['unavailable'] = sdks.musicKit ? {} : { apple: 'not-configured' };
+  document.addEventListener(PROVIDER_SDK_LOAD_ERROR_EVENT, (e) => {
+    const { service } = (e as CustomEvent<ProviderSdkLoadErrorDetail>).detail;
+    unavailable[service] = 'load-failed';
+    changed();
+  });
   const dataLayer = ((window as unknown as { dataLayer?: unknown[] }).dataLayer ??= []);
   const c = createCampaign({
     env,
@@ -127,12 +122,11 @@ export async function createRuntime(): Promise<PageRuntime> {
       referrer: document.referrer,
       objects: () => (navigator as Navigator & { globalPrivacyControl?: boolean }).globalPrivacyControl === true || navigator.doNotTrack === '1',
     },
-    ...(spotifyEmulatorApi
-      ? { spotifyApiUrl: spotifyEmulatorApi, spotifySdk: async () => emulatorSpotifySdk(spotifyEmulatorApi, env.fetch, env.timers) }
-      : { spotifySdk: loadSpotifyWebPlaybackSdk() }),
+    spotifySdk: () => loadSpotifySdk<SpotifySdk>(spotify, loadEnv),
+    ...(spotify.apiUrl ? { spotifyApiUrl: spotify.apiUrl } : {}),
     // The CMS serves this page, so in a local set-up on any port the page's own origin is the backend.
     backendOrigins: { local: window.location.origin },
-    ...(musicKit ? { musicKit: async () => musicKit } : {}),
+    ...(sdks.musicKit ? { musicKit: () => loadMusicKit<MusicKitInstance>(sdks.musicKit!, loadEnv, PLAYER_NAME) } : {}),
     createMedia: () => {
       // In the document, so that assistive tools and tests can find what is playing.
       const audio = document.createElement('audio');
@@ -151,11 +145,12 @@ export async function createRuntime(): Promise<PageRuntime> {
   const stored = readStored(window.sessionStorage, restoredConsentsKey(campaignId));
   let restoredConsents: string[] = Array.isArray(stored) ? stored.filter((v): v is string => typeof v === 'string').slice(0, 20) : [];
   let draftConsents: string[] = restoredConsents;
-  let snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents);
-  const changed = () => {
-    snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents);
+  let snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, { ...unavailable });
+  // A declaration, not a const: the SDK load-error listener above may call it.
+  function changed() {
+    snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, { ...unavailable });
     for (const l of listeners) l();
-  };
+  }
 
   /**
    * Picks up a visit handed over from an in-app browser: its locale, UTM parameters (as if they
@@ -238,9 +233,7 @@ export async function createRuntime(): Promise<PageRuntime> {
       changed();
     },
     async tracks(ids: string[]) {
-      const list = (await c.api.spotifyTracks(ids)).map(toPlaybackTrack);
-      for (const t of list) knownTracks.set(t.id, t);
-      return list;
+      return (await c.api.spotifyTracks(ids)).map(toPlaybackTrack);
     },
     createPlayer: (tracks) => createPlayerControls(c, tracks, snapshot.account?.service ?? null),
     pickMedia(fieldId, currentUrl, width, height) {

@@ -23,6 +23,12 @@ export interface PageView {
   /** `null` while the gate is being checked. */
   hasAccess: boolean | null;
   account: { service: CampaignService } | null;
+  /**
+   * Providers whose SDK cannot load on this page, and why: the server names no SDK script
+   * (`not-configured`), or the script failed or timed out (`load-failed`, the load-error event).
+   * Their login button is not shown; the page says why instead.
+   */
+  unavailable: Partial<Record<CampaignService, 'not-configured' | 'load-failed'>>;
   /** Inside the back office's editor frame (the bridge is connected). */
   isEditor: boolean;
   /** The campaign runtime has loaded (login, gate, banner and translations are known). */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CAMPAIGN_META } from '@fanfare/protocol';
+import { CAMPAIGN_META, PROVIDER_SDK_META } from '@fanfare/protocol';
 
 /** The party the app opens when nothing else names one (the demo party of a fresh install). */
 export const DEFAULT_PARTY_ID = 'demo';
@@ -62,7 +62,13 @@ export function newsletterEndpoint(doc: Document): string | null {
   return doc.querySelector('meta[name="fanfare-newsletter-url"]')?.getAttribute('content') || null;
 }
 
-/** An authorize page that stands in for MusicKit (the Apple emulator), when the server offers one. */
-export function appleAuthorizeUrl(doc: Document): string | null {
-  return doc.querySelector('meta[name="fanfare-apple-authorize-url"]')?.getAttribute('content') || null;
+/**
+ * MusicKit as the server names it for this page (`PROVIDER_SDK_META`): the official MusicKit JS v3
+ * with real credentials, the Apple emulator's stand-in otherwise; null: Apple cannot log in here.
+ */
+export function musicKitSettings(doc: Document): { src: string; developerToken: string } | null {
+  const meta = (name: string) => doc.querySelector(`meta[name="${name}"]`)?.getAttribute('content') || null;
+  const src = meta(PROVIDER_SDK_META.musicKitSrc);
+  const developerToken = meta(PROVIDER_SDK_META.appleDeveloperToken);
+  return src && developerToken ? { src, developerToken } : null;
 }

@@ -8,9 +8,36 @@ import { PreviewPlayer } from '../player/previewPlayer.ts';
 import { canSetVolume, chooseSource, detectEme, providerBlocker, type SourceChoice } from '../player/select.ts';
 import { SpotifyPlayer, type SpotifySdk } from '../player/spotifyPlayer.ts';
 import { INITIAL_PLAYBACK, type PlaybackState, type PlayerAdapter, type PlayerKind } from '../player/types.ts';
+import { MUSICKIT_JS_URL, SPOTIFY_PLAYER_JS_URL } from '@fanfare/protocol';
+import { loadMusicKit, loadSpotifySdk, readProviderSdks } from '@fanfare/client/provider-sdks';
 
-/** Spotify Web API base for the SDK player (the real one; the SDK exists only online). */
+/** Spotify Web API base for the SDK player when the page names none. */
 const SPOTIFY_API_URL = 'https://api.spotify.com/v1';
+
+/** The app's name as the providers show the player (Spotify Connect, MusicKit). */
+const PLAYER_NAME = 'Fanfare Listening Party';
+
+type Sdks = { spotify: SpotifySdk | null; musicKit: MusicKitInstance | null; spotifyApiUrl: string };
+
+/**
+ * The fan's provider SDK for playback, loaded from the URL the page names (120 s at most; a failure
+ * dispatches the load-error event and leaves the party's own stream to play). Only the providers'
+ * official scripts play here: with the built-in emulators the party plays the catalog's HLS
+ * streams, which are audible and sample-accurate, where the emulators' stand-ins are silent.
+ */
+async function loadPlaybackSdk(service: string | null): Promise<Sdks> {
+  const settings = readProviderSdks(document);
+  const env = { doc: document, win: window };
+  const spotifyApiUrl = settings.spotify?.apiUrl ?? SPOTIFY_API_URL;
+  const none: Sdks = { spotify: null, musicKit: null, spotifyApiUrl };
+  if (service === 'spotify' && settings.spotify?.src === SPOTIFY_PLAYER_JS_URL) {
+    return { ...none, spotify: await loadSpotifySdk<SpotifySdk>(settings.spotify, env).catch(() => null) };
+  }
+  if (service === 'apple' && settings.musicKit?.src === MUSICKIT_JS_URL) {
+    return { ...none, musicKit: await loadMusicKit<MusicKitInstance>(settings.musicKit, env, PLAYER_NAME).catch(() => null) };
+  }
+  return none;
+}
 
 /** `?player=mock` in the page or route query selects the timeline-only player (tests, demos). */
 function forcedPlayer(): PlayerKind | null {
@@ -35,32 +62,35 @@ export function usePlayer(audio: React.RefObject<HTMLAudioElement | null>, enabl
     if (!enabled || created.current || !audio.current) return;
     created.current = true;
     const { store } = services;
-    const s = store.getState();
-    const w = window as unknown as { Spotify?: SpotifySdk; MusicKit?: { getInstance(): MusicKitInstance } };
-    const firstTrack = s.status?.track ?? s.tracks[0] ?? null;
     const element = audio.current;
-    const input = {
-      party: s.party,
-      userService: s.user?.service ?? s.service,
-      isPremium: s.user?.premium ?? true,
-      hasSpotifySdk: !!w.Spotify,
-      hasMusicKit: !!w.MusicKit,
-      canSetVolume: canSetVolume(element),
-      trackHasHls: firstTrack ? !!firstTrack.hls_url : true,
-      forced: forcedPlayer(),
-    };
     let controller: PlayerController | null = null;
     let unsubscribe = () => {};
     let isCancelled = false;
     void (async () => {
+      const s = store.getState();
+      const userService = s.user?.service ?? s.service;
+      const forced = forcedPlayer();
+      const sdks = forced ? { spotify: null, musicKit: null, spotifyApiUrl: SPOTIFY_API_URL } : await loadPlaybackSdk(userService);
+      if (isCancelled) return;
+      const firstTrack = s.status?.track ?? s.tracks[0] ?? null;
+      const input = {
+        party: s.party,
+        userService,
+        isPremium: s.user?.premium ?? true,
+        hasSpotifySdk: !!sdks.spotify,
+        hasMusicKit: !!sdks.musicKit,
+        canSetVolume: canSetVolume(element),
+        trackHasHls: firstTrack ? !!firstTrack.hls_url : true,
+        forced,
+      };
       // EME is asked only when nothing else already rules the provider out (the check is async).
       const hasEme = input.forced || input.party?.music?.service === 'umg_hls' || providerBlocker(input) ? true : await detectEme();
       if (isCancelled) return;
       const choice = chooseSource({ ...input, hasEme });
       setSource(choice);
       let adapter: PlayerAdapter;
-      if (choice.kind === 'spotify' && w.Spotify) adapter = new SpotifyPlayer({ sdk: w.Spotify, token: () => store.getState().serviceToken, apiUrl: SPOTIFY_API_URL });
-      else if (choice.kind === 'apple' && w.MusicKit) adapter = new ApplePlayer(w.MusicKit.getInstance());
+      if (choice.kind === 'spotify' && sdks.spotify) adapter = new SpotifyPlayer({ sdk: sdks.spotify, token: () => store.getState().serviceToken, apiUrl: sdks.spotifyApiUrl, name: PLAYER_NAME });
+      else if (choice.kind === 'apple' && sdks.musicKit) adapter = new ApplePlayer(sdks.musicKit);
       else if (choice.kind === 'umg_hls') adapter = new HlsPlayer(element);
       else adapter = new MockPlayer();
       if (choice.source === 'preview') adapter = new PreviewPlayer(adapter, setPreviewEnded);

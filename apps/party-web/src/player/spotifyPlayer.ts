@@ -8,7 +8,9 @@ export interface SpotifySdk {
 export interface SpotifySdkPlayer {
   connect(): Promise<boolean>;
   disconnect(): void;
-  addListener(event: string, cb: (payload: never) => void): boolean;
+  // The payload differs per event (the SDK's overloads): each listener names its own.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  addListener(event: string, cb: (payload: any) => void): unknown;
   pause(): Promise<void>;
   resume(): Promise<void>;
   setVolume(volume: number): Promise<void>;
@@ -57,16 +59,16 @@ export class SpotifyPlayer implements PlayerAdapter {
     });
     this.player = player;
     const ready = new Promise<string>((resolve, reject) => {
-      player.addListener('ready', ((p: { device_id: string }) => resolve(p.device_id)) as (p: never) => void);
-      const fail = ((p: { message: string }) => reject(new MediaSupportError(p.message))) as (p: never) => void;
+      player.addListener('ready', (p: { device_id: string }) => resolve(p.device_id));
+      const fail = (p: { message: string }) => reject(new MediaSupportError(p.message));
       player.addListener('initialization_error', fail);
       player.addListener('account_error', fail);
     });
-    player.addListener('player_state_changed', ((s: SdkState | null) => {
+    player.addListener('player_state_changed', (s: SdkState | null) => {
       if (!s) return;
       this.last = { position: s.position, at: this.now(), paused: s.paused };
       this.emitter.update({ isPaused: s.paused, isLoading: s.loading ?? false });
-    }) as (p: never) => void);
+    });
     if (!(await player.connect())) throw new MediaSupportError('Spotify player could not connect');
     this.deviceId = await ready;
   }

@@ -267,3 +267,17 @@ describe('first screen without a chain of round trips (LCP on a phone network)',
     expect(t.store.getState().initialised).toBe(true);
   });
 });
+
+describe("Apple login refused (spec 8): 'Apple also unauthorises on 401 or 422'", () => {
+  it.each([401, 422])('a %i from the Apple login unauthorises MusicKit', async (status) => {
+    const t = setup({ 'POST /api/auth/apple/login': () => ({ status, body: { detail: 'Music user token refused' } }) });
+    expect(await appleLogin(t.deps, 'MUT')).toBe(false);
+    expect(t.unauthorize).toHaveBeenCalledTimes(1);
+    expect(t.raw.getItem('fanfare.party.demo.token')).toBeNull();
+  });
+  it.each([400, 403, 500])('a %i leaves MusicKit authorised (only 401 and 422 unauthorise)', async (status) => {
+    const t = setup({ 'POST /api/auth/apple/login': () => ({ status, body: { detail: 'no' } }) });
+    expect(await appleLogin(t.deps, 'MUT')).toBe(false);
+    expect(t.unauthorize).not.toHaveBeenCalled();
+  });
+});

@@ -18,7 +18,7 @@ import {
   DEMO_REQUIRED_NEWSLETTER_ID,
   campaignForParty,
 } from './demoCampaign.ts';
-import { cmsApi, failure, startCmsServer, withResponse } from './testing.ts';
+import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer, withResponse } from './testing.ts';
 
 describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: npm start has a demo campaign) on %s', (db) => {
   let ts: TestServer;
@@ -48,6 +48,38 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
       expect(demo).toContain(`<meta name="fanfare-newsletter-ids" content="${DEMO_NEWSLETTER_ID}" />`);
       // A party no campaign names gets no form.
       expect((await app.inject({ url: '/p/other/' })).body).not.toContain('fanfare-newsletter-url');
+    } finally {
+      await app.close();
+      fs.rmSync(dist, { recursive: true, force: true });
+    }
+  });
+
+  it('listening-party §2 token gate: the page of a party whose campaign is gated names the gate; ungated parties get none', async () => {
+    const admin = await login(ts, ADMIN.email, ADMIN.password);
+    const appId = await createApp(ts, admin, 'gated-party-app');
+    const gateUrl = `${ts.cmsUrl}/c/gated-party-app/gate`;
+    const gated = await createCampaign(ts, admin, {
+      app_id: appId,
+      name: 'Gated party',
+      slug: 'gated-party',
+      tag_manager: { party_id: 'gated-party' },
+      token_gate: { enabled: true, product_id: 'vinyl-7' },
+      token_gate_url: gateUrl,
+    });
+    await createCampaign(ts, admin, { app_id: appId, name: 'Gate off', slug: 'open-party', tag_manager: { party_id: 'open-party' }, token_gate: { enabled: false, product_id: 'vinyl-7' }, token_gate_url: gateUrl });
+    const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'party-web-dist-'));
+    fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><meta name="fanfare-party-id" content="" /></head><body></body></html>');
+    const app = await createHttpApp({ name: 'party', title: 't', logger: ts.server.ctx.logger, isReady: async () => true });
+    await registerPartyWebApp(app, ts.server.ctx, dist);
+    const configOf = (html: string) => {
+      const m = /<meta name="fanfare:campaign" content="([^"]*)" \/>/.exec(html);
+      return m ? (JSON.parse(m[1]!.replace(/&quot;/g, '"').replace(/&amp;/g, '&')) as unknown) : null;
+    };
+    try {
+      const page = (await app.inject({ url: '/p/gated-party/' })).body;
+      expect(configOf(page)).toEqual({ id: gated.id, token_gate: { enabled: true, product_id: 'vinyl-7' }, token_gate_url: gateUrl });
+      expect(configOf((await app.inject({ url: '/p/open-party/' })).body)).toBeNull();
+      expect(configOf((await app.inject({ url: '/p/no-campaign/' })).body)).toBeNull();
     } finally {
       await app.close();
       fs.rmSync(dist, { recursive: true, force: true });

@@ -217,17 +217,28 @@ export async function seedDemoCampaign(ctx: ServerContext, partyId: string): Pro
 
 /**
  * The first campaign whose `tag_manager.party_id` names this party, for the party page's
- * newsletter form. The party page has one tick box, so it offers only the campaign's optional and
- * implicit newsletters: a required one is a condition of the campaign page's own form, with its
- * own consent text.
+ * newsletter form and token gate. The party page has one tick box, so it offers only the
+ * campaign's optional and implicit newsletters: a required one is a condition of the campaign
+ * page's own form, with its own consent text. `tokenGate` is set when the campaign's gate is on
+ * and names a product and a gate URL (listening-party §2: the party sends fans without access there).
  */
-export async function campaignForParty(ctx: ServerContext, partyId: string): Promise<{ id: string; newsletterIds: string[] } | null> {
+export async function campaignForParty(
+  ctx: ServerContext,
+  partyId: string,
+): Promise<{ id: string; newsletterIds: string[]; tokenGate: { productId: string; gateUrl: string } | null } | null> {
   const rows = await ctx.db.selectFrom('cms_campaigns').select(['id', 'doc']).orderBy('created_at').execute();
   for (const row of rows) {
-    const doc = JSON.parse(row.doc) as { tag_manager?: { party_id?: string | null }; newsletters?: { id: string; enabled: boolean; signup_mode?: string }[] };
+    const doc = JSON.parse(row.doc) as {
+      tag_manager?: { party_id?: string | null };
+      newsletters?: { id: string; enabled: boolean; signup_mode?: string }[];
+      token_gate?: { enabled?: boolean; product_id?: string | null } | null;
+      token_gate_url?: string | null;
+    };
     if (doc.tag_manager?.party_id !== partyId) continue;
     const newsletterIds = (doc.newsletters ?? []).filter((n) => n.enabled && n.signup_mode !== 'required').map((n) => n.id);
-    return { id: row.id, newsletterIds };
+    const gate = doc.token_gate;
+    const tokenGate = gate?.enabled && gate.product_id && doc.token_gate_url ? { productId: gate.product_id, gateUrl: doc.token_gate_url } : null;
+    return { id: row.id, newsletterIds, tokenGate };
   }
   return null;
 }

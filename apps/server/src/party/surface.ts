@@ -20,8 +20,8 @@ import { registerUserRoutes } from './users/routes.ts';
 import { registerPartyWebApp } from './webApp.ts';
 
 /** The Spotify emulator's Web API paths (CORS for any origin). */
-const EMULATOR_WEB_API = /^\/emulator\/spotify\/api\/v1\//;
-const EMULATOR_WEB_API_CORS = { origin: '*', credentials: false, methods: ['GET', 'POST', 'PUT', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type'], maxAge: 600 };
+const EMULATOR_WEB_API = /^\/emulator\/(spotify\/api|apple)\/v1\//;
+const EMULATOR_WEB_API_CORS = { origin: '*', credentials: false, methods: ['GET', 'POST', 'PUT', 'DELETE'], allowedHeaders: ['Authorization', 'Content-Type', 'Music-User-Token'], maxAge: 600 };
 
 /** Something to run at shutdown (timers, subscriptions). */
 export type Closer = () => Promise<void>;
@@ -39,9 +39,9 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
   // (about 5 % of a cached GET, issue 16). Tokens travel in headers, never cookies: no credentials.
   const allowed = new Set(ctx.config.allowedRedirectOrigins);
   // The emulators' routes carry their own CORS (route config, read by @fastify/cors per request):
-  // the Spotify emulator's Web API answers any origin, as Spotify does, so the campaign page can
-  // drive its player; the accounts pages and Apple's emulator stay same-origin, as the providers'
-  // do for the code exchange. Registered before the emulators so their routes pass through it.
+  // the Spotify emulator's Web API and the Apple emulator's Music API answer any origin, as Spotify
+  // and Apple do (the campaign page drives its player; MusicKit looks songs up from the page); the
+  // accounts and consent pages stay same-origin, as the providers' do for the code exchange. Registered before the emulators so their routes pass through it.
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/emulator/')) return;
     // @fastify/cors reads `config.cors` but does not type it.
@@ -49,6 +49,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
   });
   // Preflights are answered by the route they match: the emulator API's own, or none for the rest.
   app.options('/emulator/spotify/api/v1/*', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
+  app.options('/emulator/apple/v1/*', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
   app.options('/emulator/*', { schema: { hide: true } }, (_req, reply) => reply.callNotFound());
   await app.register(cors, {
     origin: (origin, cb) => cb(null, origin !== undefined && allowed.has(origin)),
@@ -66,8 +67,8 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
     allowedPath: (pathName) => /^\/(covers|audio)\//.test(pathName),
     maxAge: '1d',
   });
-  if (ctx.config.emulators.spotify) await registerSpotifyEmulator(app, ctx);
-  if (ctx.config.emulators.apple) await registerAppleEmulator(app, ctx);
+  if (ctx.config.emulatorRoutes.spotify) await registerSpotifyEmulator(app, ctx);
+  if (ctx.config.emulatorRoutes.apple) await registerAppleEmulator(app, ctx);
   await registerAuthRoutes(app, ctx);
   await registerUserRoutes(app, ctx);
   await registerFanDataRightsRoutes(app, ctx);

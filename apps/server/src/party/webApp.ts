@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants as zlibConstants, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { CAMPAIGN_META } from '@fanfare/protocol';
 import { campaignForParty } from '../cms/demoCampaign.ts';
 import { inlineStylesheets } from '../cms/pages/webApp.ts';
 import { escapeHtml } from '../platform/html.ts';
@@ -15,6 +16,7 @@ import type { ServerContext } from '../context.ts';
 import { DEMO_PARTY_ID } from '../demo/seed.ts';
 import type { App } from '../platform/http.ts';
 import { registerLegalPages } from './legal/routes.ts';
+import { providerSdkMetas } from '../providers/sdkScripts.ts';
 
 /** Where `npm run build -w @fanfare/party-web` writes the app. */
 export const PARTY_WEB_DIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../party-web/dist');
@@ -75,25 +77,34 @@ export async function registerPartyWebApp(app: App, ctx: ServerContext, distDir:
     if (html === null) return null;
     // The id passed the PartyIdPath pattern, so it holds no HTML-significant characters.
     const withId = html.replace(/<meta name="fanfare-party-id" content="[^"]*"\s*\/?>/, `<meta name="fanfare-party-id" content="${partyId}" />`);
-    // Without real Apple credentials, the emulator's authorize page stands in for MusicKit.
-    const appleMeta = ctx.config.emulators.apple
-      ? `<meta name="fanfare-apple-authorize-url" content="${escapeHtml(`${ctx.config.publicUrl}/emulator/apple/authorize`)}" /></head>`
-      : '</head>';
+    // The providers' SDK scripts: official with credentials, the emulators' stand-ins otherwise.
+    const sdkMetas = providerSdkMetas(ctx.config)
+      .map(([name, content]) => `<meta name="${name}" content="${escapeHtml(content)}" />`)
+      .join('');
     // The back office previews this page in a frame: the origins whose preview frames the page
     // accepts, and answers. The CMS origin first; the configured origins as well.
     const previewMeta = `<meta name="fanfare-preview-origins" content="${escapeHtml(previewOrigins.join(' '))}" />`;
-    const withApple = withId.replace('</head>', `${previewMeta}${appleMeta}`);
+    const withApple = withId.replace('</head>', `${previewMeta}${sdkMetas}</head>`);
     // A campaign that names this party offers its newsletter on the party page (spec 1).
     const campaign = await newsletterCampaign(partyId).catch((err: unknown) => {
       // The page must render even when the campaign lookup fails: the form is then left out.
       ctx.logger.warn({ err, partyId }, 'campaign lookup for the party page failed');
       return null;
     });
-    if (!campaign || campaign.newsletterIds.length === 0) return withApple;
-    const url = `${ctx.config.cmsPublicUrl}/api/campaigns/${encodeURIComponent(campaign.id)}/newsletter/signup`;
-    const metas =
-      `<meta name="fanfare-newsletter-url" content="${escapeHtml(url)}" />` +
-      `<meta name="fanfare-newsletter-ids" content="${escapeHtml(campaign.newsletterIds.join(','))}" />`;
+    if (!campaign) return withApple;
+    let metas = '';
+    // A gated campaign's party sends fans without access to the gate (listening-party §2): the
+    // page reads the gate from the campaign configuration, as the campaign pages do.
+    if (campaign.tokenGate) {
+      const config = { id: campaign.id, token_gate: { enabled: true, product_id: campaign.tokenGate.productId }, token_gate_url: campaign.tokenGate.gateUrl };
+      metas += `<meta name="${CAMPAIGN_META.campaign}" content="${escapeHtml(JSON.stringify(config))}" />`;
+    }
+    if (campaign.newsletterIds.length > 0) {
+      const url = `${ctx.config.cmsPublicUrl}/api/campaigns/${encodeURIComponent(campaign.id)}/newsletter/signup`;
+      metas +=
+        `<meta name="fanfare-newsletter-url" content="${escapeHtml(url)}" />` +
+        `<meta name="fanfare-newsletter-ids" content="${escapeHtml(campaign.newsletterIds.join(','))}" />`;
+    }
     return withApple.replace('</head>', `${metas}</head>`);
   };
 

@@ -44,6 +44,12 @@ export interface Config {
   apple: AppleConfig;
   /** True when a provider's built-in emulator answers instead of the real provider (no credentials; in production only when named in EMULATORS). */
   emulators: { spotify: boolean; apple: boolean };
+  /**
+   * Whether a provider's emulator routes (`/emulator/...`) are mounted: when it is emulated, and
+   * outside production also when EMULATORS names it next to credentials, so a test can point the
+   * real-provider set-up (official SDK scripts, provider URLs) at the built-in emulator.
+   */
+  emulatorRoutes: { spotify: boolean; apple: boolean };
   demo: { seed: boolean; startDelayMs: number };
   /** Folder with the operator's `imprint.html`, `privacy.html`, `terms.html` (issue 15); a party's own settings win. */
   legalDir: string | null;
@@ -326,6 +332,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ),
     },
     emulators: { spotify: spotifyEmulated, apple: appleEmulated },
+    emulatorRoutes: { spotify: spotifyEmulated || (!production && named.has('spotify')), apple: appleEmulated || (!production && named.has('apple')) },
     demo: { seed: e.DEMO_SEED ?? !production, startDelayMs: e.DEMO_START_DELAY_SECONDS * 1000 },
     legalDir: e.LEGAL_DIR ?? null,
     logLevel: e.LOG_LEVEL,

@@ -86,9 +86,11 @@ async function startOnFreePorts(configFor: (partyPort: number, cmsPort: number) 
 /**
  * Starts the real server program on free ports, a temporary data directory and a fresh database,
  * exactly as `npm start` would, with the emulators and the demo catalog. `hostNames` sets the
- * public URLs to those host names on the chosen ports.
+ * public URLs to those host names on the chosen ports; `env` may be a function of the chosen ports.
  */
-export async function startTestServer(opts: { db?: DbTarget; env?: Record<string, string>; hostNames?: { party: string; cms: string } } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { db?: DbTarget; env?: Record<string, string> | ((ports: { partyPort: number; cmsPort: number }) => Record<string, string>); hostNames?: { party: string; cms: string } } = {},
+): Promise<TestServer> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-test-'));
   const pgDb = opts.db === 'postgres' ? await createPostgresDatabase() : null;
   const { config, server } = await startOnFreePorts((partyPort, cmsPort) =>
@@ -106,7 +108,7 @@ export async function startTestServer(opts: { db?: DbTarget; env?: Record<string
       ...(opts.hostNames
         ? { PUBLIC_URL: `http://${opts.hostNames.party}:${partyPort}`, CMS_PUBLIC_URL: `http://${opts.hostNames.cms}:${cmsPort}` }
         : {}),
-      ...opts.env,
+      ...(typeof opts.env === 'function' ? opts.env({ partyPort, cmsPort }) : opts.env),
     }),
   );
   return {

@@ -49,6 +49,15 @@ export interface MusicKitMediaItem {
   attributes?: { name?: string; artistName?: string; albumName?: string; durationInMillis?: number; artwork?: { url?: string } };
 }
 
+/** MusicKit's `setQueue` options the player sends (`MusicKit.SetQueueOptions`). */
+export interface MusicKitQueueOptions {
+  songs?: string[];
+  song?: string;
+  album?: string;
+  playlist?: string;
+  startPosition?: number;
+}
+
 /** The part of MusicKit's instance the player uses (v3 API, injected). */
 export interface MusicKitPlayer {
   readonly playbackState: number;
@@ -58,8 +67,8 @@ export interface MusicKitPlayer {
   shuffleMode: number;
   readonly queue: { items: MusicKitMediaItem[] };
   addEventListener(name: string, fn: (event: unknown) => void): void;
-  removeEventListener(name: string, fn: (event: unknown) => void): void;
-  setQueue(options: Record<string, unknown>): Promise<unknown>;
+  removeEventListener(name: string, fn: (...args: never[]) => unknown): void;
+  setQueue(options: MusicKitQueueOptions): Promise<unknown>;
   play(): Promise<unknown>;
   pause(): unknown;
   stop(): unknown;
@@ -145,8 +154,8 @@ export class ApplePlayer implements Player {
   }
 
   /** Spec §8/§9: every queue (a track list, an album, a playlist) holds at most APPLE_QUEUE_MAX tracks. */
-  private async setQueue(options: Record<string, unknown>): Promise<void> {
-    const songs = options.songs as string[] | undefined;
+  private async setQueue(options: MusicKitQueueOptions): Promise<void> {
+    const songs = options.songs;
     if (songs && songs.length > APPLE_QUEUE_MAX) {
       this.logger.warn(`Apple Music queue of ${songs.length} tracks truncated to ${APPLE_QUEUE_MAX}`);
       options = { ...options, songs: songs.slice(0, APPLE_QUEUE_MAX) };
@@ -166,7 +175,8 @@ export class ApplePlayer implements Player {
     if (request.type === 'track' && request.positionMs !== undefined) return this.playTrackAt(request.id, request.positionMs);
     const offset = request.type === 'track' ? 0 : (request.offset ?? 0);
     if (request.type === 'tracks') await this.setQueue({ songs: request.ids, startPosition: offset });
-    else await this.setQueue({ [request.type === 'track' ? 'song' : request.type]: request.id, startPosition: offset });
+    else if (request.type === 'track') await this.setQueue({ song: request.id, startPosition: offset });
+    else await this.setQueue({ [request.type]: request.id, startPosition: offset });
     this.store.updateProgress(0, true);
     await this.guardedPlay();
   }

@@ -24,8 +24,11 @@ export interface SpotifyWebPlaybackState {
 export interface SpotifyWebPlayer {
   connect(): Promise<boolean>;
   disconnect(): void;
-  addListener(event: string, fn: (payload: never) => void): boolean;
-  removeListener(event: string): boolean;
+  // Spotify's SDK answers true; its types (`@types/spotify-web-playback-sdk`) say void: unread here.
+  // The payload differs per event (the SDK's overloads): each listener names its own.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  addListener(event: string, fn: (payload: any) => void): unknown;
+  removeListener(event: string): unknown;
 }
 
 /** `window.Spotify` of the Web Playback SDK (injected). */

@@ -4,6 +4,7 @@ import { vi } from 'vitest';
 import type { CampaignApi } from '../api.ts';
 import type { PageEnv, StorageLike } from '../env.ts';
 import type { MusicKitInstance } from '../campaign.ts';
+import type { MusicKitQueueOptions } from '../playback/applePlayer.ts';
 import type { SpotifySdk, SpotifyWebPlaybackState } from '../playback/spotifyPlayer.ts';
 
 export class MemoryStorage implements StorageLike {
@@ -180,8 +181,8 @@ export function fakeMusicKit(o: { isAuthorized?: boolean; musicUserToken?: strin
       if (!handlers.has(name)) handlers.set(name, new Set());
       handlers.get(name)!.add(fn);
     },
-    removeEventListener(name: string, fn: (e: unknown) => void) {
-      handlers.get(name)?.delete(fn);
+    removeEventListener(name: string, fn: (...args: never[]) => unknown) {
+      handlers.get(name)?.delete(fn as (e: unknown) => void);
     },
     fire(name: string, e: unknown = {}) {
       for (const fn of handlers.get(name) ?? []) fn(e);
@@ -197,7 +198,7 @@ export function fakeMusicKit(o: { isAuthorized?: boolean; musicUserToken?: strin
       calls.push(['unauthorize']);
       mk.isAuthorized = false;
     },
-    async setQueue(opts: Record<string, unknown>) {
+    async setQueue(opts: MusicKitQueueOptions) {
       calls.push(['setQueue', opts]);
       // An album or playlist queues the tracks MusicKit knows for it (`containers`).
       const container = (opts.album ?? opts.playlist) as string | undefined;

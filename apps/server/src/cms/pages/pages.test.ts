@@ -3,12 +3,12 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMPAIGN_META, Campaign } from '@fanfare/protocol';
+import { CAMPAIGN_META, Campaign, PROVIDER_SDK_META } from '@fanfare/protocol';
+import { EMULATOR_APPLE_DEVELOPER_TOKEN } from '../../platform/config.ts';
 import { createHttpApp } from '../../platform/http.ts';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
 import { ADMIN, cmsApi, createApp, createCampaign, login, startCmsServer } from '../testing.ts';
 import { registerPageRoutes } from './routes.ts';
-import { APPLE_EMULATOR_META, SPOTIFY_EMULATOR_META } from './service.ts';
 import { skeletonTextColor } from './skeleton.ts';
 
 function metaContent(html: string, name: string): string | null {
@@ -46,10 +46,12 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
     expect(html).not.toContain('<live>');
     expect(metaContent(html, CAMPAIGN_META.environment)).toBe('production');
     expect(metaContent(html, CAMPAIGN_META.campaignId)).toBe(c.id);
-    // With the built-in emulator (no Spotify credentials) the page is told where its Web API is.
-    expect(metaContent(html, SPOTIFY_EMULATOR_META)).toBe(`${ts.partyUrl}/emulator/spotify/api/v1`);
-    // And, with the Apple emulator, where its authorize page is (the page's MusicKit stand-in logs in there).
-    expect(metaContent(html, APPLE_EMULATOR_META)).toBe(`${ts.partyUrl}/emulator/apple/authorize`);
+    // With the built-in emulators (no credentials) the page loads their stand-in SDK scripts and
+    // plays through the Spotify emulator's Web API (issue 44: real credentials load the official ones).
+    expect(metaContent(html, PROVIDER_SDK_META.spotifySdkSrc)).toBe(`${ts.partyUrl}/emulator/spotify/spotify-player.js`);
+    expect(metaContent(html, PROVIDER_SDK_META.spotifyApi)).toBe(`${ts.partyUrl}/emulator/spotify/api/v1`);
+    expect(metaContent(html, PROVIDER_SDK_META.musicKitSrc)).toBe(`${ts.partyUrl}/emulator/apple/musickit.js`);
+    expect(metaContent(html, PROVIDER_SDK_META.appleDeveloperToken)).toBe(EMULATOR_APPLE_DEVELOPER_TOKEN);
     const embedded = Campaign.parse(JSON.parse(metaContent(html, CAMPAIGN_META.campaign)!));
     expect(embedded).toMatchObject({ id: c.id, name: 'Tour "2030" <live>', slug: 'tour', app: 'fan-pages' });
     // Editors' lock (with an e-mail address) is not shown to visitors.

@@ -6,6 +6,7 @@ import { toCampaign, selectCampaigns } from '../campaigns/queries.ts';
 import { publishedCampaign } from '../editorial/publish.ts';
 import { escapeHtml } from '../../platform/html.ts';
 import { coverPreload, renderSkeleton } from './skeleton.ts';
+import { providerSdkMetas } from '../../providers/sdkScripts.ts';
 
 /**
  * The campaign of a page address (app name or id, slug): its published version, or its draft for
@@ -42,11 +43,6 @@ export function publicCampaign(campaign: Campaign): Campaign {
   return { ...campaign, lock: null, published_by: null };
 }
 
-/** Names the Spotify emulator's Web API when the page should play through it instead of Spotify. */
-export const SPOTIFY_EMULATOR_META = 'fanfare:spotify-emulator-api';
-/** Names the Apple emulator's authorize page when the page should log in through it instead of MusicKit. */
-export const APPLE_EMULATOR_META = 'fanfare:apple-emulator-authorize';
-
 /** The page's head: title, language, the campaign JSON and environment (what the SDK reads), the campaign's own meta tags. */
 function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, string>, replayUrl: string | null): { lang: string; title: string; metas: string[] } {
   const pub = publicCampaign(campaign);
@@ -64,9 +60,8 @@ function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, 
       meta(CAMPAIGN_META.mediaAlt, JSON.stringify(altOf)),
       // The replay of the campaign's party, once built (issue 47): the page links to it.
       ...(replayUrl ? [meta(CAMPAIGN_META.partyReplay, replayUrl)] : []),
-      // With the built-in Spotify emulator the page plays through it (Spotify's own script cannot load).
-      ...(ctx.config.emulators.spotify ? [meta(SPOTIFY_EMULATOR_META, ctx.config.spotify.apiUrl)] : []),
-      ...(ctx.config.emulators.apple ? [meta(APPLE_EMULATOR_META, `${ctx.config.publicUrl}/emulator/apple/authorize`)] : []),
+      // The providers' SDK scripts: official with credentials, the emulators' stand-ins otherwise.
+      ...providerSdkMetas(ctx.config).map(([name, content]) => meta(name, content)),
       ...own,
     ],
   };

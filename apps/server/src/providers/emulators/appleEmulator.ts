@@ -9,6 +9,7 @@ import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint } from './demoFans.ts';
 import { consentPage } from './page.ts';
 import { previewAudioPath, registerPreviewAudio } from './previewAudio.ts';
 import { isAllowedRedirect } from '../../party/auth/loginService.ts';
+import { sendStandInScript } from './sdk/standInScripts.ts';
 
 type MusicUserToken = { kind: 'music_user'; fan: string };
 
@@ -52,6 +53,12 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
     async (emu) => {
       // Apple's preview host (audio-ssl.itunes.apple.com) needs no token.
       registerPreviewAudio(emu, catalog);
+
+      // The stand-in for MusicKit JS v3 (`sdk/musicKitStandIn.ts`): what a page loads instead of
+      // Apple's script while Apple is emulated (or what a test answers Apple's URL with).
+      emu.get('/musickit.js', { schema: { hide: true } }, async (_req, reply) =>
+        sendStandInScript(reply, { kind: 'apple', config: { authorizeUrl: `${ctx.config.publicUrl}/emulator/apple/authorize`, apiUrl: `${ctx.config.publicUrl}/emulator/apple/v1` } }),
+      );
 
       // MusicKit's authorize() stand-in. Scripts ask with login_hint and get JSON; a page without
       // MusicKit sends the fan here with redirect_uri (an allowed origin only, never an open
@@ -135,10 +142,19 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
             if (!t) return reply.status(404).send(notFound);
             return { data: [song(t)] };
           });
-          // Apple answers a filter no song matches with an empty list.
+          // Songs by ISRC (`?filter[isrc]=`; a filter no song matches gives an empty list) or by id
+          // (`?ids=`, what MusicKit's setQueue looks up). The emulator also knows a catalog track by
+          // its Spotify id: a campaign names its tracks by Spotify id, and the stand-in plays them for an Apple fan.
           api.get('/catalog/:storefront/songs', async (req) => {
-            const isrc = (req.query as Record<string, string | undefined>)['filter[isrc]'];
-            return { data: catalog.tracks.filter((t) => t.isrc === isrc).map(song) };
+            const query = req.query as Record<string, string | undefined>;
+            const isrc = query['filter[isrc]'];
+            if (isrc !== undefined) return { data: catalog.tracks.filter((t) => t.isrc === isrc).map(song) };
+            const ids = String(query.ids ?? '').split(',').filter(Boolean).slice(0, 300);
+            const found = ids.map((id) => {
+              const t = catalog.trackByAppleId(id) ?? catalog.trackBySpotifyId(id);
+              return t ? { ...song(t), id } : null;
+            });
+            return { data: found.filter((s) => s !== null) };
           });
           api.get('/catalog/:storefront/playlists/:id', async (req, reply) => {
             const pl = catalog.playlistByAppleId((req.params as { id: string }).id);

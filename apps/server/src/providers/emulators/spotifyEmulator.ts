@@ -1,5 +1,6 @@
 import type { ServerContext } from '../../context.ts';
 import { EMULATOR_CLIENT } from '../../platform/config.ts';
+import { sendStandInScript } from './sdk/standInScripts.ts';
 import type { App } from '../../platform/http.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { signPayload, verifyPayload } from '../../platform/tokens.ts';
@@ -72,6 +73,12 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
 
       // Spotify's preview host (p.scdn.co) needs no token.
       registerPreviewAudio(emu, catalog);
+
+      // The stand-in for the Web Playback SDK (`sdk/spotifyStandIn.ts`): what a page loads instead
+      // of Spotify's script while Spotify is emulated (or what a test answers Spotify's URL with).
+      emu.get('/spotify-player.js', { schema: { hide: true } }, async (_req, reply) =>
+        sendStandInScript(reply, { kind: 'spotify', apiUrl: `${ctx.config.publicUrl}/emulator/spotify/api/v1` }),
+      );
 
       // A consent page, like the provider's own: nobody may frame it, and its URL (the state) is not passed on.
       emu.get('/accounts/authorize', { schema: { hide: true }, helmet: pageHeaders('nobody', 'no-referrer') }, async (req, reply) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { SpotifyWebPlaybackState, TimerApi } from '@fanfare/campaign-sdk';
-import { EMULATOR_POLL_MS, emulatorSpotifySdk, toSdkState } from './spotifySdk.ts';
+import type { TimerApi } from '@fanfare/campaign-sdk';
+import { STAND_IN_POLL_MS as EMULATOR_POLL_MS, createSpotifyStandIn, toSdkState } from './spotifyStandIn.ts';
 
 /** Timers the test advances by hand. */
 function manualTimers() {
@@ -44,6 +44,7 @@ describe('Spotify emulator stand-in for the Web Playback SDK', () => {
     expect(s).toMatchObject({ paused: false, position: 4200, duration: 70_000, shuffle: false, repeat_mode: 1 });
     expect(s.track_window.current_track).toMatchObject({ id: 't1', name: 'Low Tide Radio', artists: [{ name: 'Neon Harbour' }], album: { name: 'Tidal Lights' } });
     expect(toSdkState({ ...playing, repeat_state: 'track', item: null }).track_window.current_track).toBeNull();
+    expect(s.track_window.current_track.linked_from).toEqual({ uri: null, id: null });
     expect(toSdkState({ ...playing, repeat_state: 'track' }).repeat_mode).toBe(2);
   });
 
@@ -55,12 +56,12 @@ describe('Spotify emulator stand-in for the Web Playback SDK', () => {
       calls.push({ url, auth: new Headers(init?.headers).get('authorization') });
       return answer === null ? new Response(null, { status: 204 }) : Response.json(answer);
     }) as typeof fetch;
-    const sdk = emulatorSpotifySdk('http://emu/v1', fetchFn, timers, () => 'page-device');
-    const player = new sdk.Player({ name: 'Fanfare', getOAuthToken: (cb) => cb('fan-token'), volume: 1 });
+    const sdk = createSpotifyStandIn('http://emu/v1', { fetch: fetchFn, ...timers, makeDeviceId: () => 'page-device' });
+    const player = new sdk.Player({ name: 'Fanfare', getOAuthToken: (cb: (token: string) => void) => cb('fan-token'), volume: 1 });
     const ready: string[] = [];
-    const states: SpotifyWebPlaybackState[] = [];
-    player.addListener('ready', ((e: { device_id: string }) => ready.push(e.device_id)) as (p: never) => void);
-    player.addListener('player_state_changed', ((s: SpotifyWebPlaybackState) => states.push(s)) as (p: never) => void);
+    const states: Spotify.PlaybackState[] = [];
+    player.addListener('ready', (e) => ready.push(e.device_id));
+    player.addListener('player_state_changed', (s) => states.push(s));
     expect(await player.connect()).toBe(true);
     await advance(0);
     expect(ready).toEqual(['page-device']);
@@ -76,5 +77,35 @@ describe('Spotify emulator stand-in for the Web Playback SDK', () => {
     expect(states).toHaveLength(2);
     player.disconnect();
     expect(count()).toBe(0);
+  });
+});
+
+describe("the stand-in player's own controls act on its device through the Web API", () => {
+  it('pause, resume, seek, volume and skips name the page device', async () => {
+    const calls: string[] = [];
+    const fetchFn = (async (url: string, init?: RequestInit) => {
+      calls.push(`${init?.method ?? 'GET'} ${url.replace('http://emu/v1', '')}`);
+      return answerOf(url);
+    }) as typeof fetch;
+    const answerOf = (url: string) => (url.endsWith('/me/player') ? Response.json(playing) : new Response(null, { status: 204 }));
+    const { timers } = manualTimers();
+    const sdk = createSpotifyStandIn('http://emu/v1', { fetch: fetchFn, ...timers, makeDeviceId: () => 'dev-1' });
+    const player = new sdk.Player({ name: 'Fanfare', getOAuthToken: (cb: (token: string) => void) => cb('t') });
+    await player.pause();
+    await player.resume();
+    await player.seek(1234.4);
+    await player.setVolume(0.5);
+    await player.nextTrack();
+    await player.previousTrack();
+    expect(calls.filter((c) => !c.endsWith('/me/player'))).toEqual([
+      'PUT /me/player/pause?device_id=dev-1',
+      'PUT /me/player/play?device_id=dev-1',
+      'PUT /me/player/seek?position_ms=1234&device_id=dev-1',
+      'PUT /me/player/volume?volume_percent=50&device_id=dev-1',
+      'POST /me/player/next?device_id=dev-1',
+      'POST /me/player/previous?device_id=dev-1',
+    ]);
+    expect(await player.getVolume()).toBe(0.5);
+    expect((await player.getCurrentState())?.position).toBe(4200);
   });
 });
