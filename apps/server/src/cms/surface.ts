@@ -14,6 +14,7 @@ import { registerNewsletterLedgerRoutes } from './newsletter/ledgerRoutes.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerCmsMusicRoutes } from './music/routes.ts';
 import { registerPageRoutes } from './pages/routes.ts';
+import { registerPresaveRoutes } from './presave/routes.ts';
 import { registerTokenGateCodeRoutes } from './tokenGate/codesRoutes.ts';
 import { registerTokenGateRoutes } from './tokenGate/routes.ts';
 import { registerUploadFolderMoveRoutes } from './uploads/moveRoutes.ts';
@@ -48,6 +49,7 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   await registerNewsletterLedgerRoutes(app, ctx);
   await registerAccountRoutes(app, ctx);
   await registerTokenGateRoutes(app, ctx);
+  await registerPresaveRoutes(app, ctx);
   await registerTokenGateCodeRoutes(app, ctx);
   await registerCmsUploadRoutes(app, ctx);
   await registerUploadFolderMoveRoutes(app, ctx);

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { Id, IsoDateTime } from '../common.ts';
 import { CampaignPage } from './page.ts';
+import { ReleaseSettings } from './presave.ts';
 import {
   CAMPAIGN_SERVICES,
   CMS_ROLES,
@@ -149,6 +150,8 @@ export const CampaignData = z.looseObject({
   participating_countries: z.array(z.string().regex(/^[A-Za-z]{2}$/)).optional(),
   /** What the campaign page shows: look, modules, legal links (`page.ts`). */
   page: CampaignPage.optional(),
+  /** When the release comes out per territory, and what a pre-save does then (`presave.ts`). */
+  release: ReleaseSettings.optional(),
 });
 export type CampaignData = z.infer<typeof CampaignData>;
 

@@ -7,3 +7,4 @@ export * from './bridge.ts';
 export * from './page.ts';
 export * from './backOffice.ts';
 export * from './editorial.ts';
+export * from './presave.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { MusicAlbum, MusicPlaylist, Track } from '@fanfare/protocol';
 import type { AppleConfig } from '../../platform/config.ts';
-import { fetchJson } from '../http.ts';
+import { ProviderError, fetchJson } from '../http.ts';
 import type * as A from './musicApi.ts';
 
 /** Apple Music API lookups by storefront, and the check of a fan's music user token. */
@@ -31,6 +31,31 @@ export class AppleAdapter {
       image: p.attributes.artwork ? artworkUrl(p.attributes.artwork) : null,
       tracks: p.relationships.tracks.data.map(toTrack),
     };
+  }
+
+  /**
+   * Whether the storefront carries a catalogue item: Apple answers 404 for an item that is not
+   * available there.
+   */
+  async inStorefront(storefront: string, kind: 'albums' | 'songs', id: string): Promise<boolean> {
+    try {
+      await this.get(`/catalog/${sf(storefront)}/${kind}/${encodeURIComponent(id)}`);
+      return true;
+    } catch (e) {
+      if (e instanceof ProviderError && e.status === 404) return false;
+      throw e;
+    }
+  }
+
+  /** Adds albums and songs to the fan's library (`POST /v1/me/library?ids[albums]=...`). */
+  async addToLibrary(musicUserToken: string, items: { albums: string[]; songs: string[] }): Promise<void> {
+    const q = new URLSearchParams();
+    if (items.albums.length) q.set('ids[albums]', items.albums.join(','));
+    if (items.songs.length) q.set('ids[songs]', items.songs.join(','));
+    await fetchJson('apple', `${this.config.apiUrl}/me/library?${q.toString()}`, {
+      method: 'POST',
+      headers: { ...this.auth(), 'music-user-token': musicUserToken },
+    });
   }
 
   /**

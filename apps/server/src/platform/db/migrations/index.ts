@@ -15,6 +15,7 @@ import * as m015 from './015_data_rights.ts';
 import * as m016 from './016_editorial.ts';
 import * as m017 from './017_media_alt.ts';
 import * as m018 from './018_prepared_questions.ts';
+import * as m019 from './019_presave.ts';
 
 /**
  * Every migration, in order. Names sort in application order; never rename an applied one.
@@ -37,4 +38,5 @@ export const migrations: Record<string, Migration> = {
   '016_editorial': m016,
   '017_media_alt': m017,
   '018_prepared_questions': m018,
+  '019_presave': m019,
 };
