@@ -4,7 +4,9 @@ import {
   type CampaignSimulation,
   type NewsletterConsent,
   type PlaybackTrack,
+  type Presave,
   type SpotifyTrack,
+  type TerritoryRelease,
 } from '@fanfare/protocol';
 import { pageOf, withTheme } from '../rules/look.ts';
 import { createPlayerControls } from './player.ts';
@@ -33,8 +35,23 @@ export function toPlaybackTrack(t: SpotifyTrack): PlaybackTrack {
   };
 }
 
-function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean): PageView {
-  const campaign = c.campaign;
+/** How often the page asks again while its territory's release time passed but the server has not flipped it. */
+const RELEASE_POLL_MS = 15_000;
+
+/** The page's phase and campaign as the visitor's territory sees them (`data.release`). */
+function territorial(campaign: PageView['campaign'], phase: PageView['phase'], release: TerritoryRelease | null): { campaign: PageView['campaign']; phase: PageView['phase'] } {
+  if (!release) return { campaign, phase };
+  return {
+    // The countdown runs to the territory's release; services that lack the release there are hidden.
+    campaign: { ...campaign, starts_at: release.release_at, enabled_services: campaign.enabled_services.filter((s) => release.services.includes(s)) },
+    // An unavailable territory stays in pre-release until the server finds the release there.
+    phase: release.state === 'released' ? (phase === 'ended' ? 'ended' : 'running') : 'upcoming',
+  };
+}
+
+function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean, release: TerritoryRelease | null = null, presave: Presave | null = null): PageView {
+  const local = territorial(c.campaign, c.timing.phase === 'running' ? 'running' : c.timing.phase, simulation ? null : release);
+  const campaign = local.campaign;
   const gate = c.tokenGate.result;
   const simulatedLogin = simulation?.login;
   const token = c.token;
@@ -44,7 +61,7 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
     // Inside the editor the previewed theme is laid over the page's own look (spec 7 `theme`).
     page: withTheme(pageOf(campaign), c.theme),
     environment: c.environment,
-    phase: c.timing.phase === 'running' ? 'running' : c.timing.phase,
+    phase: local.phase,
     locale: c.i18n.locale,
     defaultLocale: campaign.i18n?.default_locale ?? 'de',
     locales: c.i18n.availableLocales,
@@ -53,6 +70,8 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
     account: simulatedLogin !== undefined ? (simulatedLogin ? { service: simulatedLogin } : null) : token ? { service: token.service } : null,
     isEditor: c.bridge.isConnected,
     isReady: true,
+    release: simulation ? null : release,
+    presave,
   };
 }
 
@@ -105,10 +124,37 @@ export async function createRuntime(): Promise<PageRuntime> {
   const listeners = new Set<() => void>();
   let simulation: CampaignSimulation | null = null;
   let bannerDismissed = false;
+  let release: TerritoryRelease | null = null;
+  let presave: Presave | null = null;
   let snapshot = snapshotOf(c, simulation, bannerDismissed);
   const changed = () => {
-    snapshot = snapshotOf(c, simulation, bannerDismissed);
+    snapshot = snapshotOf(c, simulation, bannerDismissed, release, presave);
     for (const l of listeners) l();
+  };
+  const cms = () => c.api.cms();
+  const asFan = async () => {
+    const token = c.token;
+    return token ? (await cms()).with({ token: () => token.access_token }) : null;
+  };
+  /** Reads the release in the visitor's territory; while its time passed and it is not out, asks again. */
+  const followRelease = async (tries = 0): Promise<void> => {
+    if (!c.campaign.data.release) return;
+    try {
+      const geo = await c.api.geo();
+      release = await (await cms()).call('getTerritoryRelease', { params: { id: c.campaign.id, country: geo.country_code } }, { includeToken: false });
+    } catch {
+      release = null;
+    }
+    changed();
+    if (!release || release.state === 'released' || tries > 40) return;
+    const wait = Math.max(Date.parse(release.release_at) - c.now(), 0) + RELEASE_POLL_MS * (release.state === 'unavailable' ? 4 : 1);
+    env.timers.setTimeout(() => void followRelease(tries + 1), Math.min(wait, 2_147_483_647));
+  };
+  const loadPresave = async () => {
+    presave = null;
+    const fan = c.campaign.data.release ? await asFan() : null;
+    if (fan) presave = await fan.call('getPresave', { params: { id: c.campaign.id } }).catch(() => null);
+    changed();
   };
   c.events.on('campaign', changed);
   c.events.on('simulation', (s) => {
@@ -124,10 +170,12 @@ export async function createRuntime(): Promise<PageRuntime> {
     changed();
   });
   c.tokenGate.events.on('change', changed);
-  c.login.events.on('change', changed);
+  c.login.events.on('change', () => void loadPresave());
 
   await c.start();
   changed();
+  void followRelease();
+  void loadPresave();
 
   return {
     getSnapshot: () => snapshot,
@@ -147,6 +195,13 @@ export async function createRuntime(): Promise<PageRuntime> {
       await c.login.login(service);
     },
     logout: () => c.login.logout(),
+    async presave(body) {
+      const fan = await asFan();
+      if (!fan) throw new Error('User account must be logged in to pre-save');
+      presave = await fan.call('presave', { params: { id: c.campaign.id }, body: { ...body, locale: c.i18n.locale, host_url: window.location.href.split('#')[0]!.slice(0, 2000) } });
+      changed();
+      return presave;
+    },
     dismissBanner() {
       bannerDismissed = true;
       changed();

@@ -1,5 +1,5 @@
 import type { CodeCheck } from './gateCode.ts';
-import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack } from '@fanfare/protocol';
+import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack, Presave, PresaveBody, TerritoryRelease } from '@fanfare/protocol';
 
 /** Where the campaign's timing stands (spec 4 "Campaign timing"). */
 export type Phase = 'upcoming' | 'running' | 'ended';
@@ -27,6 +27,13 @@ export interface PageView {
   isEditor: boolean;
   /** The campaign runtime has loaded (login, gate, banner and translations are known). */
   isReady: boolean;
+  /**
+   * The release in the visitor's territory (campaigns with `data.release`): the page's timing,
+   * countdown and services follow it. Null without a release or before it is known.
+   */
+  release: TerritoryRelease | null;
+  /** The logged-in fan's pre-save of this campaign, if any. */
+  presave: Presave | null;
 }
 
 /** What the player shows and does, whichever player runs (provider, HLS preview). */
@@ -68,6 +75,8 @@ export interface PageRuntime {
   login(service: CampaignService): Promise<void>;
   logout(): Promise<void>;
   dismissBanner(): void;
+  /** Pre-saves the release for the logged-in fan (the territory is the server's reading of the request). */
+  presave(body: Omit<PresaveBody, 'locale' | 'host_url'>): Promise<Presave>;
   /** The campaign's tracks, looked up by Spotify id. */
   tracks(spotifyIds: string[]): Promise<PlaybackTrack[]>;
   /** The player for the visitor: the provider's when logged in, else HLS previews. */
