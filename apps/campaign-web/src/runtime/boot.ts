@@ -85,6 +85,8 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     account: null,
     isEditor: false,
     isReady: false,
+    release: null,
+    presave: null,
   };
   document.documentElement.lang = locale;
 
@@ -112,6 +114,7 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     login: (service) => ready.then((rt) => rt.login(service)),
     logout: () => ready.then((rt) => rt.logout()),
     dismissBanner: () => real?.dismissBanner(),
+    presave: (body) => ready.then((rt) => rt.presave(body)),
     tracks: (ids) => ready.then((rt) => rt.tracks(ids)),
     createPlayer: (tracks) => {
       if (!real) throw new Error('The player needs the campaign runtime');
