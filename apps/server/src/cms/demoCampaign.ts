@@ -1,4 +1,4 @@
-import { CampaignPage, type CampaignPageInput, type CreateCampaignBody, type NewsletterEntry, type ReleaseSettingsInput } from '@fanfare/protocol';
+import { CampaignPage, type CampaignPageInput, type CreateCampaignBody, type NewsletterEntry, ReleaseSettings } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
 import { createApp, findApp } from './apps/service.ts';
 import { createCampaign } from './campaigns/service.ts';
@@ -63,10 +63,10 @@ function wallClock(at: number, timeZone: string): string {
  * and at that same local time in each other territory's zone (an hour later in the UK, six in
  * New York), with the pre-save saving the first demo album and following its artist.
  */
-function demoRelease(ctx: ServerContext): ReleaseSettingsInput {
+function demoRelease(ctx: ServerContext): ReleaseSettings {
   const album = ctx.catalog.albums[0]!;
   const at = Math.ceil((ctx.now() + DEMO_COUNTDOWN_MS) / 60_000) * 60_000;
-  return {
+  return ReleaseSettings.parse({
     clock: { mode: 'local', local_time: wallClock(at, 'Europe/Berlin'), territories: {} },
     spotify: { album_id: album.spotify_id, track_ids: ctx.catalog.albumTracks(album).map((t) => t.spotify_id), artist_ids: album.artist_keys.map((k) => ctx.catalog.artistByKey(k).spotify_id) },
     apple: { album_id: album.apple_id, song_ids: [] },
@@ -74,7 +74,7 @@ function demoRelease(ctx: ServerContext): ReleaseSettingsInput {
       de: 'Ja, speichert das Album zum Erscheinen in meiner Bibliothek (und folgt, wenn gewählt, der Band). Ich bekomme eine Bestätigung per E-Mail.',
       en: 'Yes, save the album to my library when it is out (and follow the band, if chosen). I get a receipt by e-mail.',
     },
-  };
+  });
 }
 
 /** The page of the release campaign: every module, on the first demo album. */
