@@ -8,6 +8,7 @@ import { Countdown } from './modules/Countdown.tsx';
 import { Hero } from './modules/Hero.tsx';
 import { Newsletter } from './modules/Newsletter.tsx';
 import { Player } from './modules/Player.tsx';
+import { Presave } from './modules/Presave.tsx';
 import { CardBlock, LinksBlock, TextBlock } from './modules/Simple.tsx';
 import { TokenGateForm } from './modules/TokenGateForm.tsx';
 import { lookVariables } from './rules/look.ts';
@@ -15,7 +16,7 @@ import { usePage, useRuntime } from './runtime/context.tsx';
 import type { Phase } from './runtime/types.ts';
 
 /** Modules shown before the start and after the end; the others (music) only while it runs. */
-const ALWAYS: ReadonlySet<PageModule['type']> = new Set(['hero', 'countdown', 'newsletter', 'text', 'card', 'links']);
+const ALWAYS: ReadonlySet<PageModule['type']> = new Set(['hero', 'countdown', 'newsletter', 'text', 'card', 'links', 'presave']);
 
 function isShown(module: PageModule, phase: Phase): boolean {
   return phase === 'running' || ALWAYS.has(module.type);
@@ -37,6 +38,8 @@ function ModuleView({ module, index }: { module: PageModule; index: number }) {
       return <CardBlock module={module} />;
     case 'links':
       return <LinksBlock module={module} />;
+    case 'presave':
+      return <Presave module={module} />;
   }
 }
 

@@ -19,6 +19,7 @@ import { registerPartySurface, type PartyRuntime } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
 import { auditScheduledRun } from './cms/editorial/audit.ts';
 import { campaignScheduleJob } from './cms/editorial/publish.ts';
+import { presaveJob } from './cms/presave/job.ts';
 import { retentionJob } from './dataRights/retention.ts';
 import { changesOf } from './platform/db/cache.ts';
 import { JobScheduler } from './platform/jobs.ts';
@@ -129,7 +130,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   const jobMetrics = ctx.metrics;
   if (jobMetrics) jobs.onLag = (job, lateMs) => jobMetrics.jobLag.observe({ job }, lateMs / 1000);
   closers.push(() => jobs.close());
-  jobs.add(retentionJob(ctx), campaignScheduleJob(ctx, auditScheduledRun(ctx)), idempotencyPurgeJob({ db: ctx.db, now: () => ctx.now() }));
+  jobs.add(retentionJob(ctx), campaignScheduleJob(ctx, auditScheduledRun(ctx)), idempotencyPurgeJob({ db: ctx.db, now: () => ctx.now() }), presaveJob(ctx));
   let partyRuntime: PartyRuntime | null = null;
   if (party) {
     partyRuntime = { fakeTraffic: new FakeTraffic(ctx) };

@@ -90,6 +90,7 @@ export function createCmsApi(opts: CmsApiOptions) {
     campaigns: {
       page: (query: CampaignsPageQuery) => call('searchCampaigns', { query }),
       get: (id: string) => call('getCampaign', { params: { id } }),
+      presaveReport: (id: string) => call('presaveReport', { params: { id } }),
       create: (body: CreateCampaignBody) => call('createCampaign', { body }),
       patch: (id: string, body: PatchCampaignBody) => call('patchCampaign', { params: { id }, body }),
       clone: (id: string, body: CloneCampaignBody) => call('cloneCampaign', { params: { id }, body: body ?? {} }),

@@ -21,6 +21,7 @@ import { useEditLock, type LockState } from './editor/useEditLock.ts';
 import { useCampaign, useCountries, usePatchCampaign } from './queries.ts';
 import { campaignState, STATE_COLOURS } from './timing.ts';
 import { HistoryPanel } from './editorial/HistoryPanel.tsx';
+import { ReleasePanel } from './release/ReleasePanel.tsx';
 import { PublishBar } from './editorial/PublishBar.tsx';
 import { StatusBadge } from './editorial/StatusBadge.tsx';
 
@@ -169,6 +170,7 @@ function Editor({ stored: initial }: { stored: Campaign }) {
                 <Tabs.Tab value="modules">Page modules</Tabs.Tab>
                 <Tabs.Tab value="newsletters">Newsletters</Tabs.Tab>
                 <Tabs.Tab value="gate">Token gate</Tabs.Tab>
+                <Tabs.Tab value="release">Release</Tabs.Tab>
                 <Tabs.Tab value="translations">Translations</Tabs.Tab>
                 <Tabs.Tab value="meta">Meta & tracking</Tabs.Tab>
                 {canSeeSubscribers && <Tabs.Tab value="subscribers">Subscribers</Tabs.Tab>}
@@ -186,6 +188,9 @@ function Editor({ stored: initial }: { stored: Campaign }) {
               </Tabs.Panel>
               <Tabs.Panel value="gate" pt="md">
                 <TokenGateFields form={form} readOnly={readOnly} campaignUrl={stored.url} />
+              </Tabs.Panel>
+              <Tabs.Panel value="release" pt="md">
+                <ReleasePanel form={form} readOnly={readOnly} stored={stored} />
               </Tabs.Panel>
               <Tabs.Panel value="translations" pt="md">
                 <TranslationsField form={form} readOnly={readOnly} />

@@ -87,6 +87,8 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     isEditor: false,
     isReady: false,
     restoredConsents: [],
+    release: null,
+    presave: null,
   };
   document.documentElement.lang = locale;
 
@@ -116,6 +118,7 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     handover: (service, from) => ready.then((rt) => rt.handover(service, from)),
     logout: () => ready.then((rt) => rt.logout()),
     dismissBanner: () => real?.dismissBanner(),
+    presave: (body) => ready.then((rt) => rt.presave(body)),
     tracks: (ids) => ready.then((rt) => rt.tracks(ids)),
     createPlayer: (tracks) => {
       if (!real) throw new Error('The player needs the campaign runtime');

@@ -8,7 +8,9 @@ import {
   type CampaignSimulation,
   type NewsletterConsent,
   type PlaybackTrack,
+  type Presave,
   type SpotifyTrack,
+  type TerritoryRelease,
 } from '@fanfare/protocol';
 import { pageOf, withTheme } from '../rules/look.ts';
 import { pageForVariant } from '../rules/variant.ts';
@@ -64,8 +66,31 @@ function takeHandoverToken(): string | null {
   return token || null;
 }
 
-function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, bannerDismissed: boolean, restoredConsents: string[], unavailable: PageView['unavailable']): PageView {
-  const campaign = c.campaign;
+/** How often the page asks again while its territory's release time passed but the server has not flipped it. */
+const RELEASE_POLL_MS = 15_000;
+
+/** The page's phase and campaign as the visitor's territory sees them (`data.release`). */
+function territorial(campaign: PageView['campaign'], phase: PageView['phase'], release: TerritoryRelease | null): { campaign: PageView['campaign']; phase: PageView['phase'] } {
+  if (!release) return { campaign, phase };
+  return {
+    // The countdown runs to the territory's release; services that lack the release there are hidden.
+    campaign: { ...campaign, starts_at: release.release_at, enabled_services: campaign.enabled_services.filter((s) => release.services.includes(s)) },
+    // An unavailable territory stays in pre-release until the server finds the release there.
+    phase: release.state === 'released' ? (phase === 'ended' ? 'ended' : 'running') : 'upcoming',
+  };
+}
+
+function snapshotOf(
+  c: CampaignInstance,
+  simulation: CampaignSimulation | null,
+  bannerDismissed: boolean,
+  restoredConsents: string[],
+  unavailable: PageView['unavailable'],
+  release: TerritoryRelease | null = null,
+  presave: Presave | null = null,
+): PageView {
+  const local = territorial(c.campaign, c.timing.phase === 'running' ? 'running' : c.timing.phase, simulation ? null : release);
+  const campaign = local.campaign;
   const gate = c.tokenGate.result;
   const simulatedLogin = simulation?.login;
   const token = c.token;
@@ -76,7 +101,7 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
     // Visitors of an A/B test see their variant; the editor always shows the page as edited.
     page: withTheme(pageForVariant(pageOf(campaign), campaign.data.ab_test, c.bridge.isConnected ? 'a' : c.funnel.variant), c.theme),
     environment: c.environment,
-    phase: c.timing.phase === 'running' ? 'running' : c.timing.phase,
+    phase: local.phase,
     locale: c.i18n.locale,
     defaultLocale: campaign.i18n?.default_locale ?? 'de',
     locales: c.i18n.availableLocales,
@@ -87,6 +112,8 @@ function snapshotOf(c: CampaignInstance, simulation: CampaignSimulation | null, 
     isEditor: c.bridge.isConnected,
     isReady: true,
     restoredConsents,
+    release: simulation ? null : release,
+    presave,
   };
 }
 
@@ -145,10 +172,12 @@ export async function createRuntime(): Promise<PageRuntime> {
   const stored = readStored(window.sessionStorage, restoredConsentsKey(campaignId));
   let restoredConsents: string[] = Array.isArray(stored) ? stored.filter((v): v is string => typeof v === 'string').slice(0, 20) : [];
   let draftConsents: string[] = restoredConsents;
+  let release: TerritoryRelease | null = null;
+  let presave: Presave | null = null;
   let snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, { ...unavailable });
   // A declaration, not a const: the SDK load-error listener above may call it.
   function changed() {
-    snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, { ...unavailable });
+    snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, { ...unavailable }, release, presave);
     for (const l of listeners) l();
   }
 
@@ -169,6 +198,31 @@ export async function createRuntime(): Promise<PageRuntime> {
     changed();
     if (state.service && !c.login.isLoggedIn && c.campaign.enabled_services.includes(state.service)) await c.login.login(state.service);
   };
+  const cms = () => c.api.cms();
+  const asFan = async () => {
+    const token = c.token;
+    return token ? (await cms()).with({ token: () => token.access_token }) : null;
+  };
+  /** Reads the release in the visitor's territory; while its time passed and it is not out, asks again. */
+  const followRelease = async (tries = 0): Promise<void> => {
+    if (!c.campaign.data.release) return;
+    try {
+      const geo = await c.api.geo();
+      release = await (await cms()).call('getTerritoryRelease', { params: { id: c.campaign.id, country: geo.country_code } }, { includeToken: false });
+    } catch {
+      release = null;
+    }
+    changed();
+    if (!release || release.state === 'released' || tries > 40) return;
+    const wait = Math.max(Date.parse(release.release_at) - c.now(), 0) + RELEASE_POLL_MS * (release.state === 'unavailable' ? 4 : 1);
+    env.timers.setTimeout(() => void followRelease(tries + 1), Math.min(wait, 2_147_483_647));
+  };
+  const loadPresave = async () => {
+    presave = null;
+    const fan = c.campaign.data.release ? await asFan() : null;
+    if (fan) presave = await fan.call('getPresave', { params: { id: c.campaign.id } }).catch(() => null);
+    changed();
+  };
   c.events.on('campaign', changed);
   c.events.on('simulation', (s) => {
     simulation = s;
@@ -183,10 +237,12 @@ export async function createRuntime(): Promise<PageRuntime> {
     changed();
   });
   c.tokenGate.events.on('change', changed);
-  c.login.events.on('change', changed);
+  c.login.events.on('change', () => void loadPresave());
 
   await c.start();
   changed();
+  void followRelease();
+  void loadPresave();
   // A used or expired link just leaves the visitor on the page, as an ordinary visit.
   if (handoverToken) await applyHandover(handoverToken).catch((err: unknown) => console.warn('Handover link not usable', err));
 
@@ -228,6 +284,13 @@ export async function createRuntime(): Promise<PageRuntime> {
       await c.login.login(service);
     },
     logout: () => c.login.logout(),
+    async presave(body) {
+      const fan = await asFan();
+      if (!fan) throw new Error('User account must be logged in to pre-save');
+      presave = await fan.call('presave', { params: { id: c.campaign.id }, body: { ...body, locale: c.i18n.locale, host_url: window.location.href.split('#')[0]!.slice(0, 2000) } });
+      changed();
+      return presave;
+    },
     dismissBanner() {
       bannerDismissed = true;
       changed();

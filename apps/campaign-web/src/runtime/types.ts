@@ -1,5 +1,5 @@
 import type { CodeCheck } from './gateCode.ts';
-import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, HandoverLink, InAppBrowser, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack } from '@fanfare/protocol';
+import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, HandoverLink, InAppBrowser, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack, Presave, PresaveBody, TerritoryRelease } from '@fanfare/protocol';
 
 /** Where the campaign's timing stands (spec 4 "Campaign timing"). */
 export type Phase = 'upcoming' | 'running' | 'ended';
@@ -35,6 +35,13 @@ export interface PageView {
   isReady: boolean;
   /** Newsletter ids whose consent the visitor ticked before an in-app browser handover (not sent yet). */
   restoredConsents: string[];
+  /**
+   * The release in the visitor's territory (campaigns with `data.release`): the page's timing,
+   * countdown and services follow it. Null without a release or before it is known.
+   */
+  release: TerritoryRelease | null;
+  /** The logged-in fan's pre-save of this campaign, if any. */
+  presave: Presave | null;
 }
 
 /** What the player shows and does, whichever player runs (provider, HLS preview). */
@@ -83,6 +90,8 @@ export interface PageRuntime {
   handover(service: CampaignService, from: InAppBrowser): Promise<HandoverLink>;
   logout(): Promise<void>;
   dismissBanner(): void;
+  /** Pre-saves the release for the logged-in fan (the territory is the server's reading of the request). */
+  presave(body: Omit<PresaveBody, 'locale' | 'host_url'>): Promise<Presave>;
   /** The campaign's tracks, looked up by Spotify id. */
   tracks(spotifyIds: string[]): Promise<PlaybackTrack[]>;
   /** The player for the visitor: the provider's when logged in, else HLS previews. */

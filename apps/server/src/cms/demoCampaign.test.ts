@@ -125,6 +125,16 @@ describe.each(DB_TARGETS)('demo campaign and the party page newsletter (README: 
     return JSON.parse(m![1]!.replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&amp;/g, '&')) as Campaign;
   }
 
+  it('the release page has a territory clock: the same local time, a different instant in DE and GB', async () => {
+    const release = await demoCampaign(DEMO_RELEASE_SLUG);
+    expect(release.data.release?.clock.mode).toBe('local');
+    const read = async (country: string) => (await (await fetch(`${ts.cmsUrl}/api/campaigns/${release.id}/presave/territories/${country}`)).json()) as { release_at: string; state: string; time_zone: string };
+    const [de, gb] = [await read('DE'), await read('GB')];
+    expect([de.time_zone, gb.time_zone]).toEqual(['Europe/Berlin', 'Europe/London']);
+    expect(Date.parse(gb.release_at) - Date.parse(de.release_at)).toBe(3_600_000);
+    expect(de.state).toBe('pending');
+  });
+
   it('the release page shows every module, a countdown and audible tracks of the demo catalog', async () => {
     const release = await demoCampaign(DEMO_RELEASE_SLUG);
     const types = new Set(release.data.page!.modules.map((m) => m.type));

@@ -1,4 +1,4 @@
-import { CampaignPage, type CampaignPageInput, type CreateCampaignBody, type NewsletterEntry } from '@fanfare/protocol';
+import { CampaignPage, type CampaignPageInput, type CreateCampaignBody, type NewsletterEntry, ReleaseSettings } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
 import { createApp, findApp } from './apps/service.ts';
 import { createCampaign } from './campaigns/service.ts';
@@ -50,6 +50,35 @@ const requiredNewsletter: NewsletterEntry = {
   },
 };
 
+/** The territories of the demo release: each flips at the same wall-clock time in its own zone. */
+export const DEMO_TERRITORIES = ['DE', 'AT', 'CH', 'GB', 'US'];
+
+/** `at` as a wall-clock time (YYYY-MM-DDTHH:mm) in `timeZone`. */
+function wallClock(at: number, timeZone: string): string {
+  const parts = new Intl.DateTimeFormat('en-CA', { timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit' }).formatToParts(new Date(at));
+  const n = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
+  return `${n('year')}-${n('month')}-${n('day')}T${n('hour')}:${n('minute')}`;
+}
+
+/**
+ * The demo release clock: out in Germany when the countdown ends (the next full minute after it),
+ * and at that same local time in each other territory's zone (an hour later in the UK, six in
+ * New York), with the pre-save saving the first demo album and following its artist.
+ */
+function demoRelease(ctx: ServerContext): ReleaseSettings {
+  const album = ctx.catalog.albums[0]!;
+  const at = Math.ceil((ctx.now() + DEMO_COUNTDOWN_MS) / 60_000) * 60_000;
+  return ReleaseSettings.parse({
+    clock: { mode: 'local', local_time: wallClock(at, 'Europe/Berlin'), territories: {} },
+    spotify: { album_id: album.spotify_id, track_ids: ctx.catalog.albumTracks(album).map((t) => t.spotify_id), artist_ids: album.artist_keys.map((k) => ctx.catalog.artistByKey(k).spotify_id) },
+    apple: { album_id: album.apple_id, song_ids: [] },
+    consent_text: {
+      de: 'Ja, speichert das Album zum Erscheinen in meiner Bibliothek (und folgt, wenn gewählt, der Band). Ich bekomme eine Bestätigung per E-Mail.',
+      en: 'Yes, save the album to my library when it is out (and follow the band, if chosen). I get a receipt by e-mail.',
+    },
+  });
+}
+
 /** The page of the release campaign: every module, on the first demo album. */
 function releasePage(ctx: ServerContext, gateUrl: string): CampaignPage {
   const album = ctx.catalog.albums[0]!;
@@ -65,6 +94,12 @@ function releasePage(ctx: ServerContext, gateUrl: string): CampaignPage {
         cover_image: media(album.image),
       },
       { type: 'countdown', id: 'countdown', title: { de: 'Das Album erscheint in', en: 'The album drops in' } },
+      {
+        type: 'presave',
+        id: 'presave',
+        title: { de: 'Vorab speichern', en: 'Pre-save' },
+        text: { de: 'Wir legen das Album zum Erscheinen in deinem Land in deine Bibliothek.', en: 'We put the album in your library when it is out in your country.' },
+      },
       { type: 'player', id: 'player', title: { de: 'Jetzt reinhören', en: 'Listen now' }, spotify_track_ids: ctx.catalog.albumTracks(album).map((t) => t.spotify_id) },
       {
         type: 'newsletter',
@@ -145,7 +180,7 @@ export async function seedDemoCampaign(ctx: ServerContext, partyId: string): Pro
     starts_at: new Date(ctx.now() + DEMO_COUNTDOWN_MS).toISOString(),
     newsletters: [optionalNewsletter, requiredNewsletter],
     meta_tags: { title: `${album.name}: Neon Harbour`, description: 'The new album by Neon Harbour', 'og:image': cover },
-    data: { page: releasePage(ctx, pageUrl(DEMO_GATE_SLUG)) },
+    data: { participating_countries: DEMO_TERRITORIES, page: releasePage(ctx, pageUrl(DEMO_GATE_SLUG)), release: demoRelease(ctx) },
   });
 
   await createUnlessExists(ctx, {

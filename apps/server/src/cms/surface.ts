@@ -16,6 +16,7 @@ import { registerHandoverRoutes } from './handover/routes.ts';
 import { registerNewsletterRoutes } from './newsletter/routes.ts';
 import { registerCmsMusicRoutes } from './music/routes.ts';
 import { registerPageRoutes } from './pages/routes.ts';
+import { registerPresaveRoutes } from './presave/routes.ts';
 import { registerTokenGateCodeRoutes } from './tokenGate/codesRoutes.ts';
 import { registerTokenGateRoutes } from './tokenGate/routes.ts';
 import { registerUploadFolderMoveRoutes } from './uploads/moveRoutes.ts';
@@ -51,6 +52,7 @@ export async function registerCmsSurface(app: App, ctx: ServerContext): Promise<
   await registerNewsletterLedgerRoutes(app, ctx);
   await registerAccountRoutes(app, ctx);
   await registerTokenGateRoutes(app, ctx);
+  await registerPresaveRoutes(app, ctx);
   await registerTokenGateCodeRoutes(app, ctx);
   await registerFunnelRoutes(app, ctx);
   await registerCmsUploadRoutes(app, ctx);

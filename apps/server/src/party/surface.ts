@@ -5,6 +5,7 @@ import staticFiles from '@fastify/static';
 import type { ServerContext } from '../context.ts';
 import type { App } from '../platform/http.ts';
 import type { JobScheduler } from '../platform/jobs.ts';
+import { EmulatorLibrary, registerEmulatorControl } from '../providers/emulators/library.ts';
 import { registerAppleEmulator } from '../providers/emulators/appleEmulator.ts';
 import { registerSpotifyEmulator } from '../providers/emulators/spotifyEmulator.ts';
 import { registerMusicRoutes } from '../providers/music/routes.ts';
@@ -67,8 +68,11 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
     allowedPath: (pathName) => /^\/(covers|audio)\//.test(pathName),
     maxAge: '1d',
   });
-  if (ctx.config.emulatorRoutes.spotify) await registerSpotifyEmulator(app, ctx);
-  if (ctx.config.emulatorRoutes.apple) await registerAppleEmulator(app, ctx);
+  // One library and availability map for both emulators, steered through /emulator/control.
+  const emulatorLibrary = new EmulatorLibrary();
+  if (ctx.config.emulatorRoutes.spotify) await registerSpotifyEmulator(app, ctx, emulatorLibrary);
+  if (ctx.config.emulatorRoutes.apple) await registerAppleEmulator(app, ctx, emulatorLibrary);
+  if (ctx.config.emulatorRoutes.spotify || ctx.config.emulatorRoutes.apple) await registerEmulatorControl(app, emulatorLibrary);
   await registerAuthRoutes(app, ctx);
   await registerUserRoutes(app, ctx);
   await registerFanDataRightsRoutes(app, ctx);

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { Id, IsoDateTime } from '../common.ts';
 import { CampaignPage } from './page.ts';
 import { CampaignAbTest } from './funnel.ts';
+import { ReleaseSettings } from './presave.ts';
 import {
   CAMPAIGN_SERVICES,
   CMS_ROLES,
@@ -157,6 +158,8 @@ export const CampaignData = z.looseObject({
   page: CampaignPage.optional(),
   /** An A/B test of the page: variant B's overrides (`funnel.ts`). */
   ab_test: CampaignAbTest.optional(),
+  /** When the release comes out per territory, and what a pre-save does then (`presave.ts`). */
+  release: ReleaseSettings.optional(),
 });
 export type CampaignData = z.infer<typeof CampaignData>;
 

@@ -10,3 +10,4 @@ export * from './editorial.ts';
 export * from './handover.ts';
 export * from './funnel.ts';
 export * from './funnelRules.ts';
+export * from './presave.ts';

@@ -16,6 +16,7 @@ describe('campaign page data (data.page)', () => {
       text: { type: 'text', id: 'e', body: { de: 'Hallo' } },
       card: { type: 'card', id: 'f' },
       links: { type: 'links', id: 'g' },
+      presave: { type: 'presave', id: 'h' },
     };
     for (const type of PAGE_MODULE_TYPES) expect(PageModule.safeParse(minimal[type]).success, type).toBe(true);
   });

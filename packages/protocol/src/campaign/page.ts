@@ -49,6 +49,8 @@ export const PlayerModule = z.strictObject({
   /** Spotify ids of the tracks, in order (at most 50: one lookup batch, spec 9). */
   spotify_track_ids: z.array(z.string().min(1).max(100)).min(1).max(50),
 });
+/** Pre-save: provider login, the choice (album or tracks, follow the artist) and the consent wording of `data.release`. */
+export const PresaveModule = z.strictObject({ ...moduleBase, type: z.literal('presave'), text: LocalizedText.optional() });
 /** Free text. */
 export const TextModule = z.strictObject({ ...moduleBase, type: z.literal('text'), body: LocalizedText });
 /** A card (spec 2) with optional text and a button linking somewhere. */
@@ -72,9 +74,9 @@ export const LinksModule = z.strictObject({
 });
 
 /** Every module type a page can hold. */
-export const PageModule = z.discriminatedUnion('type', [HeroModule, CountdownModule, NewsletterModule, PlayerModule, TextModule, CardModule, LinksModule]);
+export const PageModule = z.discriminatedUnion('type', [HeroModule, CountdownModule, NewsletterModule, PlayerModule, TextModule, CardModule, LinksModule, PresaveModule]);
 export type PageModule = z.infer<typeof PageModule>;
-export const PAGE_MODULE_TYPES = ['hero', 'countdown', 'newsletter', 'player', 'text', 'card', 'links'] as const;
+export const PAGE_MODULE_TYPES = ['hero', 'countdown', 'newsletter', 'player', 'text', 'card', 'links', 'presave'] as const;
 export type PageModuleType = (typeof PAGE_MODULE_TYPES)[number];
 
 /** Imprint and privacy links shown in the page footer. */

@@ -105,6 +105,7 @@ import {
 import { PREVIEW_MANIFEST_PATH } from './constants.ts';
 import { HandoverLink, HandoverRedeemBody, HandoverState } from './handover.ts';
 import { FunnelEventsBody, FunnelEventsResponse, FunnelQuery, FunnelReport } from './funnel.ts';
+import { Presave, PresaveBody, PresaveReport, TerritoryParams, TerritoryRelease } from './presave.ts';
 
 
 /** The `*` of `/api/uploads/folders/*`: a folder path such as `covers/2025` (no leading slash). */
@@ -674,6 +675,54 @@ export const CMS_ROUTES = {
     tag: 'token gate',
     summary: 'Revoke an access key',
     params: TokenGateKeyParams,
+  },
+
+  // --- Pre-save and the release clock (issue 46) -------------------------------------------
+  presave: {
+    method: 'PUT',
+    path: '/api/campaigns/:id/presave',
+    auth: 'account',
+    tag: 'presave',
+    summary: "Pre-saves the release for the logged-in fan (or changes the choice while it waits); the consent wording is stored",
+    params: CmsIdParam,
+    body: PresaveBody,
+    response: Presave,
+  },
+  getPresave: {
+    method: 'GET',
+    path: '/api/campaigns/:id/presave',
+    auth: 'account',
+    tag: 'presave',
+    summary: "The logged-in fan's pre-save of this campaign and its result",
+    params: CmsIdParam,
+    response: Presave,
+  },
+  cancelPresave: {
+    method: 'DELETE',
+    path: '/api/campaigns/:id/presave',
+    auth: 'account',
+    tag: 'presave',
+    summary: 'Withdraws a pre-save that has not run yet',
+    params: CmsIdParam,
+  },
+  getTerritoryRelease: {
+    method: 'GET',
+    path: '/api/campaigns/:id/presave/territories/:country',
+    auth: 'none',
+    tag: 'presave',
+    summary: "The release in a territory: its time, whether it is out there, and the services that carry it",
+    params: TerritoryParams,
+    response: TerritoryRelease,
+  },
+  presaveReport: {
+    method: 'GET',
+    path: '/api/campaigns/:id/presave/report',
+    auth: 'cms',
+    permission: 'campaigns.read',
+    tag: 'presave',
+    summary: "The release per territory (pending, released, unavailable) with pre-save counts and the latest results",
+    params: CmsIdParam,
+    response: PresaveReport,
   },
 
   // --- Uploads ----------------------------------------------------------------------------

@@ -17,6 +17,7 @@ const MODULE_FIELDS: Record<PageModuleType, { texts: string[]; urls: string[]; l
   text: { texts: ['title'], urls: [], longText: 'body' },
   card: { texts: ['title', 'text', 'button_label'], urls: ['url', 'image'] },
   links: { texts: ['title', 'ticket_label'], urls: ['ticket_url'] },
+  presave: { texts: ['title', 'text'], urls: [] },
 };
 
 const label = (k: string) => k.replace(/_/g, ' ').replace(/^./, (c) => c.toUpperCase());

@@ -49,6 +49,31 @@ export class AppleAdapter {
   }
 
   /**
+   * Whether the storefront carries a catalogue item: Apple answers 404 for an item that is not
+   * available there.
+   */
+  async inStorefront(storefront: string, kind: 'albums' | 'songs', id: string): Promise<boolean> {
+    try {
+      await this.get(`/catalog/${sf(storefront)}/${kind}/${encodeURIComponent(id)}`);
+      return true;
+    } catch (e) {
+      if (e instanceof ProviderError && e.status === 404) return false;
+      throw e;
+    }
+  }
+
+  /** Adds albums and songs to the fan's library (`POST /v1/me/library?ids[albums]=...`). */
+  async addToLibrary(musicUserToken: string, items: { albums: string[]; songs: string[] }): Promise<void> {
+    const q = new URLSearchParams();
+    if (items.albums.length) q.set('ids[albums]', items.albums.join(','));
+    if (items.songs.length) q.set('ids[songs]', items.songs.join(','));
+    await fetchJson('apple', `${this.config.apiUrl}/me/library?${q.toString()}`, {
+      method: 'POST',
+      headers: { ...this.auth(), 'music-user-token': musicUserToken },
+    });
+  }
+
+  /**
    * Checks a music user token by asking for the fan's storefront. Apple gives no stable user id, so
    * the fan is identified by a hash of the token (see docs/decisions/0003-apple-identity.md).
    */

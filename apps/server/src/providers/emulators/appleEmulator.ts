@@ -1,5 +1,6 @@
 import type { ServerContext } from '../../context.ts';
 import { EMULATOR_APPLE_DEVELOPER_TOKEN } from '../../platform/config.ts';
+import type { FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { signPayload, verifyPayload } from '../../platform/tokens.ts';
@@ -8,6 +9,7 @@ import type { CatalogTrack } from '../catalog/catalog.ts';
 import { DEMO_FANS, EMULATOR_SIGNING_KEY, demoFanByHint } from './demoFans.ts';
 import { consentPage } from './page.ts';
 import { previewAudioPath, registerPreviewAudio } from './previewAudio.ts';
+import { EmulatorLibrary } from './library.ts';
 import { isAllowedRedirect } from '../../party/auth/loginService.ts';
 import { sendStandInScript } from './sdk/standInScripts.ts';
 
@@ -22,7 +24,7 @@ export function emulatorMusicUserToken(hint: string): string {
  * The Apple Music API subset we call, over the demo catalog, plus a stand-in for MusicKit's
  * authorize step that hands out music user tokens. Mounted at `/emulator/apple`.
  */
-export async function registerAppleEmulator(app: App, ctx: ServerContext): Promise<void> {
+export async function registerAppleEmulator(app: App, ctx: ServerContext, library = new EmulatorLibrary()): Promise<void> {
   const { catalog } = ctx;
   const artwork = (rel: string): A.Artwork => ({
     // Apple's artwork URLs are templates; ours ignore the size.
@@ -102,10 +104,29 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
               return reply.status(401).send({ errors: [{ status: '401', title: 'Unauthorized' }] });
             }
           });
-          api.get('/me/storefront', async (req, reply) => {
+          const fanOf = (req: FastifyRequest) => {
             const token = String(req.headers['music-user-token'] ?? '');
             const mut = verifyPayload<MusicUserToken>(token, EMULATOR_SIGNING_KEY);
-            const fan = mut?.kind === 'music_user' ? demoFanByHint(mut.fan) : undefined;
+            return mut?.kind === 'music_user' ? demoFanByHint(mut.fan) : undefined;
+          };
+          // Library add (pre-saves): `?ids[albums]=a,b&ids[songs]=c`, answered 202 like Apple.
+          api.post('/me/library', async (req, reply) => {
+            const fan = fanOf(req);
+            if (!fan) return reply.status(403).send({ errors: [{ status: '403', title: 'Invalid music user token' }] });
+            const q = req.query as Record<string, string | undefined>;
+            const split = (v: string | undefined) => String(v ?? '').split(',').filter(Boolean);
+            const albums = split(q['ids[albums]']);
+            const songs = split(q['ids[songs]']);
+            if (albums.length + songs.length === 0 || albums.length + songs.length > 100) {
+              return reply.status(400).send({ errors: [{ status: '400', title: 'ids must name 1 to 100 items' }] });
+            }
+            const fault = library.takeFault('apple', fan.hint);
+            if (fault) return reply.status(fault).send({ errors: [{ status: String(fault), title: 'Emulated failure' }] });
+            library.add('apple', fan.hint, { albums, tracks: songs });
+            return reply.status(202).send();
+          });
+          api.get('/me/storefront', async (req, reply) => {
+            const fan = fanOf(req);
             if (!fan) return reply.status(403).send({ errors: [{ status: '403', title: 'Invalid music user token' }] });
             const sf: A.Storefront = {
               id: fan.country.toLowerCase(),
@@ -125,7 +146,8 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
           });
           api.get('/catalog/:storefront/albums/:id', async (req, reply) => {
             const al = catalog.albumByAppleId((req.params as { id: string }).id);
-            if (!al) return reply.status(404).send(notFound);
+            // An album not released in a storefront is not found there, as on Apple Music.
+            if (!al || !library.isAvailable('apple', al.apple_id, (req.params as { storefront: string }).storefront)) return reply.status(404).send(notFound);
             const album: A.Album = {
               id: al.apple_id,
               type: 'albums',
@@ -138,8 +160,10 @@ export async function registerAppleEmulator(app: App, ctx: ServerContext): Promi
             return { data: [album] };
           });
           api.get('/catalog/:storefront/songs/:id', async (req, reply) => {
-            const t = catalog.trackByAppleId((req.params as { id: string }).id);
-            if (!t) return reply.status(404).send(notFound);
+            const { storefront, id } = req.params as { storefront: string; id: string };
+            const t = catalog.trackByAppleId(id);
+            // A release the control marked unavailable in this storefront is unknown there, as at Apple.
+            if (!t || !library.isAvailable('apple', id, storefront)) return reply.status(404).send(notFound);
             return { data: [song(t)] };
           });
           // Songs by ISRC (`?filter[isrc]=`; a filter no song matches gives an empty list) or by id

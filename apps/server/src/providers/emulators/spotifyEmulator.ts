@@ -1,6 +1,7 @@
 import type { ServerContext } from '../../context.ts';
 import { EMULATOR_CLIENT } from '../../platform/config.ts';
 import { sendStandInScript } from './sdk/standInScripts.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../../platform/http.ts';
 import { pageHeaders } from '../../platform/securityHeaders.ts';
 import { signPayload, verifyPayload } from '../../platform/tokens.ts';
@@ -11,6 +12,8 @@ import { consentPage } from './page.ts';
 import { previewAudioPath, registerPreviewAudio } from './previewAudio.ts';
 import { registerPlayerRoutes } from './spotifyPlayerRoutes.ts';
 import { EmulatedPlayers } from './spotifyPlayerState.ts';
+import { COUNTRY_CODES } from '../../cms/i18n/countries.ts';
+import { EmulatorLibrary } from './library.ts';
 
 const CODE_TTL_MS = 60_000;
 const ACCESS_TTL_S = 3600;
@@ -30,7 +33,7 @@ const verify = <T extends { kind: string }>(token: string, kind: T['kind']) => {
  * `/emulator/spotify` when no Spotify credentials are configured. Codes and tokens are signed, so
  * every node of a cluster accepts them.
  */
-export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Promise<void> {
+export async function registerSpotifyEmulator(app: App, ctx: ServerContext, library = new EmulatorLibrary()): Promise<void> {
   const { catalog } = ctx;
   const media = (rel: string) => `${ctx.config.publicUrl}/media/catalog/${rel}`;
   const images = (rel: string): W.Image[] => [{ url: media(rel), width: 300, height: 300 }];
@@ -58,6 +61,8 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
     };
   };
   const paging = <T>(items: T[]): W.Paging<T> => ({ items, next: null, total: items.length });
+  // The markets an item is available in: every country but those the control made unavailable.
+  const marketsOf = (id: string) => COUNTRY_CODES.filter((c) => library.isAvailable('spotify', id, c));
   const players = new EmulatedPlayers(catalog, () => ctx.now());
   // The emulator client's registered redirect URIs: the party's and the CMS's login callbacks.
   const registeredCallbacks = [
@@ -172,7 +177,7 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
             const al = catalog.albumBySpotifyId((req.params as { id: string }).id);
             if (!al) return reply.status(404).send(notFound);
             const album: W.Album = { ...simpleAlbum(al), tracks: paging(catalog.albumTracks(al).map(fullTrack)) };
-            return album;
+            return { ...album, available_markets: marketsOf(al.spotify_id) };
           });
           api.get('/playlists/:id', async (req, reply) => {
             const pl = catalog.playlistBySpotifyId((req.params as { id: string }).id);
@@ -201,7 +206,7 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
           api.get('/tracks/:id', async (req, reply) => {
             const t = catalog.trackBySpotifyId((req.params as { id: string }).id);
             if (!t) return reply.status(404).send(notFound);
-            return fullTrack(t);
+            return { ...fullTrack(t), available_markets: marketsOf(t.spotify_id) };
           });
           api.get('/tracks', async (req, reply) => {
             const ids = String((req.query as { ids?: string }).ids ?? '').split(',').filter(Boolean);
@@ -210,10 +215,22 @@ export async function registerSpotifyEmulator(app: App, ctx: ServerContext): Pro
             }
             return { tracks: ids.map((id) => { const t = catalog.trackBySpotifyId(id); return t ? fullTrack(t) : null; }) };
           });
-          api.put('/me/following', async (req, reply) => {
-            if (!fanOf(req)) return reply.status(403).send({ error: { status: 403, message: 'User token required' } });
-            return reply.status(204).send();
-          });
+          // The fan's library (pre-saves): ids in the query, as comma-separated lists.
+          const libraryWrite = (kind: 'albums' | 'tracks' | 'artists', max: number) => async (req: FastifyRequest, reply: FastifyReply) => {
+            const fan = fanOf(req);
+            if (!fan) return reply.status(403).send({ error: { status: 403, message: 'User token required' } });
+            const q = req.query as { ids?: string; type?: string };
+            if (kind === 'artists' && q.type !== 'artist') return reply.status(400).send({ error: { status: 400, message: 'type must be artist' } });
+            const ids = String(q.ids ?? '').split(',').filter(Boolean);
+            if (ids.length === 0 || ids.length > max) return reply.status(400).send({ error: { status: 400, message: `ids must name 1 to ${max} items` } });
+            const fault = library.takeFault('spotify', fan.hint);
+            if (fault) return reply.status(fault).send({ error: { status: fault, message: 'Emulated failure' } });
+            library.add('spotify', fan.hint, { [kind]: ids });
+            return reply.status(kind === 'artists' ? 204 : 200).send();
+          };
+          api.put('/me/following', libraryWrite('artists', 50));
+          api.put('/me/albums', libraryWrite('albums', 20));
+          api.put('/me/tracks', libraryWrite('tracks', 50));
           registerPlayerRoutes(api, players, fanOf, fullTrack);
         },
         { prefix: '/api/v1' },

@@ -12,6 +12,8 @@ export const SPOTIFY_SCOPES = [
   'user-modify-playback-state',
   'streaming',
   'user-follow-modify',
+  // Pre-saves put the release in the fan's library at release time.
+  'user-library-modify',
 ].join(' ');
 
 /**
@@ -63,6 +65,25 @@ export class SpotifyAdapter {
       method: 'PUT',
       headers: bearer(accessToken),
     });
+  }
+
+  /** Saves albums to the fan's library (`PUT /me/albums`, at most 20 ids). */
+  async saveAlbums(accessToken: string, ids: string[]): Promise<void> {
+    await fetchJson('spotify', `${this.config.apiUrl}/me/albums?ids=${ids.map(encodeURIComponent).join(',')}`, { method: 'PUT', headers: bearer(accessToken) });
+  }
+
+  /** Saves tracks to the fan's library (`PUT /me/tracks`, at most 50 ids). */
+  async saveTracks(accessToken: string, ids: string[]): Promise<void> {
+    await fetchJson('spotify', `${this.config.apiUrl}/me/tracks?ids=${ids.map(encodeURIComponent).join(',')}`, { method: 'PUT', headers: bearer(accessToken) });
+  }
+
+  /**
+   * The markets (upper-case country codes) an album or track is available in, as the catalogue
+   * lists them without a `market`; null when the answer carries no list (then: everywhere).
+   */
+  async availableMarkets(kind: 'albums' | 'tracks', id: string): Promise<string[] | null> {
+    const item = await this.get<{ available_markets?: string[] }>(`/${kind}/${encodeURIComponent(id)}`);
+    return item.available_markets ?? null;
   }
 
   async album(id: string, market?: string): Promise<MusicAlbum> {

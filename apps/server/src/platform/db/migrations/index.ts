@@ -15,6 +15,7 @@ import * as m015 from './015_data_rights.ts';
 import * as m016 from './016_editorial.ts';
 import * as m017 from './017_media_alt.ts';
 import * as m018 from './018_prepared_questions.ts';
+import * as m019 from './019_presave.ts';
 import * as m020Funnel from './020_funnel.ts';
 import * as m021 from './021_party_replay.ts';
 import * as m022 from './022_idempotency_keys.ts';
@@ -41,6 +42,7 @@ export const migrations: Record<string, Migration> = {
   '016_editorial': m016,
   '017_media_alt': m017,
   '018_prepared_questions': m018,
+  '019_presave': m019,
   '020_funnel': m020Funnel,
   '021_party_replay': m021,
   '022_idempotency_keys': m022,
