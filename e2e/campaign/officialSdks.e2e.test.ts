@@ -54,7 +54,7 @@ async function fanPage(): Promise<{ context: BrowserContext; page: Page; request
   return { context, page, requested };
 }
 
-describe('official provider SDKs when credentials are set (issue 44)', { timeout: 120_000 }, () => {
+describe('official provider SDKs when credentials are set: the pages ask the official URLs', { timeout: 120_000 }, () => {
   beforeAll(async () => {
     await Promise.all([buildCampaignWeb(), buildPartyWeb()]);
     server = await startTestServer({

@@ -200,6 +200,8 @@ describe('host flows in Chromium: popup, live poll, pause reason, reactions and 
     // Focus waits on Cancel: a second Enter cannot end the party by accident.
     expect(await host.evaluate(() => document.activeElement?.textContent)).toBe('Abbrechen');
     await screenshotBoth(host, 'host-end-confirm');
+    // Reaction bursts still flying (they fade out) would fail the contrast check of what they cross.
+    await waitFor(() => host.getByTestId('reaction-burst').count().then((n) => n === 0), 'every burst to fly off', 15_000);
     await expectNoSeriousAxeViolations(host, 'the end question');
     await host.keyboard.press('Enter');
     await waitFor(() => question.count().then((n) => n === 0), 'the question to close');

@@ -129,7 +129,10 @@ export class FunnelRecorder {
     this.queue = [];
     if (events.length === 0 || !this.isLive() || !this.hasConsent) return;
     try {
-      await this.env.fetch(this.endpoint(), { method: 'POST', keepalive: true, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+      const res = await this.env.fetch(this.endpoint(), { method: 'POST', keepalive: true, headers: { 'content-type': 'application/json' }, body: JSON.stringify({ events }) });
+      // Read to its end: a response nobody reads stays open in the browser, and the page never
+      // counts as settled (a test's network idle, a crawler's load).
+      await res.text();
     } catch (err) {
       this.env.logger.warn('funnel events not sent', err);
     }

@@ -31,7 +31,7 @@ async function withTimers<T>(work: Promise<T>): Promise<T> {
   return work;
 }
 
-describe('safe retries of creating calls (issue 43)', () => {
+describe('safe retries of creating calls: one Idempotency-Key per user action', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
 

@@ -8,7 +8,7 @@ import { providerSdkMetas } from './sdkScripts.ts';
 
 const REAL = { SPOTIFY_CLIENT_ID: 'any-id', SPOTIFY_CLIENT_SECRET: 'any-secret', APPLE_DEVELOPER_TOKEN: 'any-developer-token' };
 
-describe('provider SDK scripts a page loads (issue 44: real SDKs, one interface)', () => {
+describe('provider SDK scripts a page loads: the official scripts with credentials, the emulator stand-ins without', () => {
   it('with credentials: MusicKit JS v3 and the Web Playback SDK from their official URLs', () => {
     const metas = Object.fromEntries(providerSdkMetas(loadConfig(REAL)));
     expect(metas[PROVIDER_SDK_META.musicKitSrc]).toBe('https://js-cdn.music.apple.com/musickit/v3/musickit.js');

@@ -23,7 +23,7 @@ describe.each(DB_TARGETS)('scheduled and generated chat traffic on %s', (db) => 
   });
 
   describe('scheduled messages (spec 3, 7; SPEC-NOTES)', () => {
-    it('recurring_interval 2147483648 (past the integer column) is refused with 422 {detail}, never a 500 (issue 43)', async () => {
+    it('recurring_interval 2147483648 (past the integer column) is refused with 422 {detail}, never a 500', async () => {
       const res = await fetch(`${w.t.partyUrl}/api/parties/${PARTY}/chat/schedule`, {
         method: 'POST',
         headers: { 'x-cms-token': TEST_CMS_TOKEN, 'content-type': 'application/json' },
