@@ -3,9 +3,19 @@ import os from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { ROOT, SCREENSHOT_DIR } from '../party/browser.ts';
 
 export { launchChromium, waitFor } from '../party/browser.ts';
+
+/** Signs the first admin in on the back office's own form and waits for its first screen. */
+export async function signInToBackOffice(page: Page, cmsUrl: string): Promise<void> {
+  await page.goto(`${cmsUrl}/admin/`);
+  await page.getByLabel('E-mail').fill(ADMIN.email);
+  await page.locator('input[type="password"]').fill(ADMIN.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+}
 
 /** Newest modification time of the files under `dir` (node_modules and dist left out). */
 function newestMtime(dir: string): number {

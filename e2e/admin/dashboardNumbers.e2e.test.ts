@@ -9,7 +9,7 @@ import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { setUpParty, TestSocket, type LiveFan } from '../../apps/server/src/test/liveParty.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
 import type { PartyClient } from '@fanfare/client';
-import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshot, waitFor } from './browser.ts';
+import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshot, signInToBackOffice, waitFor } from './browser.ts';
 
 const PARTY = 'e2e-numbers';
 
@@ -34,11 +34,7 @@ describe('the live dashboard counts what happened: joins, leaves, listeners, mes
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await page.goto(`${server.cmsUrl}/admin/`);
-    await page.getByLabel('E-mail').fill(ADMIN.email);
-    await page.locator('input[type="password"]').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+    await signInToBackOffice(page, server.cmsUrl);
   }, 180_000);
 
   afterAll(async () => {

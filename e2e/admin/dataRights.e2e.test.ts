@@ -11,7 +11,7 @@ import type { Browser, Page, Route } from 'playwright-core';
 import { ADMIN, cmsApi, login, userWithRoles } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { loginWithSpotify } from '../../apps/server/src/test/logins.ts';
-import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshot } from './browser.ts';
+import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshot, signInToBackOffice } from './browser.ts';
 
 const EMAIL = 'rights.fan@example.com';
 let server: TestServer;
@@ -33,11 +33,7 @@ describe('data rights in the back office: find by e-mail, export, erase, audited
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await page.goto(`${server.cmsUrl}/admin/`);
-    await page.getByLabel('E-mail').fill(ADMIN.email);
-    await page.locator('input[type="password"]').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+    await signInToBackOffice(page, server.cmsUrl);
   }, 180_000);
 
   afterAll(async () => {

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, cmsApi, createApp, createCampaign, login } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths as expectAccessible, launchChromium, screenshotChecked as screenshot, waitFor } from './browser.ts';
+import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths as expectAccessible, launchChromium, screenshotChecked as screenshot, signInToBackOffice, waitFor } from './browser.ts';
 
 const ZONE = 'Europe/Berlin';
 
@@ -41,11 +41,7 @@ describe('editorial workflow in Chromium', { timeout: 120_000 }, () => {
     context.setDefaultTimeout(10_000);
     page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await page.goto(`${server.cmsUrl}/admin/`);
-    await page.getByLabel('E-mail').fill(ADMIN.email);
-    await page.locator('input[type="password"]').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+    await signInToBackOffice(page, server.cmsUrl);
   }, 180_000);
 
   afterAll(async () => {

@@ -15,7 +15,7 @@ import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { setUpParty, TestSocket, type LiveFan } from '../../apps/server/src/test/liveParty.ts';
 import { startTestServer, TEST_CMS_TOKEN, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { loginWithApple } from '../../apps/server/src/test/logins.ts';
-import { buildAdminWeb, expectAccessible, launchChromium, screenshot, waitFor } from './browser.ts';
+import { buildAdminWeb, expectAccessible, launchChromium, screenshot, signInToBackOffice, waitFor } from './browser.ts';
 
 const PARTY = 'e2e-dash';
 
@@ -46,11 +46,7 @@ describe('the live host dashboard in Chromium', { timeout: 180_000 }, () => {
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await page.goto(`${server.cmsUrl}/admin/`);
-    await page.getByLabel('E-mail').fill(ADMIN.email);
-    await page.locator('input[type="password"]').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+    await signInToBackOffice(page, server.cmsUrl);
   }, 180_000);
 
   afterAll(async () => {

@@ -12,7 +12,7 @@ import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { DEMO_PARTY_ID } from '../../apps/server/src/demo/seed.ts';
 import { startTestServer, TEST_CMS_TOKEN, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { buildPartyWeb } from '../party/browser.ts';
-import { buildAdminWeb, launchChromium, waitFor } from './browser.ts';
+import { buildAdminWeb, launchChromium, signInToBackOffice, waitFor } from './browser.ts';
 
 const RENAMED = 'Tidal Lights across origins';
 
@@ -38,11 +38,7 @@ describe('the back office\'s party screens with the CMS and the party API on two
       const error = r.failure()?.errorText ?? '';
       if (error !== 'net::ERR_ABORTED') failed.push(`${r.url()}: ${error}`);
     });
-    await page.goto(`${server.cmsUrl}/admin/`);
-    await page.getByLabel('E-mail').fill(ADMIN.email);
-    await page.locator('input[type="password"]').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+    await signInToBackOffice(page, server.cmsUrl);
   }, 180_000);
 
   afterAll(async () => {

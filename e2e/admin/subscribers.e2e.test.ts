@@ -11,7 +11,7 @@ import type { Browser, Page, Route } from 'playwright-core';
 import type { NewsletterEntry } from '@fanfare/protocol';
 import { ADMIN, cmsApi, createApp, createCampaign, login } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshot } from './browser.ts';
+import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshot, signInToBackOffice } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
@@ -74,11 +74,7 @@ describe('subscribers where people look for them: a section and a campaign tab',
     context.setDefaultTimeout(15_000);
     page = await context.newPage();
     page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await page.goto(`${server.cmsUrl}/admin/`);
-    await page.getByLabel('E-mail').fill(ADMIN.email);
-    await page.locator('input[type="password"]').fill(ADMIN.password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+    await signInToBackOffice(page, server.cmsUrl);
   }, 180_000);
 
   afterAll(async () => {
