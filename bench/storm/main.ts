@@ -14,6 +14,7 @@ import { integerReader } from '../lib/args.ts';
 import { runChatLoad } from '../lib/chatLoad.ts';
 import { signUpFans, startFanfareServer } from '../lib/fanfare.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
+import { cpuSeconds } from '../lib/proc.ts';
 import { sleep } from '../lib/processes.ts';
 import { markdownTable, serverLogDir, textTable, writeResults } from '../lib/results.ts';
 import { createBenchParty, fanPosters, PARTY_ID, posterCount } from '../fanout/targets.ts';
@@ -110,9 +111,19 @@ async function main(): Promise<void> {
     const up = firstAnswer(`${base}/api/parties/none`, Date.now() + 120_000);
     server = await startFanfareServer({ env, nodeArgs: args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${logDir}`] : undefined, dataDir, port, cmsPort, logFile: path.join(logDir, 'server-2.log') });
     const upAt = await up;
+    // The restarted node's CPU over time: what absorbing the storm cost it, whatever else ran.
+    const cpuAt: { at: number; s: number }[] = [];
+    const pid = server.child.pid!;
+    const sampleCpu = () => {
+      const s = cpuSeconds(pid);
+      if (s !== null) cpuAt.push({ at: Date.now(), s });
+    };
+    sampleCpu();
+    const cpuTimer = setInterval(sampleCpu, 250);
     log(`   answering again ${((upAt - killedAt) / 1000).toFixed(1)} s after the kill (process start took ${((upAt - restartAt) / 1000).toFixed(1)} s)`);
     const posted = await chat;
     await sleep(3000);
+    clearInterval(cpuTimer);
     const listen1 = listenQueueCounters();
     const loadAfter = load1();
 
@@ -123,6 +134,9 @@ async function main(): Promise<void> {
     const gaps = fans.filter((f) => f.missing > 0).slice(0, 2);
     if (gaps.length) log(`   fans with gaps, e.g.: ${JSON.stringify(gaps.map((f) => ({ missing: f.missingRange, first: f.firstSeq, resynced: f.resynced, resumed: f.resumed, back: f.backAt && f.backAt - upAt, trace: f.trace })))}; stored ${expected[0]}..${expected[expected.length - 1]}`);
     const s = summarizeOutcomes(fans);
+    const p99At = upAt + quantile(back, 0.99);
+    const cpuBy = (t: number) => (cpuAt.filter((c) => c.at <= t).at(-1) ?? cpuAt[0]!).s;
+    const stormCpuS = Math.round((cpuBy(p99At) - cpuAt[0]!.s) * 100) / 100;
     const pct = (ms: number) => Math.round((back.filter((b) => b <= ms).length / Math.max(1, back.length)) * 1000) / 10;
     const result = {
       fans: cfg.fans,
@@ -133,6 +147,8 @@ async function main(): Promise<void> {
       process_start_ms: upAt - restartAt,
       back_ms_from_up: { p50: quantile(back, 0.5), p99: quantile(back, 0.99), max: quantile(back, 1) },
       back_within_10s_pct: pct(10_000),
+      server_cpu_s_until_p99: stormCpuS,
+      server_cpu_ms_per_fan: Math.round((stormCpuS * 1000 * 100) / cfg.fans) / 100,
       ...s,
       listen_overflows: listen1.overflows - listen0.overflows,
       listen_drops: listen1.drops - listen0.drops,
@@ -140,8 +156,8 @@ async function main(): Promise<void> {
       load_after: loadAfter,
       client_loop_delay_p99_ms: reports.map((r) => r.loop_delay_ms.p99),
     };
-    const header = ['fans', 'dropped', 'back', 'p50 back ms', 'p99 back ms', 'max back ms', '≤ 10 s %', 'complete', 'missing', 'extra', 'dup sent', 'resynced', 'resumed', 'REST pages', 'REST errors', 'fans > 5 failures', 'sheds (4008)', 'listen overflows', 'down ms', 'load before/after'];
-    const row = [cfg.fans, s.dropped, s.back, result.back_ms_from_up.p50, result.back_ms_from_up.p99, result.back_ms_from_up.max, result.back_within_10s_pct, s.complete, s.missing, s.extra, s.dup_sent, s.resynced, s.resumed, s.rest_pages, s.rest_errors, s.over_retry_cap, s.shed, result.listen_overflows, result.down_ms, `${loadBefore} / ${loadAfter}`];
+    const header = ['fans', 'dropped', 'back', 'p50 back ms', 'p99 back ms', 'max back ms', '≤ 10 s %', 'complete', 'missing', 'extra', 'dup sent', 'resynced', 'resumed', 'REST pages', 'REST errors', 'fans > 5 failures', 'sheds (4008)', 'listen overflows', 'down ms', 'server CPU s to p99', 'load before/after'];
+    const row = [cfg.fans, s.dropped, s.back, result.back_ms_from_up.p50, result.back_ms_from_up.p99, result.back_ms_from_up.max, result.back_within_10s_pct, s.complete, s.missing, s.extra, s.dup_sent, s.resynced, s.resumed, s.rest_pages, s.rest_errors, s.over_retry_cap, s.shed, result.listen_overflows, result.down_ms, stormCpuS, `${loadBefore} / ${loadAfter}`];
     process.stdout.write(`\n${textTable(header, [row])}\n`);
     log(`close codes ${JSON.stringify(s.close_codes)}; posts failed ${JSON.stringify(posted.failed)}; nstat ${JSON.stringify({ listen0, listen1 })}`);
     if (!args['no-save']) {
@@ -157,6 +173,7 @@ async function main(): Promise<void> {
         `- "back": from the server answering HTTP again (first answer to a 20 ms poll) to the fan having said hello and caught up (replay through its hello, or the REST catch-up done). The node answered ${(result.down_ms / 1000).toFixed(1)} s after the kill; its process start took ${(result.process_start_ms / 1000).toFixed(1)} s.`,
         `- "complete": fans holding every stored message (${expected.length}, read back over \`GET chat/messages\` after the run) and nothing else; "dup sent": sequenced events the server sent a fan again (the client drops them).`,
         `- "fans > 5 failures": fans whose consecutive failed attempts went beyond 5, where the party app shows its error state (spec 5). Close codes seen: ${JSON.stringify(s.close_codes)}.`,
+        `- "server CPU s to p99": CPU seconds (user + system) the restarted node used from answering again until 99 % of fans were back (${result.server_cpu_ms_per_fan} ms per fan, chat fan-out included).`,
         `- Listen-queue overflows: \`nstat -az TcpExtListenOverflows\` before and after (machine-wide): ${result.listen_overflows} (drops ${result.listen_drops}).`,
         `- Chat posts that failed (the node was down for part of the run): ${JSON.stringify(posted.failed)}.`,
         `- Load-client event-loop delay p99 per worker: ${result.client_loop_delay_p99_ms.join(', ')} ms.`,

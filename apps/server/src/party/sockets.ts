@@ -6,7 +6,7 @@ import type { JobScheduler } from '../platform/jobs.ts';
 import { PartySocketServer, type ChannelRules } from '../realtime/sockets.ts';
 import { fanForToken } from './auth/sessions.ts';
 import { registerPartyRoutes } from './parties/routes.ts';
-import { findParty } from './parties/queries.ts';
+import { findPartyCached } from './parties/queries.ts';
 import { can, fanActor } from './policies.ts';
 import { registerReactionRoutes } from './presence/routes.ts';
 import { DashboardSockets } from './stats/dashboardSockets.ts';
@@ -28,7 +28,8 @@ export function partyChannelRules(ctx: ServerContext): ChannelRules {
       // Guards the party's event stream: only a valid token of a fan signed up for this party.
       const fan = token ? await fanForToken(ctx.db, token, ctx.now()) : null;
       if (!fan) return 'invalid or missing access token';
-      const party = await findParty(ctx.db, partyId);
+      // Cached: after a restart every fan of the party joins within seconds (the storm).
+      const party = await findPartyCached(ctx.db, partyId);
       if (!party) return 'no such party';
       const actor = await fanActor(ctx, party, fan);
       if (!can(actor, 'party.listen')) return 'not signed up for this party';
@@ -46,6 +47,7 @@ export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobS
     { hub: ctx.hub, rules: partyChannelRules(ctx), logger: ctx.logger, now: () => ctx.now(), metrics: ctx.metrics?.socketObserver() },
     {
       batchMs: live.socketBatchMs,
+      busyBatchMs: live.socketBusyBatchMs,
       sweepChunk: live.socketSweepChunk,
       sweepBudgetMs: live.socketSweepBudgetMs,
       heartbeatMs: live.socketHeartbeatMs,

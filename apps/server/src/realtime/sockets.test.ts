@@ -396,6 +396,40 @@ describe('party socket cycles written in chunks', () => {
   });
 });
 
+describe('party socket batches on a busy node', () => {
+  // No batch window when the node is idle (one frame per event); the spec's chat window (150 ms)
+  // when its loop runs late.
+  let w: LiveWorld;
+  beforeAll(async () => {
+    w = await startLiveWorld('sqlite', P, { SOCKET_BATCH_MS: '0' });
+  }, 60_000);
+  afterAll(async () => {
+    await w?.close();
+  });
+
+  const sendFive = async (s: TestSocket): Promise<number> => {
+    const before = s.frames.length;
+    const head0 = s.seenThrough();
+    for (let i = 0; i < 5; i++) {
+      await publishEvent(w.t.server.ctx, P, { type: 'votes_changed', track_id: `t${i}`, votes: i });
+      // Spaced past a timer's tick: with no window each event leaves before the next one comes.
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    await waitFor('the five events', () => s.seenThrough() >= head0 + 5);
+    return s.frames.slice(before).filter((f) => f.some((e) => 'seq_id' in e)).length;
+  };
+
+  it('spec Chat batch window (150 ms): while the event loop runs late, events go out in one frame per window, not one per event', async () => {
+    const s = await TestSocket.connect(w.t, P, w.fan.token);
+    // Hold the loop well past the gauge's allowance: the node counts as busy for 2 s after.
+    const until = performance.now() + 200;
+    while (performance.now() < until);
+    await new Promise((r) => setTimeout(r, 60));
+    expect(await sendFive(s)).toBeLessThanOrEqual(2);
+    s.close();
+  });
+});
+
 describe('party socket cycles end their turn when the write budget is spent', () => {
   // No count limit to speak of and no time at all: while a request is under way the turn ends at
   // the first clock check (every 32 sockets), so 40 sockets take two turns of the event loop.

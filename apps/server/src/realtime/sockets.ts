@@ -20,6 +20,7 @@ import type { WebSocket } from 'ws';
 import { HeartbeatSlices, heartbeatSliceCount } from './heartbeat.ts';
 import { wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
 import { inAudience, type Audience, type AudienceMember, type LoggedEvent, type PartyStream } from './hub.ts';
+import { BusyGauge } from '../platform/busyGauge.ts';
 import { requestsInFlight } from '../platform/requestsInFlight.ts';
 
 /** Hears fan sockets join and leave a party (after the token check; a leave follows each join). */
@@ -73,6 +74,11 @@ export interface SocketDeps {
 export interface SocketOptions {
   /** Events of a party are collected this long, then sent as one frame. */
   batchMs: number;
+  /**
+   * The batch window while the node is busy (its event loop runs late, as in a reconnect storm):
+   * fewer, larger frames leave time for the fans coming back. Defaults to `batchMs`.
+   */
+  busyBatchMs?: number;
   /** Sockets a party's cycle writes to per turn of the event loop at most (see `PartyChannel`). */
   sweepChunk: number;
   /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0035). */
@@ -96,6 +102,9 @@ export interface SocketOptions {
   /** Listener counts are sent at most this often (default PRESENCE_WINDOW_MS). */
   presenceWindowMs?: number;
 }
+
+/** A 50 ms timer running 40 ms late marks the node busy, for 2 s after the last late tick. */
+const BUSY_GAUGE = { periodMs: 50, lateMs: 40, holdMs: 2_000 };
 
 /** Events per frame when replaying history after a `resume`. */
 const REPLAY_FRAME_EVENTS = 500;
@@ -250,7 +259,8 @@ class PartyChannel {
   /** Schedules a cycle (paced by the batch window) unless one is under way or scheduled. */
   kick(): void {
     if (this.cycle || this.cycleTimer) return;
-    const wait = Math.max(0, this.lastCycleAt + this.server.options.batchMs - mono());
+    const { batchMs, busyBatchMs = batchMs } = this.server.options;
+    const wait = Math.max(0, this.lastCycleAt + (this.server.load.busy ? busyBatchMs : batchMs) - mono());
     this.cycleTimer = setTimeout(() => this.startCycle(this.server.options.sweepChunk), wait);
   }
 
@@ -428,11 +438,14 @@ export class PartySocketServer {
   private readonly beatSlices: HeartbeatSlices;
   private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
+  /** Whether the event loop runs late (see `busyBatchMs`). */
+  readonly load = new BusyGauge(BUSY_GAUGE);
 
   constructor(
     readonly deps: SocketDeps,
     readonly options: SocketOptions,
   ) {
+    this.load.start();
     // Pings go out in slices over the interval, never to every socket at once (issue 16).
     this.beatSlices = new HeartbeatSlices(heartbeatSliceCount(options.heartbeatMs));
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs / this.beatSlices.slices);
@@ -772,6 +785,7 @@ export class PartySocketServer {
     this.closing = true;
     clearInterval(this.heartbeat);
     clearInterval(this.presenceTimer);
+    this.load.stop();
     for (const c of this.channels.values()) {
       c.flushNow();
       for (const s of c.sockets) this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
