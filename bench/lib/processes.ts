@@ -28,12 +28,13 @@ export const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeou
  * file (so a chatty server never blocks on a full pipe).
  */
 export function spawnTs(entry: string, args: string[], opts: { env?: NodeJS.ProcessEnv; nodeArgs?: string[]; logFile: string }): ChildProcess {
+  return spawnLogged([...(opts.nodeArgs ?? []), '--import', 'tsx', entry, ...args], opts);
+}
+
+/** Node with `argv`, its stdout and stderr appended to `logFile`. */
+function spawnLogged(argv: string[], opts: { env?: NodeJS.ProcessEnv; logFile: string }): ChildProcess {
   const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), '--import', 'tsx', entry, ...args], {
-    cwd: ROOT,
-    env: opts.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(process.execPath, argv, { cwd: ROOT, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
   child.stdout?.pipe(log);
   child.stderr?.pipe(log);
   return child;
@@ -50,15 +51,7 @@ export function spawnCompiledServer(args: string[], opts: { env?: NodeJS.Process
     execFileSync(process.execPath, ['apps/server/scripts/build.mjs'], { cwd: ROOT, stdio: 'ignore' });
     compiled = true;
   }
-  const log = createWriteStream(opts.logFile, { flags: 'a' });
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), 'apps/server/dist/main.js', ...args], {
-    cwd: ROOT,
-    env: opts.env ?? process.env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  child.stdout?.pipe(log);
-  child.stderr?.pipe(log);
-  return child;
+  return spawnLogged([...(opts.nodeArgs ?? []), 'apps/server/dist/main.js', ...args], opts);
 }
 
 /** Polls `url` until it answers (any HTTP status) or the deadline passes. */
