@@ -3,7 +3,7 @@
  * does (`packages/client/src/partySocket.ts`, `apps/party-web/src/live/liveSession.ts`): on a close
  * it reconnects after the spec's backoff and jitter (`reconnectDelayMs`), sends `resume` with its
  * last seq_id as soon as the socket opens, drops sequenced events it already has, and on `resync`
- * pages `GET chat/messages?after_seq_id=` from its newest message, then reads `chat/recent`.
+ * pages `GET chat/messages?after_seq_id=` from its newest message, reading `chat/recent` alongside.
  * Each fan records when it dropped and when it was back (caught up to its `hello`, or through the
  * REST catch-up after a `resync`) and which stored messages it holds; at the end it is checked
  * against the stored list.
@@ -274,13 +274,14 @@ class Fan {
     setTimeout(() => this.connect(), reconnectDelayMs(this.failures));
   }
 
-  /** The party app's catch-up after `resync`: pages after its newest message, then the recent page. */
+  /** The party app's catch-up after `resync`: pages after its newest message, and the recent page alongside. */
   private async catchUp(): Promise<void> {
     if (this.catchingUp) return;
     this.catchingUp = true;
     const base = `${httpBase}/api/parties/${encodeURIComponent(partyId)}/chat`;
     // As the party app: from the newest message, or where the socket resumed if that is older.
     let cursor = this.resumedFrom === null ? this.maxChatSeq : Math.min(this.maxChatSeq, this.resumedFrom);
+    const recentPage = getJson(`${base}/recent`, this.spec.token).catch(() => this.restErrors++);
     for (let tries = 0, pages = 0; tries < REST_TRIES && pages < 100 && !exiting; ) {
       try {
         const page = (await getJson(`${base}/messages?after_seq_id=${cursor}&limit=${CHAT_FETCH_MAX_LIMIT}`, this.spec.token)) as { items: { seq_id: number }[] };
@@ -288,10 +289,7 @@ class Fan {
         pages++;
         this.note(`page after ${cursor}: ${page.items.length} ${page.items[0]?.seq_id}..${page.items[page.items.length - 1]?.seq_id}`);
         for (const m of page.items) this.mark(indexOf(m.seq_id), m.seq_id);
-        if (page.items.length < CHAT_FETCH_MAX_LIMIT) {
-          await getJson(`${base}/recent`, this.spec.token).catch(() => this.restErrors++);
-          break;
-        }
+        if (page.items.length < CHAT_FETCH_MAX_LIMIT) break;
         cursor = page.items[page.items.length - 1]!.seq_id;
       } catch {
         this.restErrors++;
@@ -299,6 +297,7 @@ class Fan {
         await new Promise((r) => setTimeout(r, REST_RETRY_MS));
       }
     }
+    await recentPage;
     this.catchingUp = false;
     this.checkBack(Date.now());
   }

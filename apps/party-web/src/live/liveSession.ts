@@ -131,6 +131,10 @@ export class LiveSession {
   private async catchUpChat(after: number): Promise<void> {
     const api = this.services.api();
     const params = { id: this.services.partyId };
+    // The newest page is read alongside the catch-up, not after it: in a reconnect storm every
+    // round trip waits in the node's queue (its reconcile keeps what came live meanwhile).
+    const recent = api.call('listRecentChatMessages', { params });
+    recent.catch(() => undefined);
     let cursor = after;
     for (let page = 0; page < CATCH_UP_MAX_PAGES; page++) {
       const r = await api.call('listChatMessages', { params, query: { after_seq_id: cursor, limit: CHAT_FETCH_MAX_LIMIT } });
@@ -138,8 +142,7 @@ export class LiveSession {
       if (r.items.length < CHAT_FETCH_MAX_LIMIT) break;
       cursor = r.items[r.items.length - 1]!.seq_id;
     }
-    const recent = await api.call('listRecentChatMessages', { params });
-    this.services.store.getState().reconcileChat(recent.items);
+    this.services.store.getState().reconcileChat((await recent).items);
   }
 
   private async reloadTracks(): Promise<void> {

@@ -156,6 +156,12 @@ describe('chat catch-up after a resync', () => {
     expect(reconcileWithRecent(existing, recent).map((x) => x.seq_id)).toEqual([1, 2, 10, 12, 13]);
   });
 
+  it('keeps a message newer than the newest page: it arrived live after the page was read', () => {
+    const existing = [m(1), m(10), m(14), m(15)];
+    const recent = [m(10), m(12)];
+    expect(reconcileWithRecent(existing, recent).map((x) => x.seq_id)).toEqual([1, 10, 12, 14, 15]);
+  });
+
   it('an empty newest page means the chat was cleared', () => {
     expect(reconcileWithRecent([m(1), m(2)], [])).toEqual([]);
   });

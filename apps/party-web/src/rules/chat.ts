@@ -78,13 +78,15 @@ export function catchUpCursor(messages: readonly ChatMessage[]): number | null {
 
 /**
  * The list after a catch-up, reconciled with the server's newest page: a message inside that
- * page's range that the page no longer has was deleted while the fan was away.
+ * page's range that the page no longer has was deleted while the fan was away. One newer than the
+ * page came live after the page was read, and stays.
  */
 export function reconcileWithRecent(existing: readonly ChatMessage[], recent: readonly ChatMessage[]): ChatMessage[] {
   if (recent.length === 0) return mergeMessages([], []);
   const first = recent[0]!;
+  const last = recent[recent.length - 1]!;
   const present = new Set(recent.map((m) => m.id));
-  const kept = existing.filter((m) => compareMessages(m, first) < 0 || present.has(m.id));
+  const kept = existing.filter((m) => compareMessages(m, first) < 0 || compareMessages(m, last) > 0 || present.has(m.id));
   return mergeMessages(kept, recent);
 }
 
