@@ -112,11 +112,11 @@ async function main(): Promise<void> {
     server = await startFanfareServer({ env, nodeArgs: args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${logDir}`] : undefined, dataDir, port, cmsPort, logFile: path.join(logDir, 'server-2.log') });
     const upAt = await up;
     // The restarted node's CPU over time: what absorbing the storm cost it, whatever else ran.
-    const cpuAt: { at: number; s: number }[] = [];
+    const cpuAt: { at: number; s: number; client: number }[] = [];
     const pid = server.child.pid!;
     const sampleCpu = () => {
       const s = cpuSeconds(pid);
-      if (s !== null) cpuAt.push({ at: Date.now(), s });
+      if (s !== null) cpuAt.push({ at: Date.now(), s, client: fleet!.cpuSeconds() });
     };
     sampleCpu();
     const cpuTimer = setInterval(sampleCpu, 250);
@@ -135,8 +135,11 @@ async function main(): Promise<void> {
     if (gaps.length) log(`   fans with gaps, e.g.: ${JSON.stringify(gaps.map((f) => ({ missing: f.missingRange, first: f.firstSeq, resynced: f.resynced, resumed: f.resumed, back: f.backAt && f.backAt - upAt, trace: f.trace })))}; stored ${expected[0]}..${expected[expected.length - 1]}`);
     const s = summarizeOutcomes(fans);
     const p99At = upAt + quantile(back, 0.99);
-    const cpuBy = (t: number) => (cpuAt.filter((c) => c.at <= t).at(-1) ?? cpuAt[0]!).s;
-    const stormCpuS = Math.round((cpuBy(p99At) - cpuAt[0]!.s) * 100) / 100;
+    const cpuBy = (t: number) => cpuAt.filter((c) => c.at <= t).at(-1) ?? cpuAt[0]!;
+    const round2 = (x: number) => Math.round(x * 100) / 100;
+    const stormCpuS = round2(cpuBy(p99At).s - cpuAt[0]!.s);
+    const clientCpuS = round2(cpuBy(p99At).client - cpuAt[0]!.client);
+    const stormWallS = round2((Math.min(p99At, cpuAt.at(-1)!.at) - cpuAt[0]!.at) / 1000);
     const pct = (ms: number) => Math.round((back.filter((b) => b <= ms).length / Math.max(1, back.length)) * 1000) / 10;
     const result = {
       fans: cfg.fans,
@@ -148,7 +151,9 @@ async function main(): Promise<void> {
       back_ms_from_up: { p50: quantile(back, 0.5), p99: quantile(back, 0.99), max: quantile(back, 1) },
       back_within_10s_pct: pct(10_000),
       server_cpu_s_until_p99: stormCpuS,
-      server_cpu_ms_per_fan: Math.round((stormCpuS * 1000 * 100) / cfg.fans) / 100,
+      server_cpu_ms_per_fan: round2((stormCpuS * 1000) / cfg.fans),
+      client_cpu_s_until_p99: clientCpuS,
+      wall_s_until_p99: stormWallS,
       ...s,
       listen_overflows: listen1.overflows - listen0.overflows,
       listen_drops: listen1.drops - listen0.drops,
@@ -173,7 +178,7 @@ async function main(): Promise<void> {
         `- "back": from the server answering HTTP again (first answer to a 20 ms poll) to the fan having said hello and caught up (replay through its hello, or the REST catch-up done). The node answered ${(result.down_ms / 1000).toFixed(1)} s after the kill; its process start took ${(result.process_start_ms / 1000).toFixed(1)} s.`,
         `- "complete": fans holding every stored message (${expected.length}, read back over \`GET chat/messages\` after the run) and nothing else; "dup sent": sequenced events the server sent a fan again (the client drops them).`,
         `- "fans > 5 failures": fans whose consecutive failed attempts went beyond 5, where the party app shows its error state (spec 5). Close codes seen: ${JSON.stringify(s.close_codes)}.`,
-        `- "server CPU s to p99": CPU seconds (user + system) the restarted node used from answering again until 99 % of fans were back (${result.server_cpu_ms_per_fan} ms per fan, chat fan-out included).`,
+        `- "server CPU s to p99": CPU seconds (user + system) the restarted node used from answering again until 99 % of fans were back (${result.server_cpu_ms_per_fan} ms per fan, chat fan-out included), over ${stormWallS} s; the load client's workers used ${clientCpuS} CPU seconds meanwhile, on the same 2 cores.`,
         `- Listen-queue overflows: \`nstat -az TcpExtListenOverflows\` before and after (machine-wide): ${result.listen_overflows} (drops ${result.listen_drops}).`,
         `- Chat posts that failed (the node was down for part of the run): ${JSON.stringify(posted.failed)}.`,
         `- Load-client event-loop delay p99 per worker: ${result.client_loop_delay_p99_ms.join(', ')} ms.`,
