@@ -11,6 +11,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { gunzipSync } from 'node:zlib';
 import { reconnectDelayMs } from '@fanfare/client';
 import { CHAT_FETCH_MAX_LIMIT } from '@fanfare/protocol';
 import { Histogram } from '../lib/histogram.ts';
@@ -78,7 +79,7 @@ function decode(payload: Buffer): (typeof recent)[number] {
   return entry;
 }
 
-/** GETs JSON with the fan's bearer token; rejects unless 2xx. Over TLS it connects to `connectHost` with the URL's host name as SNI and `Host`. */
+/** GETs JSON with the fan's bearer token, gzip accepted as a browser does; rejects unless 2xx. Over TLS it connects to `connectHost` with the URL's host name as SNI and `Host`. */
 function getJson(url: string, token: string): Promise<unknown> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
@@ -90,7 +91,7 @@ function getJson(url: string, token: string): Promise<unknown> {
       port: u.port,
       path: `${u.pathname}${u.search}`,
       servername: u.hostname,
-      headers: { authorization: `Bearer ${token}`, host: u.host },
+      headers: { authorization: `Bearer ${token}`, host: u.host, 'accept-encoding': 'gzip' },
       timeout: 30_000,
     };
     const req = (secure ? https : http).request(options, (res) => {
@@ -99,7 +100,8 @@ function getJson(url: string, token: string): Promise<unknown> {
       res.on('end', () => {
         if ((res.statusCode ?? 0) >= 300) return reject(new Error(`HTTP ${res.statusCode}`));
         try {
-          resolve(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          const body = Buffer.concat(chunks);
+          resolve(JSON.parse((res.headers['content-encoding'] === 'gzip' ? gunzipSync(body) : body).toString('utf8')));
         } catch (e) {
           reject(e as Error);
         }

@@ -4,6 +4,8 @@
  * first (so the cache holds the value), writes through the API, and reads again at once.
  */
 import { PartyClient } from '@fanfare/client';
+import http from 'node:http';
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { changesOf } from '../../platform/db/cache.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../../test/harness.ts';
@@ -44,6 +46,30 @@ describe.each(DB_TARGETS)('read caches on %s stay correct after writes', (db) =>
     const next = await w.lena.client.call('postChatMessage', { params, body: { text: 'newest' } });
     const after = await w.fan.client.call('listRecentChatMessages', { params });
     expect(after.items.at(-1)?.id).toBe(next.id);
+  });
+
+  it('a shared answer (chat/recent) goes out gzipped to a client that accepts gzip, the same JSON as without', async () => {
+    for (const who of [w.lena, w.host]) {
+      for (let i = 0; i < 2; i++) await who.client.call('postChatMessage', { params, body: { text: `a message long enough to be worth compressing, number ${i}. `.repeat(4) } });
+    }
+    const get = (encoding: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        const req = http.get(`${w.t.partyUrl}/api/parties/${PARTY}/chat/recent`, { headers: { authorization: `Bearer ${w.fan.token}`, 'accept-encoding': encoding } }, (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+        });
+        req.on('error', reject);
+      });
+    const plain = await get('identity');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const packed = await get('br;q=1, gzip;q=0.8');
+    expect(packed.headers['content-encoding']).toBe('gzip');
+    expect(packed.headers.vary).toMatch(/accept-encoding/i);
+    expect(packed.body.length).toBeLessThan(plain.body.length / 2);
+    expect(JSON.parse(gunzipSync(packed.body).toString('utf8'))).toEqual(JSON.parse(plain.body.toString('utf8')));
+    // A client that refuses gzip gets JSON.
+    expect((await get('gzip;q=0')).headers['content-encoding']).toBeUndefined();
   });
 
   it('invalidation: GET party and the vote check read a party edit at once', async () => {
