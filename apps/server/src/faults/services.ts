@@ -161,10 +161,11 @@ export class ServerNode {
     return this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  static async start(env: Record<string, string>, port?: number): Promise<ServerNode> {
+  /** Starts a node; `nodeArgs` go to node after tsx's loader, before the program (e.g. `--import` of a fault preload). */
+  static async start(env: Record<string, string>, port?: number, nodeArgs: string[] = []): Promise<ServerNode> {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-fault-node-'));
     const partyPort = port ?? (await freePort());
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts', '--only', 'party'], {
+    const child = spawn(process.execPath, ['--import', 'tsx', ...nodeArgs, 'src/main.ts', '--only', 'party'], {
       cwd: serverDir,
       env: {
         ...process.env,

@@ -5,8 +5,10 @@
  * new.
  *
  * - The key is claimed (a `pending` row) before the handler runs; the handler's first committed
- *   write also marks the row `stored`, in that write's own transaction (`db/writeMarks.ts`), so a
- *   retry after a 503 that came after the write finds it and does not write again.
+ *   write also marks the row `stored`, in that write's own transaction (`db/writeMarks.ts`; a
+ *   single autocommitted statement gets a transaction around both), so a retry after a 503 that
+ *   came after the write finds it and does not write again, and a node that dies between the
+ *   write and the mark leaves neither.
  * - The answer is kept (`done`) before it is sent: any answer below 500 except 429, and a 5xx
  *   answer of an attempt that stored something. An attempt that stored nothing and failed (5xx,
  *   429) gives its key back, so the retry runs afresh.

@@ -109,6 +109,11 @@ export class TableCache<K, V> {
     }
   }
 
+  /** Entries kept now (at most `max`). */
+  get size(): number {
+    return this.entries.size;
+  }
+
   /** Drops one key (e.g. a value this node knows it just made wrong). */
   delete(key: K): void {
     this.entries.delete(key);

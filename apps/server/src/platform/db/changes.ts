@@ -174,6 +174,9 @@ interface ConnectionState {
   marked: WriteMark | null;
 }
 
+/** Whether a write changed rows (an upsert that did nothing, or a refused insert, did not); unknown counts as changed. */
+const changedRows = (result: QueryResult<unknown>): boolean => result.numAffectedRows === undefined || result.numAffectedRows > 0n;
+
 const merge = (into: Map<string, ChangeKind>, table: string, kind: ChangeKind) => {
   if (into.get(table) !== 'change') into.set(table, kind);
 };
@@ -197,21 +200,37 @@ class TrackingDriver implements Driver {
     if (!wrapper) {
       const state: ConnectionState = { inner: conn, pending: null, marked: null };
       const changes = this.changes;
+      const inner = this.inner;
       wrapper = {
         async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
           const write = writeOf(query);
           if (!write) return conn.executeQuery<R>(query).catch((err: unknown) => changes.failed(err));
           changes.written(write.table, write.kind);
           try {
-            const result = await conn.executeQuery<R>(query);
-            // The work's first write of this transaction (or an autocommitted one) also runs its
-            // mark, so the mark commits or rolls back with it.
             const mark = writeMarks.getStore();
-            if (mark && !mark.committed && state.marked !== mark) {
-              await conn.executeQuery(mark.query);
-              if (state.pending) state.marked = mark;
-              else mark.committed = true;
+            if (!mark || mark.committed || state.marked === mark) return await conn.executeQuery<R>(query);
+            // The work's first write that changes rows also runs its mark, in the same
+            // transaction: inside the work's own, or, for a write that would autocommit, in one
+            // of its own around the two. A process that dies between them leaves neither.
+            if (state.pending) {
+              const result = await conn.executeQuery<R>(query);
+              if (changedRows(result)) {
+                await conn.executeQuery(mark.query);
+                state.marked = mark;
+              }
+              return result;
             }
+            await inner.beginTransaction(conn, {});
+            let result: QueryResult<R>;
+            try {
+              result = await conn.executeQuery<R>(query);
+              if (changedRows(result)) await conn.executeQuery(mark.query);
+              await inner.commitTransaction(conn);
+            } catch (err) {
+              await inner.rollbackTransaction(conn).catch(() => undefined);
+              throw err;
+            }
+            if (changedRows(result)) mark.committed = true;
             return result;
           } finally {
             if (state.pending) merge(state.pending, write.table, write.kind);

@@ -64,6 +64,8 @@ export interface PreparingDatabase {
   close(): void;
   /** Statements prepared (cache misses) so far; for tests. */
   readonly prepared: number;
+  /** Statements kept now (at most the cache's size); for tests. */
+  readonly cached: number;
 }
 
 /**
@@ -90,6 +92,9 @@ export function cachingSqlite(db: SqliteDatabase, max = SQLITE_STATEMENT_CACHE_S
     },
     get prepared() {
       return prepared;
+    },
+    get cached() {
+      return cache.size;
     },
   };
 }

@@ -2,11 +2,12 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { CompiledQuery } from 'kysely';
 
 /**
- * A statement to run with the first committed write of some work, in the same transaction (issue
- * 43: a retried call must find that its first attempt stored something, even when that attempt
- * then answered 503). The tracking driver (`changes.ts`) runs `query` on the writing connection
- * right after the work's first write of each transaction, or after an autocommitted write, and
- * sets `committed` once that transaction commits.
+ * A statement to run with the first committed write of some work, in the same transaction (a
+ * retried call must find that its first attempt stored something, even when that attempt then
+ * answered 503 or its process died). The tracking driver (`changes.ts`) runs `query` on the
+ * writing connection right after the work's first write that changes rows in each transaction;
+ * a write that would autocommit gets a transaction of its own around it and the mark. It sets
+ * `committed` once that transaction commits.
  */
 export interface WriteMark {
   readonly query: CompiledQuery;
