@@ -41,6 +41,33 @@ redis.call('PEXPIRE', KEYS[3], ${ttl})
 redis.call('PUBLISH', ${channel}, ${msg})
 `;
 
+/** One read of a party's log: its events after some seq_id, in order, and where it stands. */
+interface LogRead {
+  events: LoggedEvent[];
+  trimmed: number;
+  head: number;
+  logExists: boolean;
+}
+
+interface ResumeReads {
+  running: boolean;
+  waiting: { afterSeq: number; resolve: (history: HubHistory) => void; reject: (err: unknown) => void }[];
+}
+
+/** What one resume gets of a read made from an earlier (or the same) seq_id. */
+function historyAfter(read: LogRead, afterSeq: number): HubHistory {
+  const complete = afterSeq <= read.head && afterSeq >= read.trimmed && (read.logExists || afterSeq >= read.head);
+  if (!complete) return { events: [], complete, head: read.head };
+  let lo = 0;
+  let hi = read.events.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (read.events[mid]!.event.seq_id <= afterSeq) lo = mid + 1;
+    else hi = mid;
+  }
+  return { events: read.events.slice(lo), complete, head: read.head };
+}
+
 /** Returns -1 (the caller reserves a block, then retries) unless the counter is below its limit. */
 const TAKE_SEQ = `
 local current = redis.call('GET', KEYS[1])
@@ -115,6 +142,10 @@ export class RedisPartyHub implements PartyHub {
   private readonly seedScript: ScriptRunner;
   /** Block reservations in flight, one per party. */
   private readonly seeding = new Map<string, Promise<void>>();
+
+  /** Per party, the resumes waiting for a read of its log, and whether one is under way. */
+  private readonly resumeReads = new Map<string, ResumeReads>();
+  private resumeReadCount = 0;
 
   constructor(
     private readonly redis: RedisPair,
@@ -293,7 +324,46 @@ export class RedisPartyHub implements PartyHub {
     return sub ? sub.ready : this.head(partyId);
   }
 
-  async history(partyId: string, afterSeq: number): Promise<HubHistory> {
+  /**
+   * Resumes that arrive while a read of the party's log is under way wait for the next one, which
+   * serves them all: after a node goes away its fans resume on the others within seconds, mostly
+   * from the same few seq_ids, and each read returns (and parses) the same tail of the log. A read
+   * starts after every resume it serves asked, so it holds everything delivered before they did.
+   */
+  history(partyId: string, afterSeq: number): Promise<HubHistory> {
+    return new Promise((resolve, reject) => {
+      let flights = this.resumeReads.get(partyId);
+      if (!flights) this.resumeReads.set(partyId, (flights = { running: false, waiting: [] }));
+      flights.waiting.push({ afterSeq, resolve, reject });
+      if (!flights.running) this.readHistory(partyId, flights);
+    });
+  }
+
+  /** Reads the party's log once for every resume waiting, then again if more came meanwhile. */
+  private readHistory(partyId: string, flights: ResumeReads): void {
+    const batch = flights.waiting;
+    if (batch.length === 0) {
+      this.resumeReads.delete(partyId);
+      return;
+    }
+    flights.waiting = [];
+    flights.running = true;
+    this.resumeReadCount++;
+    const from = batch.reduce((min, w) => Math.min(min, w.afterSeq), Infinity);
+    this.readLog(partyId, from)
+      .then((read) => {
+        for (const w of batch) w.resolve(historyAfter(read, w.afterSeq));
+      })
+      .catch((err: unknown) => {
+        for (const w of batch) w.reject(err);
+      })
+      .finally(() => {
+        flights.running = false;
+        this.readHistory(partyId, flights);
+      });
+  }
+
+  private async readLog(partyId: string, afterSeq: number): Promise<LogRead> {
     // A missing counter is started first (above every earlier seq_id, the rest counted as trimmed).
     if ((await this.redis.commands.exists(this.key(partyId, 'seq'))) === 0) await this.reserveBlock(partyId);
     const [log, trimmed, head, exists] = (await this.redis.commands
@@ -306,9 +376,12 @@ export class RedisPartyHub implements PartyHub {
       if (err) throw err;
       return value;
     }) as [string[], string | null, string | null, number];
-    const headSeq = Number(head ?? 0);
-    const complete = afterSeq <= headSeq && afterSeq >= Number(trimmed ?? 0) && (exists === 1 || afterSeq >= headSeq);
-    return { events: complete ? log.map(parseMessage) : [], complete, head: headSeq };
+    return { events: log.map(parseMessage), trimmed: Number(trimmed ?? 0), head: Number(head ?? 0), logExists: exists === 1 };
+  }
+
+  /** Reads of parties' logs made for resumes (for tests: a burst shares them). */
+  get resumeReadsMade(): number {
+    return this.resumeReadCount;
   }
 
   async close(): Promise<void> {

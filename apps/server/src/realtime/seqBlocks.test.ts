@@ -107,3 +107,37 @@ describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('the Redis hub\'s seq_id 
     }
   });
 });
+
+describe.runIf(REDIS)('the Redis hub serves a burst of resumes from shared reads of the log', () => {
+  const prefix = `fanfare-burst-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;
+  afterAll(async () => {
+    const redis = new Redis(REDIS!);
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+    await redis.quit();
+  });
+
+  it('200 resumes from different seq_ids at once cost a handful of reads, and each gets exactly the events after its own', async () => {
+    const { database, drop } = await openTarget('sqlite');
+    const hub = new RedisPartyHub(connectRedis(REDIS!, prefix, logger), Date.now, logger, {}, databaseSeqBlocks(database.db));
+    try {
+      const seqs = await emitMany(hub, 30);
+      const before = hub.resumeReadsMade;
+      const from = Array.from({ length: 200 }, (_, i) => seqs[i % 30]!);
+      const answers = await Promise.all(from.map((after) => hub.history(P, after)));
+      // One read starts at once; every resume arriving while it runs waits for the second.
+      expect(hub.resumeReadsMade - before).toBeLessThanOrEqual(2);
+      answers.forEach((h, i) => {
+        expect(h.complete).toBe(true);
+        expect(h.events.map((e) => e.event.seq_id)).toEqual(seqs.filter((s) => s > from[i]!));
+      });
+      // A resume from before the log's start still gets resync, not a partial replay.
+      const later = await hub.history(P, -1);
+      expect(later.complete).toBe(false);
+      expect(later.events).toEqual([]);
+    } finally {
+      await hub.close();
+      await drop();
+    }
+  });
+});
