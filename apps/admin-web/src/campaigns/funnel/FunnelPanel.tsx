@@ -10,14 +10,14 @@ import { notifyError } from '../../ui/notify.ts';
 import { Empty, Failed, Loading } from '../../ui/States.tsx';
 import { confidenceText, percent, seriesRows, STEP_LABELS } from './funnelView.ts';
 
-function CountsTable({ caption, rows, testId }: { caption: string; rows: { key: string; label: string; counts: FunnelCounts }[]; testId: string }) {
+function CountsTable({ caption, keyLabel, rows, testId }: { caption: string; keyLabel: string; rows: { key: string; label: string; counts: FunnelCounts }[]; testId: string }) {
   return (
     <Table.ScrollContainer minWidth={520} {...FOCUSABLE_SCROLL}>
       <Table striped data-testid={testId}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">{caption.split(' ')[1] ?? 'Key'}</Table.Th>
+            <Table.Th scope="col">{keyLabel}</Table.Th>
             {FUNNEL_STEPS.map((k) => (
               <Table.Th scope="col" key={k} ta="right">
                 {STEP_LABELS[k]}
@@ -113,8 +113,8 @@ export default function FunnelPanel({ campaign }: { campaign: Pick<Campaign, 'id
           ))}
         </Table.Tbody>
       </Table>
-      <CountsTable caption="Per channel" testId="funnel-channels" rows={f.channels.map((c) => ({ key: `${c.channel}|${c.utm_campaign}|${c.referrer_host}`, label: c.utm_campaign ? `${c.channel} (${c.utm_campaign})` : c.channel, counts: c.counts }))} />
-      <CountsTable caption="Per territory" testId="funnel-territories" rows={f.territories.map((t) => ({ key: t.territory, label: t.territory || 'unknown', counts: t.counts }))} />
+      <CountsTable caption="Per channel" keyLabel="Channel" testId="funnel-channels" rows={f.channels.map((c) => ({ key: `${c.channel}|${c.utm_campaign}|${c.referrer_host}`, label: c.utm_campaign ? `${c.channel} (${c.utm_campaign})` : c.channel, counts: c.counts }))} />
+      <CountsTable caption="Per territory" keyLabel="Territory" testId="funnel-territories" rows={f.territories.map((t) => ({ key: t.territory, label: t.territory || 'unknown', counts: t.counts }))} />
       <Stack gap="xs">
         <Group justify="space-between">
           <Title order={4} size="h5">
