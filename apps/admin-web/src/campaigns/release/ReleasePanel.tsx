@@ -1,5 +1,6 @@
 import { useMemo } from 'react';
 import { Badge, Button, Fieldset, Group, Paper, Select, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { useQuery } from '@tanstack/react-query';
 import { ReleaseLocalTime, ReleaseTimeZone, type Campaign, type ReleaseSettingsInput, type TerritoryClock, type TerritoryReleaseState } from '@fanfare/protocol';
 import { useApi } from '../../api/context.tsx';
@@ -88,6 +89,8 @@ export function ReleasePanel({ form, readOnly, stored }: { form: DraftForm; read
   const release = data.release;
   const report = useQuery({ queryKey: ['campaigns', stored.id, 'presave', stored.updated_at], queryFn: () => api.campaigns.presaveReport(stored.id), refetchInterval: 15_000 });
   const now = useNow();
+  // Three choices side by side do not fit a phone: they stack there.
+  const isNarrow = useMediaQuery('(max-width: 36em)') ?? false;
   const countries = ((form.values.data as { participating_countries?: string[] }).participating_countries ?? []) as string[];
   const zonesKnown = Object.fromEntries((report.data?.territories ?? []).map((t) => [t.country, t.time_zone]));
   const setRelease = (next: ReleaseSettingsInput | undefined) => form.setFieldValue('data', { ...form.values.data, release: next } as typeof form.values.data);
@@ -103,6 +106,8 @@ export function ReleasePanel({ form, readOnly, stored }: { form: DraftForm; read
       <Title order={3}>Release clock</Title>
       <SegmentedControl
         aria-label="Release clock"
+        orientation={isNarrow ? 'vertical' : 'horizontal'}
+        fullWidth={isNarrow}
         disabled={readOnly}
         value={mode}
         onChange={setMode}
