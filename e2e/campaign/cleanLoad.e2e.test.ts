@@ -10,6 +10,9 @@ import type { Browser, Page } from 'playwright-core';
 import { ADMIN, createApp, createCampaign, login } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
 import { formatClock } from '../../apps/campaign-web/src/rules/format.ts';
+import { DEMO_AB_TEST, DEMO_RELEASE_SLUG } from '../../apps/server/src/cms/demoCampaign.ts';
+import { funnelVisitorKey } from '../../packages/campaign-sdk/src/funnel.ts';
+import { funnelVariantOf } from '@fanfare/protocol';
 import { buildCampaignWeb, launchChromium, seriousViolations, waitFor } from './browser.ts';
 import { buildPartyWeb } from '../party/browser.ts';
 
@@ -19,8 +22,12 @@ let browser: Browser;
 let pageUrl: string;
 
 /** Opens `url` in a fresh visitor context, collecting console errors and failed requests from the start. */
-async function visit(url: string, width = 1280): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
+async function visit(url: string, width = 1280, storage: Record<string, string> = {}): Promise<{ page: Page; problems: string[]; close: () => Promise<void> }> {
   const context = await browser.newContext({ viewport: { width, height: 900 }, locale: 'en-GB' });
+  // What the visitor's browser already holds (a visitor id pins the A/B variant).
+  await context.addInitScript((entries) => {
+    for (const [k, v] of Object.entries(entries)) if (localStorage.getItem(k) === null) localStorage.setItem(k, v);
+  }, storage);
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
   const problems: string[] = [];
@@ -63,14 +70,22 @@ describe('the demo pages load clean', { timeout: 120_000 }, () => {
     await server?.close();
   });
 
-  it('the demo campaign page (before its start) loads with no console error and no failed request', async () => {
-    const v = await visit(`${server.cmsUrl}/c/fanfare-demo/tidal-lights`);
-    try {
-      await v.page.locator('.countdown, [data-player-kind]').first().waitFor();
-      await v.page.waitForLoadState('networkidle');
-      expect(v.problems).toEqual([]);
-    } finally {
-      await v.close();
+  it('the demo campaign page (before its start) loads with no console error and no failed request, in both variants of its A/B test', async () => {
+    const { id } = await server.server.ctx.db.selectFrom('cms_campaigns').select('id').where('slug', '=', DEMO_RELEASE_SLUG).executeTakeFirstOrThrow();
+    for (const variant of ['a', 'b'] as const) {
+      // A visitor id of that variant, as the page would have stored it on an earlier visit.
+      let n = 0;
+      while (funnelVariantOf(id, `pinned${n}`, true) !== variant) n++;
+      const v = await visit(`${server.cmsUrl}/c/fanfare-demo/${DEMO_RELEASE_SLUG}`, 1280, { [funnelVisitorKey(id)]: `pinned${n}:${Date.now()}` });
+      try {
+        await v.page.locator('.countdown, [data-player-kind]').first().waitFor();
+        const subtitle = DEMO_AB_TEST.variant_b[0]!.subtitle!.en!;
+        await v.page.getByText(subtitle).waitFor({ state: variant === 'b' ? 'visible' : 'detached' });
+        await v.page.waitForLoadState('networkidle');
+        expect(v.problems, `variant ${variant}`).toEqual([]);
+      } finally {
+        await v.close();
+      }
     }
   });
 

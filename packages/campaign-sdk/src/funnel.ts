@@ -25,7 +25,8 @@ const BATCH_DELAY_MS = 400;
 const VISITOR_ID_TTL_MS = 395 * 86_400_000;
 
 export const FUNNEL_CONSENT_KEY = `${STORAGE_PREFIX}:tracking-consent`;
-const visitorKey = (campaignId: string) => `${STORAGE_PREFIX}:${campaignId}:visitor`;
+/** Where the visitor id of a campaign is kept (`<id>:<created ms>`); tests pin a variant through it. */
+export const funnelVisitorKey = (campaignId: string) => `${STORAGE_PREFIX}:${campaignId}:visitor`;
 
 /** The host of a referrer address, or '' (none, unparsable, or this page's own host). */
 export function referrerHostOf(referrer: string | undefined, pageHref: string): string {
@@ -67,7 +68,7 @@ export class FunnelRecorder {
   setConsent(granted: boolean): void {
     try {
       this.env.localStorage.setItem(FUNNEL_CONSENT_KEY, granted ? 'granted' : 'denied');
-      if (!granted) this.env.localStorage.removeItem(visitorKey(this.campaign().id));
+      if (!granted) this.env.localStorage.removeItem(funnelVisitorKey(this.campaign().id));
     } catch {
       // storage blocked: nothing stored either way
     }
@@ -79,7 +80,7 @@ export class FunnelRecorder {
   private visitor(): string | null {
     if (!this.hasConsent) return null;
     if (this.visitorId) return this.visitorId;
-    const key = visitorKey(this.campaign().id);
+    const key = funnelVisitorKey(this.campaign().id);
     const now = this.env.now();
     try {
       const [id, since] = (this.env.localStorage.getItem(key) ?? '').split(':');

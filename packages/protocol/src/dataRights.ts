@@ -119,11 +119,39 @@ export const CampaignAccountData = z.object({
   sessions: z.number().int(),
 });
 
-/** What campaign pages stored about an e-mail address (newsletter and campaign accounts). */
+/**
+ * A pre-save the visitor asked for (`cms_presaves`), with the exact consent wording shown and what
+ * was done with their streaming account at release.
+ */
+export const PresaveData = z.object({
+  campaign_id: z.string(),
+  campaign_name: z.string(),
+  service: z.string(),
+  territory: z.string(),
+  save: z.string(),
+  follow_artist: z.boolean(),
+  state: z.string(),
+  consent_text: z.string(),
+  consent_text_version: z.string(),
+  locale: z.string(),
+  source_page: z.string(),
+  ip: z.string(),
+  user_agent: Text,
+  /** The receipt address given with an Apple pre-save (Apple accounts have none). */
+  email: Text,
+  results: z.array(z.object({ step: z.string(), outcome: z.string(), detail: z.string().nullable() })),
+  created_at: Ms,
+  done_at: Ms.nullable(),
+  receipt_sent_at: Ms.nullable(),
+});
+
+/** What campaign pages stored about an e-mail address (newsletter, campaign accounts, pre-saves). */
 export const VisitorData = z.object({
   newsletter_subscriptions: z.array(NewsletterSubscriptionData),
   newsletter_consents: z.array(NewsletterConsentData),
   campaign_accounts: z.array(CampaignAccountData),
+  /** Pre-saves of the visitor's campaign accounts, or given with one of their addresses. */
+  presaves: z.array(PresaveData),
 });
 export type VisitorData = z.infer<typeof VisitorData>;
 
@@ -162,6 +190,8 @@ export const ErasureReport = z.object({
   consents_withdrawn: z.number().int(),
   newsletter_subscriptions_removed: z.number().int(),
   campaign_accounts_removed: z.number().int(),
+  /** Pre-saves deleted with their consent wording (waiting ones are never performed). */
+  presaves_removed: z.number().int(),
 });
 export type ErasureReport = z.infer<typeof ErasureReport>;
 

@@ -17,7 +17,7 @@ function downloadJson(data: unknown, name: string): void {
 }
 
 const countOf = (found: DataSubjectExport) =>
-  found.fans.length + found.visitor.newsletter_subscriptions.length + found.visitor.newsletter_consents.length + found.visitor.campaign_accounts.length;
+  found.fans.length + found.visitor.newsletter_subscriptions.length + found.visitor.newsletter_consents.length + found.visitor.campaign_accounts.length + found.visitor.presaves.length;
 
 /**
  * Fans' data rights for operators (GDPR art. 15, 17, 20; permission `dataRights.manage`): find a
@@ -78,12 +78,13 @@ export default function DataRightsScreen() {
             <List.Item>Consents withdrawn (minimal proof kept): {erased.consents_withdrawn}</List.Item>
             <List.Item>Newsletter subscriptions removed: {erased.newsletter_subscriptions_removed}</List.Item>
             <List.Item>Campaign accounts removed: {erased.campaign_accounts_removed}</List.Item>
+            <List.Item>Pre-saves removed: {erased.presaves_removed}</List.Item>
           </List>
         </Alert>
       )}
       {found &&
         (countOf(found) === 0 ? (
-          <Empty title="Nothing stored for this address">No fan, newsletter signup or campaign account uses {found.email}.</Empty>
+          <Empty title="Nothing stored for this address">No fan, newsletter signup, campaign account or pre-save uses {found.email}.</Empty>
         ) : (
           <Stack gap="xs" data-testid="data-subject">
             <Title order={3}>Found for {found.email}</Title>
@@ -95,7 +96,7 @@ export default function DataRightsScreen() {
               ))}
               <List.Item>
                 Campaign pages: {found.visitor.newsletter_subscriptions.length} newsletter subscriptions, {found.visitor.newsletter_consents.length} consents, {found.visitor.campaign_accounts.length}{' '}
-                campaign accounts
+                campaign accounts, {found.visitor.presaves.length} pre-saves
               </List.Item>
             </List>
             <Group gap="sm">
@@ -112,8 +113,8 @@ export default function DataRightsScreen() {
       <Modal opened={confirming} onClose={() => setConfirming(false)} title="Erase this person’s data?">
         <Stack gap="sm">
           <Text size="sm">
-            Every fan with {found?.email} loses their account, party signups, chat messages (removed from open party pages at once), votes, answers and uploads; campaign accounts and
-            unconfirmed newsletter signups go; confirmed consents are withdrawn and kept only as the minimal proof. This cannot be undone.
+            Every fan with {found?.email} loses their account, party signups, chat messages (removed from open party pages at once), votes, answers and uploads; campaign accounts, their
+            pre-saves and unconfirmed newsletter signups go; confirmed consents are withdrawn and kept only as the minimal proof. This cannot be undone.
           </Text>
           {erase.isError && <Failed error={erase.error} />}
           <Group justify="flex-end" gap="sm">

@@ -1,4 +1,4 @@
-import { CampaignPage, type CampaignPageInput, type CreateCampaignBody, type NewsletterEntry, ReleaseSettings } from '@fanfare/protocol';
+import { CampaignPage, type CampaignAbTest, type CampaignPageInput, type CreateCampaignBody, type NewsletterEntry, ReleaseSettings } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
 import { createApp, findApp } from './apps/service.ts';
 import { createCampaign } from './campaigns/service.ts';
@@ -78,6 +78,15 @@ function demoRelease(ctx: ServerContext): ReleaseSettings {
     },
   });
 }
+
+/**
+ * The release page's A/B test, running: half the visitors see a shorter call to action under the
+ * headline (variant B), so the Funnel tab compares two variants (the seeded events favour B).
+ */
+export const DEMO_AB_TEST: CampaignAbTest = {
+  enabled: true,
+  variant_b: [{ module_id: 'hero', subtitle: { de: 'Neues Album. Jetzt vorab speichern.', en: 'New album. Pre-save it now.' } }],
+};
 
 /** The page of the release campaign: every module, on the first demo album. */
 function releasePage(ctx: ServerContext, gateUrl: string): CampaignPage {
@@ -180,7 +189,7 @@ export async function seedDemoCampaign(ctx: ServerContext, partyId: string): Pro
     starts_at: new Date(ctx.now() + DEMO_COUNTDOWN_MS).toISOString(),
     newsletters: [optionalNewsletter, requiredNewsletter],
     meta_tags: { title: `${album.name}: Neon Harbour`, description: 'The new album by Neon Harbour', 'og:image': cover },
-    data: { participating_countries: DEMO_TERRITORIES, page: releasePage(ctx, pageUrl(DEMO_GATE_SLUG)), release: demoRelease(ctx) },
+    data: { participating_countries: DEMO_TERRITORIES, page: releasePage(ctx, pageUrl(DEMO_GATE_SLUG)), release: demoRelease(ctx), ab_test: DEMO_AB_TEST },
   });
 
   await createUnlessExists(ctx, {

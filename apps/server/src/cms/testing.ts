@@ -3,8 +3,9 @@
  * typed client (`@fanfare/client/cms`), so a test reads answers as the protocol's types.
  */
 import { ApiError, createCmsClient, type CallOptions, type CmsClient } from '@fanfare/client/cms';
-import { ErrorBody, type Campaign, type CmsRole, type CreateCampaignBody, type ErrorDetail, type ValidationIssue } from '@fanfare/protocol';
+import { CAMPAIGN_LOGIN_STATE, ErrorBody, type Campaign, type CmsRole, type CreateCampaignBody, type ErrorDetail, type ValidationIssue } from '@fanfare/protocol';
 import { startTestServer, type DbTarget, type TestServer } from '../test/harness.ts';
+import { appleMusicUserToken } from '../test/logins.ts';
 
 export const ADMIN = { email: 'admin@example.com', password: 'admin-password-0123' } as const;
 export const EDITOR_PASSWORD = 'editor-password-0123';
@@ -144,4 +145,25 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined>, tri
     await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error('condition not met in time');
+}
+
+/** The campaign account tokens of a Spotify login through the emulator as `hint`. */
+export async function campaignSpotifyAccount(ts: TestServer, campaignId: string, redirectUri: string, hint: string): Promise<string> {
+  const start = await cmsApi(ts).call('accountLogin', { params: { id: campaignId, service: 'spotify' }, query: { redirect_uri: redirectUri, state: CAMPAIGN_LOGIN_STATE } });
+  const authorize = new URL(start.location!);
+  authorize.searchParams.set('login_hint', hint);
+  let next = authorize.toString();
+  for (let i = 0; i < 5; i++) {
+    const res = await fetch(next, { redirect: 'manual' }); // raw: the browser's hops through the consent page
+    next = new URL(res.headers.get('location')!, next).toString();
+    const url = new URL(next);
+    if (url.searchParams.get('access_token')) return url.searchParams.get('access_token')!;
+  }
+  throw new Error('login did not come back');
+}
+
+/** The campaign account token of an Apple Music login through the emulator as `hint`. */
+export async function campaignAppleAccount(ts: TestServer, campaignId: string, hint: string): Promise<string> {
+  const mut = await appleMusicUserToken(ts.partyUrl, hint);
+  return (await cmsApi(ts).call('accountAppleLogin', { params: { id: campaignId }, query: {}, body: { music_user_token: mut } })).access_token;
 }

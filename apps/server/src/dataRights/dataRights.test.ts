@@ -11,7 +11,7 @@ import { DB_TARGETS, type TestServer } from '../test/harness.ts';
 import { loginWithSpotify } from '../test/logins.ts';
 import { readOutbox } from '../platform/mail.ts';
 import { PartySocket, expectStatus } from '../party/chat/testkit.ts';
-import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer, userWithRoles } from '../cms/testing.ts';
+import { ADMIN, campaignAppleAccount, campaignSpotifyAccount, cmsApi, createApp, createCampaign, failure, login, startCmsServer, userWithRoles } from '../cms/testing.ts';
 import { erasedEmail } from './service.ts';
 import { runRetention } from './retention.ts';
 
@@ -28,11 +28,12 @@ describe.each(DB_TARGETS)('fans’ data rights on %s', (db) => {
   let admin: string;
   let campaignId: string;
   let campaignUrl: string;
+  let appId: string;
 
   beforeAll(async () => {
     ts = await startCmsServer(db);
     admin = await login(ts, ADMIN.email, ADMIN.password);
-    const appId = await createApp(ts, admin, 'rights-pages');
+    appId = await createApp(ts, admin, 'rights-pages');
     const campaign = await createCampaign(ts, admin, { app_id: appId, name: 'Rights page', slug: 'rights', newsletters: NEWSLETTERS });
     campaignId = campaign.id;
     campaignUrl = `${ts.cmsUrl}/c/rights-pages/rights`;
@@ -167,6 +168,81 @@ describe.each(DB_TARGETS)('fans’ data rights on %s', (db) => {
     expect(mine.map((a) => a.action).sort()).toEqual(['erase', 'erase', 'export', 'export', 'export']);
     expect(JSON.stringify(audit)).not.toContain('example.com');
     expect(mine.some((a) => a.subject_hash === erasedEmail('found@example.com'))).toBe(true);
+  });
+
+  const PRESAVE_CONSENT = 'Ja, speichert das Album zum Erscheinen in meiner Bibliothek.';
+  /** A published campaign whose release is a day away in DE, with Spotify and Apple pre-saves. */
+  async function releaseCampaign(slug: string) {
+    const album = ts.server.ctx.catalog.albums[0]!;
+    return createCampaign(ts, admin, {
+      app_id: appId,
+      name: `Release ${slug}`,
+      slug,
+      enabled_services: ['spotify', 'apple'],
+      data: {
+        participating_countries: ['DE'],
+        release: {
+          clock: { mode: 'instant', at: new Date(ts.server.ctx.now() + 86_400_000).toISOString() },
+          spotify: { album_id: album.spotify_id, track_ids: [], artist_ids: [] },
+          apple: { album_id: album.apple_id, song_ids: [] },
+          consent_text: { de: PRESAVE_CONSENT },
+        },
+      },
+    });
+  }
+  const presave = (token: string, campaign: string, email?: string) =>
+    cmsApi(ts, token).call(
+      'presave',
+      { params: { id: campaign }, body: { save: 'album', follow_artist: false, locale: 'de', host_url: 'https://label.example/release', ...(email ? { email } : {}) } },
+      { headers: { 'cf-ipcountry': 'DE' } },
+    );
+
+  it('GDPR art. 15/17: the fan’s export lists their pre-saves with the consent wording shown; DELETE /api/users/me erases them', async () => {
+    const c = await releaseCampaign(`presave-me-${db}`);
+    const fan = await fanWith('rights-presaver', 'Pre Saver', 'pre.saver@example.com');
+    // The same Spotify user logs in on the campaign page and pre-saves there.
+    const account = await campaignSpotifyAccount(ts, c.id, c.url, 'rights-presaver');
+    const saved = await presave(account, c.id);
+
+    const data = await fan.client.call('getMyData', {});
+    expect(data.campaigns.presaves).toEqual([
+      expect.objectContaining({
+        campaign_id: c.id,
+        campaign_name: c.name,
+        service: 'spotify',
+        territory: 'DE',
+        save: 'album',
+        state: 'pending',
+        consent_text: PRESAVE_CONSENT,
+        locale: 'de',
+        source_page: 'https://label.example/release',
+        done_at: null,
+      }),
+    ]);
+    expect(data.campaigns.presaves[0]!.consent_text_version).toMatch(/^[0-9a-f]{16}$/);
+
+    await fan.client.call('deleteMe', {});
+    const rows = await ts.server.ctx.db.selectFrom('cms_presaves').select('id').where('id', '=', saved.id).execute();
+    expect(rows).toEqual([]);
+    const audit = await ts.server.ctx.db.selectFrom('data_rights_audit').selectAll().where('actor_id', '=', fan.id).where('action', '=', 'erase').execute();
+    expect(JSON.parse(audit[0]!.summary)).toMatchObject({ presaves_removed: 1, campaign_accounts_removed: 1 });
+  });
+
+  it('back office: an Apple pre-save is found by its receipt address, exported with its consent wording, and erased', async () => {
+    const c = await releaseCampaign(`presave-mail-${db}`);
+    const apple = await campaignAppleAccount(ts, c.id, `rights-apple-${db}`);
+    const saved = await presave(apple, c.id, 'Apple.Saver@example.com');
+    const other = await presave(await campaignAppleAccount(ts, c.id, `rights-other-${db}`), c.id, 'someone.else@example.com');
+
+    const found = await cmsApi(ts, admin).call('dataRightsExport', { body: { email: 'apple.saver@example.com' } });
+    expect(found.visitor.presaves).toEqual([expect.objectContaining({ campaign_id: c.id, service: 'apple', email: 'Apple.Saver@example.com', consent_text: PRESAVE_CONSENT })]);
+
+    const erased = await cmsApi(ts, admin).call('dataRightsErase', { body: { email: 'apple.saver@example.com' } });
+    expect(erased.presaves_removed).toBe(1);
+    const left = await ts.server.ctx.db.selectFrom('cms_presaves').select('id').where('id', 'in', [saved.id, other.id]).execute();
+    expect(left.map((r) => r.id)).toEqual([other.id]);
+    const after = await cmsApi(ts, admin).call('dataRightsExport', { body: { email: 'apple.saver@example.com' } });
+    expect(after.visitor.presaves).toEqual([]);
   });
 
   it('retention: unconfirmed newsletter signups and unused uploads are purged after their configured periods; confirmed ones stay', async () => {

@@ -38,7 +38,7 @@ export async function registerCmsDataRightsRoutes(app: App, ctx: ServerContext):
       actorKind: 'cms',
       actorId: user.id,
       subject: { email: req.body.email },
-      summary: { fans: data.fans.length, consents: data.visitor.newsletter_consents.length, campaign_accounts: data.visitor.campaign_accounts.length },
+      summary: { fans: data.fans.length, consents: data.visitor.newsletter_consents.length, campaign_accounts: data.visitor.campaign_accounts.length, presaves: data.visitor.presaves.length },
     });
     return data;
   });

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { sql, type ExpressionBuilder } from 'kysely';
 import type { DataSubjectExport, ErasureReport, FanDataExport, VisitorData } from '@fanfare/protocol';
 import type { ServerContext } from '../context.ts';
-import { toBool } from '../platform/db/columns.ts';
+import { parseJson, toBool } from '../platform/db/columns.ts';
 import type { Db } from '../platform/db/database.ts';
 import type { Database, FanTable } from '../platform/db/schema.ts';
 import { newId } from '../platform/tokens.ts';
@@ -30,7 +30,7 @@ export const erasedEmail = (email: string) => `sha256:${createHash('sha256').upd
 const NOTHING = sql<boolean>`1 = 0`;
 
 /** Case-insensitive match of an e-mail column against normalized addresses. */
-function emailIn<T extends 'cms_newsletter_subscribers' | 'cms_newsletter_consents' | 'cms_newsletter_confirmations' | 'cms_accounts'>(table: T, emails: string[]) {
+function emailIn<T extends 'cms_newsletter_subscribers' | 'cms_newsletter_consents' | 'cms_newsletter_confirmations' | 'cms_accounts' | 'cms_presaves'>(table: T, emails: string[]) {
   return (eb: ExpressionBuilder<Database, T>) =>
     emails.length === 0 ? NOTHING : eb(eb.fn<string>('lower', [eb.ref(`${table}.email` as never)]), 'in', emails);
 }
@@ -145,6 +145,13 @@ export async function exportVisitor(db: Db, emails: string[], account: { service
         .groupBy('account_id')
         .execute()
     : [];
+  const presaves = await presavesOf(db, emails, accounts.map((a) => a.id))
+    .innerJoin('cms_campaigns', 'cms_campaigns.id', 'cms_presaves.campaign_id')
+    .selectAll('cms_presaves')
+    .select('cms_campaigns.name as campaign_name')
+    .orderBy('cms_presaves.created_at')
+    .orderBy('cms_presaves.id')
+    .execute();
   return {
     newsletter_subscriptions: subscriptions.map((s) => ({
       newsletter_id: s.newsletter_id,
@@ -182,7 +189,34 @@ export async function exportVisitor(db: Db, emails: string[], account: { service
       updated_at: a.updated_at,
       sessions: Number(sessions.find((s) => s.account_id === a.id)?.n ?? 0),
     })),
+    presaves: presaves.map((p) => ({
+      campaign_id: p.campaign_id,
+      campaign_name: p.campaign_name,
+      service: p.service,
+      territory: p.territory,
+      save: p.save_target,
+      follow_artist: toBool(p.follow_artist),
+      state: p.state,
+      consent_text: p.consent_text,
+      consent_text_version: p.consent_text_version,
+      locale: p.locale,
+      source_page: p.source_page,
+      ip: p.ip,
+      user_agent: p.user_agent,
+      email: p.email,
+      results: parseJson<{ step: string; outcome: string; detail: string | null }[]>(p.results, []),
+      created_at: Number(p.created_at),
+      done_at: p.done_at === null ? null : Number(p.done_at),
+      receipt_sent_at: p.receipt_sent_at === null ? null : Number(p.receipt_sent_at),
+    })),
   };
+}
+
+/** Pre-saves of these campaign accounts, or whose receipt goes to one of these addresses. */
+function presavesOf(db: Db, emails: string[], accountIds: string[]) {
+  return db
+    .selectFrom('cms_presaves')
+    .where((eb) => eb.or([emailIn('cms_presaves', emails)(eb), accountIds.length ? eb('cms_presaves.account_id', 'in', accountIds) : NOTHING]));
 }
 
 async function campaignAccounts(db: Db, emails: string[], account: { service: string; serviceUserId: string } | null) {
@@ -241,6 +275,7 @@ const emptyReport = (now: number): ErasureReport => ({
   consents_withdrawn: 0,
   newsletter_subscriptions_removed: 0,
   campaign_accounts_removed: 0,
+  presaves_removed: 0,
 });
 
 function addReports(a: ErasureReport, b: ErasureReport): ErasureReport {
@@ -307,6 +342,13 @@ export async function eraseVisitor(ctx: ServerContext, emails: string[], account
   const now = ctx.now();
   const accounts = await campaignAccounts(ctx.db, emails, account);
   await ctx.db.transaction().execute(async (trx) => {
+    // Pre-saves go with their consent wording: a waiting one is never performed, and nothing
+    // is kept as proof (the provider's library is the fan's own, where they can undo the saves).
+    const presaves = await presavesOf(trx, emails, accounts.map((a) => a.id)).select('cms_presaves.id').execute();
+    if (presaves.length) {
+      await trx.deleteFrom('cms_presaves').where('id', 'in', presaves.map((p) => p.id)).execute();
+      report.presaves_removed = presaves.length;
+    }
     if (accounts.length) {
       // Cascades: account sessions and their refresh tokens.
       await trx.deleteFrom('cms_accounts').where('id', 'in', accounts.map((a) => a.id)).execute();

@@ -5,18 +5,19 @@ import { Badge, Button, Group, SegmentedControl, Stack, Table, Text, Title } fro
 import { useQuery } from '@tanstack/react-query';
 import { FUNNEL_STEPS, type Campaign, type FunnelBucket, type FunnelCounts } from '@fanfare/protocol';
 import { useApi } from '../../api/context.tsx';
+import { FOCUSABLE_SCROLL } from '../../ui/focusableScroll.ts';
 import { notifyError } from '../../ui/notify.ts';
 import { Empty, Failed, Loading } from '../../ui/States.tsx';
 import { confidenceText, percent, seriesRows, STEP_LABELS } from './funnelView.ts';
 
-function CountsTable({ caption, rows, testId }: { caption: string; rows: { key: string; label: string; counts: FunnelCounts }[]; testId: string }) {
+function CountsTable({ caption, keyLabel, rows, testId }: { caption: string; keyLabel: string; rows: { key: string; label: string; counts: FunnelCounts }[]; testId: string }) {
   return (
-    <Table.ScrollContainer minWidth={520}>
+    <Table.ScrollContainer minWidth={520} {...FOCUSABLE_SCROLL}>
       <Table striped data-testid={testId}>
         <Table.Caption>{caption}</Table.Caption>
         <Table.Thead>
           <Table.Tr>
-            <Table.Th scope="col">{caption.split(' ')[1] ?? 'Key'}</Table.Th>
+            <Table.Th scope="col">{keyLabel}</Table.Th>
             {FUNNEL_STEPS.map((k) => (
               <Table.Th scope="col" key={k} ta="right">
                 {STEP_LABELS[k]}
@@ -84,6 +85,9 @@ export default function FunnelPanel({ campaign }: { campaign: Pick<Campaign, 'id
         data={f.steps.map((s) => ({ step: STEP_LABELS[s.kind], count: s.count }))}
         dataKey="step"
         series={[{ name: 'count', label: 'Events', color: 'indigo.8' }]}
+        // The table below holds the same numbers: the chart is decoration for screen readers and
+        // takes no keyboard focus (recharts' accessibility layer would make the hidden chart focusable).
+        barChartProps={{ accessibilityLayer: false }}
         aria-hidden
       />
       <Table data-testid="funnel-steps">
@@ -109,8 +113,8 @@ export default function FunnelPanel({ campaign }: { campaign: Pick<Campaign, 'id
           ))}
         </Table.Tbody>
       </Table>
-      <CountsTable caption="Per channel" testId="funnel-channels" rows={f.channels.map((c) => ({ key: `${c.channel}|${c.utm_campaign}|${c.referrer_host}`, label: c.utm_campaign ? `${c.channel} (${c.utm_campaign})` : c.channel, counts: c.counts }))} />
-      <CountsTable caption="Per territory" testId="funnel-territories" rows={f.territories.map((t) => ({ key: t.territory, label: t.territory || 'unknown', counts: t.counts }))} />
+      <CountsTable caption="Per channel" keyLabel="Channel" testId="funnel-channels" rows={f.channels.map((c) => ({ key: `${c.channel}|${c.utm_campaign}|${c.referrer_host}`, label: c.utm_campaign ? `${c.channel} (${c.utm_campaign})` : c.channel, counts: c.counts }))} />
+      <CountsTable caption="Per territory" keyLabel="Territory" testId="funnel-territories" rows={f.territories.map((t) => ({ key: t.territory, label: t.territory || 'unknown', counts: t.counts }))} />
       <Stack gap="xs">
         <Group justify="space-between">
           <Title order={4} size="h5">
@@ -153,7 +157,7 @@ export default function FunnelPanel({ campaign }: { campaign: Pick<Campaign, 'id
         <Text size="sm" c="dimmed">
           Variant A: {a?.counts.visit ?? 0} visits · Variant B: {b?.counts.visit ?? 0} visits. Confidence from a two-proportion z-test of each step's share of visits.
         </Text>
-        <Table.ScrollContainer minWidth={520}>
+        <Table.ScrollContainer minWidth={520} {...FOCUSABLE_SCROLL}>
           <Table>
             <Table.Caption>Variant B against A</Table.Caption>
             <Table.Thead>

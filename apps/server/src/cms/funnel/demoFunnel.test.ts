@@ -20,6 +20,11 @@ describe.each(DB_TARGETS)('demo funnel (README: npm start shows a funnel with da
     for (let i = 1; i < f.steps.length; i++) expect(f.steps[i]!.count).toBeLessThanOrEqual(f.steps[i - 1]!.count);
     expect(f.steps.at(-1)!.count).toBeGreaterThan(0);
     expect(f.channels.every((c) => c.utm_campaign === DEMO_FUNNEL_UTM_CAMPAIGN)).toBe(true);
+    // The A/B test runs, and both variants have visitors to compare.
+    expect(f.ab_test_enabled).toBe(true);
+    expect(f.variants.map((v) => v.variant)).toEqual(['a', 'b']);
+    for (const v of f.variants) expect(v.counts.visit).toBeGreaterThan(0);
+    expect(f.comparison.every((c) => c.confidence !== null)).toBe(true);
     await seedDemoFunnel(ts.server.ctx);
     expect((await api.call('campaignFunnel', { params: { id: campaign.id }, query: {} })).totals).toEqual(f.totals);
   });

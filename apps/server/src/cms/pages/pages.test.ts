@@ -133,6 +133,22 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
       expect(res.headers['cache-control']).toBe('no-cache');
     });
 
+    it('the first screen leaves out what variant B of a running A/B test changes in the hero, so no visitor sees the other variant flash', async () => {
+      const appId = await createApp(ts, admin, 'ab-pages');
+      const hero = { type: 'hero', id: 'h', title: { en: 'Title A' }, subtitle: { en: 'Subtitle A' }, cover_image: 'https://img.example/a.png' };
+      const page = { modules: [hero] };
+      const i18n = { default_locale: 'en', locales: [{ code: 'en', pluralForm: 'nplurals=2; plural=(n != 1);' }], translations: [] };
+      await createCampaign(ts, admin, { app_id: appId, name: 'AB', slug: 'ab', i18n, data: { page, ab_test: { enabled: true, variant_b: [{ module_id: 'h', subtitle: { en: 'Subtitle B' } }] } } });
+      await createCampaign(ts, admin, { app_id: appId, name: 'AB off', slug: 'ab-off', i18n, data: { page, ab_test: { enabled: false, variant_b: [{ module_id: 'h', title: { en: 'Title B' } }] } } });
+      const running = (await app.inject({ url: '/c/ab-pages/ab' })).body;
+      expect(running).toContain('>Title A</h1>');
+      expect(running).toContain('<img class="hero__cover" src="https://img.example/a.png"');
+      expect(running).not.toContain('>Subtitle A</p>');
+      const off = (await app.inject({ url: '/c/ab-pages/ab-off' })).body;
+      expect(off).toContain('>Title A</h1>');
+      expect(off).toContain('>Subtitle A</p>');
+    });
+
     it('sends the assets pre-compressed to browsers that accept it, cached for good', async () => {
       const br = await app.inject({ url: '/campaign-web/assets/app.js', headers: { 'accept-encoding': 'br, gzip' } });
       expect(br.statusCode).toBe(200);

@@ -44,11 +44,15 @@ export function renderSkeleton(campaign: Campaign, locale: string, altOf: Record
     '<main class="page__main">',
   ];
   if (hero && hero.type === 'hero') {
-    const title = escapeHtml(pick(hero.title, locale) || campaign.name);
-    const subtitle = escapeHtml(pick(hero.subtitle, locale));
+    // The server does not know a visitor's A/B variant: what variant B changes in the hero is left
+    // out, so a B visitor never sees A's title or cover flash before the app renders B's.
+    const test = campaign.data.ab_test;
+    const inB = test?.enabled ? test.variant_b.find((o) => o.module_id === hero.id) : undefined;
+    const title = inB?.title !== undefined ? '' : escapeHtml(pick(hero.title, locale) || campaign.name);
+    const subtitle = inB?.subtitle !== undefined ? '' : escapeHtml(pick(hero.subtitle, locale));
     parts.push('<section class="module hero">');
-    if (hero.cover_image) parts.push(`<img class="hero__cover" src="${escapeHtml(hero.cover_image)}" alt="${escapeHtml(altOf[hero.cover_image] ?? '')}" width="640" height="640" fetchpriority="high">`);
-    parts.push(`<div class="hero__text"><h1 class="ffui-headline ffui-headline--1">${title}</h1>`);
+    if (hero.cover_image && inB?.cover_image === undefined) parts.push(`<img class="hero__cover" src="${escapeHtml(hero.cover_image)}" alt="${escapeHtml(altOf[hero.cover_image] ?? '')}" width="640" height="640" fetchpriority="high">`);
+    parts.push(title ? `<div class="hero__text"><h1 class="ffui-headline ffui-headline--1">${title}</h1>` : '<div class="hero__text">');
     if (subtitle) parts.push(`<p class="ffui-paragraph hero__subtitle">${subtitle}</p>`);
     parts.push('</div></section>');
   }

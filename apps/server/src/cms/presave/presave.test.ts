@@ -1,35 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMPAIGN_LOGIN_STATE, type Campaign, type Presave, type ReleaseSettingsInput } from '@fanfare/protocol';
+import { type Campaign, type Presave, type ReleaseSettingsInput } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import { openDatabase } from '../../platform/db/database.ts';
 import { DB_TARGETS, type TestServer } from '../../test/harness.ts';
-import { appleMusicUserToken } from '../../test/logins.ts';
-import { ADMIN, cmsApi, createApp, createCampaign, failure, login, startCmsServer, waitFor } from '../testing.ts';
+import { ADMIN, campaignAppleAccount, campaignSpotifyAccount, cmsApi, createApp, createCampaign, failure, login, startCmsServer, waitFor } from '../testing.ts';
 import { defaultZoneOf, releaseInstant } from './clock.ts';
 import { presaveJob } from './job.ts';
 import { toPresave } from './service.ts';
 
 const HOUR = 3_600_000;
-
-/** The campaign account tokens of a Spotify login through the emulator as `hint`. */
-async function spotifyAccount(ts: TestServer, campaignId: string, redirectUri: string, hint: string): Promise<string> {
-  const start = await cmsApi(ts).call('accountLogin', { params: { id: campaignId, service: 'spotify' }, query: { redirect_uri: redirectUri, state: CAMPAIGN_LOGIN_STATE } });
-  const authorize = new URL(start.location!);
-  authorize.searchParams.set('login_hint', hint);
-  let next = authorize.toString();
-  for (let i = 0; i < 5; i++) {
-    const res = await fetch(next, { redirect: 'manual' }); // raw: the browser's hops through the consent page
-    next = new URL(res.headers.get('location')!, next).toString();
-    const url = new URL(next);
-    if (url.searchParams.get('access_token')) return url.searchParams.get('access_token')!;
-  }
-  throw new Error('login did not come back');
-}
-
-async function appleAccount(ts: TestServer, campaignId: string, hint: string): Promise<string> {
-  const mut = await appleMusicUserToken(ts.partyUrl, hint);
-  return (await cmsApi(ts).call('accountAppleLogin', { params: { id: campaignId }, query: {}, body: { music_user_token: mut } })).access_token;
-}
 
 /** What the emulators hold in a fan's library, and how many library writes they answered. */
 async function libraryOf(ts: TestServer, service: 'spotify' | 'apple', fan: string): Promise<{ albums: string[]; tracks: string[]; artists: string[]; writes: number }> {
@@ -138,7 +117,7 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
 
   it('presave: stores the choice with the consent wording the fan was shown, as the newsletter ledger does', async () => {
     const c = await releaseCampaign();
-    const token = await spotifyAccount(ts, c.id, c.url, `ledger-${db}`);
+    const token = await campaignSpotifyAccount(ts, c.id, c.url, `ledger-${db}`);
     const p = await asFan(token).save({ save: 'album', follow_artist: true, locale: 'de' }, c.id);
     expect(p).toMatchObject({ state: 'pending', service: 'spotify', territory: 'DE', save: 'album', follow_artist: true, attempts: 0 });
     expect(p.due_at).toBeNull();
@@ -153,16 +132,16 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
   it('presave: needs a campaign account, a named item, and a participating territory', async () => {
     const c = await releaseCampaign({ apple: { album_id: null, song_ids: [] } });
     expect((await failure(cmsApi(ts).call('presave', { params: { id: c.id }, body: { save: 'album', follow_artist: false, locale: 'en', host_url: 'https://x.example/' } }))).status).toBe(401);
-    const spotify = await spotifyAccount(ts, c.id, c.url, `rules-${db}`);
+    const spotify = await campaignSpotifyAccount(ts, c.id, c.url, `rules-${db}`);
     expect((await failure(asFan(spotify, 'FR').save({ save: 'album' }, c.id))).status).toBe(422);
-    const apple = await appleAccount(ts, c.id, `rules-apple-${db}`);
+    const apple = await campaignAppleAccount(ts, c.id, `rules-apple-${db}`);
     expect((await failure(asFan(apple).save({ save: 'album' }, c.id))).status).toBe(422);
   });
 
   it('at release in the fan’s territory the album is saved and the artist followed once, with a receipt', async () => {
     const c = await releaseCampaign();
     const fan = `release-${db}`;
-    const token = await spotifyAccount(ts, c.id, c.url, fan);
+    const token = await campaignSpotifyAccount(ts, c.id, c.url, fan);
     const p = await asFan(token).save({ save: 'album', follow_artist: true, email: 'fan@example.com' }, c.id);
     expect((await libraryOf(ts, 'spotify', fan)).albums).toEqual([]);
     setClock(Date.parse(c.data.release!.clock.mode === 'instant' ? c.data.release!.clock.at : '') + 1000);
@@ -179,7 +158,7 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
     const receipts = (await ts.server.ctx.mailer.outbox()).filter((m) => m.to === 'demo.fan@example.com' || m.to === 'fan@example.com');
     expect(receipts.filter((m) => m.subject.includes(`"${c.name}"`))).toHaveLength(1);
     // A ran pre-save is final.
-    const again = await spotifyAccount(ts, c.id, c.url, fan);
+    const again = await campaignSpotifyAccount(ts, c.id, c.url, fan);
     expect((await failure(asFan(again).save({ save: 'tracks' }, c.id))).status).toBe(409);
   });
 
@@ -187,8 +166,8 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
     const c = await releaseCampaign({ apple: { album_id: null, song_ids: [] } });
     await setAvailable(ts, 'spotify', album.spotify, 'GB', false);
     try {
-      const de = await spotifyAccount(ts, c.id, c.url, `avail-de-${db}`);
-      const gb = await spotifyAccount(ts, c.id, c.url, `avail-gb-${db}`);
+      const de = await campaignSpotifyAccount(ts, c.id, c.url, `avail-de-${db}`);
+      const gb = await campaignSpotifyAccount(ts, c.id, c.url, `avail-gb-${db}`);
       const deSave = await asFan(de, 'DE').save({ save: 'album' }, c.id);
       const gbSave = await asFan(gb, 'GB').save({ save: 'album' }, c.id);
       setClock(clockAt + 25 * HOUR);
@@ -217,7 +196,7 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
   it('a failing provider call is retried with backoff, and succeeds later', async () => {
     const c = await releaseCampaign();
     const fan = `retry-${db}`;
-    const token = await spotifyAccount(ts, c.id, c.url, fan);
+    const token = await campaignSpotifyAccount(ts, c.id, c.url, fan);
     const p = await asFan(token).save({ save: 'tracks' }, c.id);
     await armFault(ts, 'spotify', fan, 503, 1);
     setClock(clockAt + 25 * HOUR);
@@ -234,7 +213,7 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
   it('an expired Spotify token is refreshed before the saves', async () => {
     const c = await releaseCampaign();
     const fan = `refresh-${db}`;
-    const token = await spotifyAccount(ts, c.id, c.url, fan);
+    const token = await campaignSpotifyAccount(ts, c.id, c.url, fan);
     const p = await asFan(token).save({ save: 'album' }, c.id);
     const account = await ts.server.ctx.db.selectFrom('cms_presaves').select('account_id').where('campaign_id', '=', c.id).executeTakeFirstOrThrow();
     await ts.server.ctx.db.updateTable('cms_accounts').set({ service_access_token: 'expired-token', service_expires_at: clockAt - 1000 }).where('id', '=', account.account_id).execute();
@@ -249,7 +228,7 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
   it('apple: the album is added to the library; following is skipped (no such call)', async () => {
     const c = await releaseCampaign();
     const fan = `apple-${db}`;
-    const token = await appleAccount(ts, c.id, fan);
+    const token = await campaignAppleAccount(ts, c.id, fan);
     const p = await asFan(token).save({ save: 'album', follow_artist: true, email: 'apple.fan@example.com' }, c.id);
     setClock(clockAt + 25 * HOUR);
     const done = await runUntil(p.id, (x) => x.state === 'done' && x.receipt_sent_at !== null);
@@ -261,7 +240,7 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
   it('a withdrawn pre-save does not run', async () => {
     const c = await releaseCampaign();
     const fan = `cancel-${db}`;
-    const token = await spotifyAccount(ts, c.id, c.url, fan);
+    const token = await campaignSpotifyAccount(ts, c.id, c.url, fan);
     await asFan(token).save({ save: 'album' }, c.id);
     await cmsApi(ts, token).call('cancelPresave', { params: { id: c.id } });
     expect((await asFan(token).get(c.id)).state).toBe('cancelled');
@@ -272,7 +251,7 @@ describe.each(DB_TARGETS)('pre-save (%s)', (db) => {
     const fans = Array.from({ length: 8 }, (_, i) => `race-${db}-${i}`);
     const ids: string[] = [];
     for (const fan of fans) {
-      const token = await spotifyAccount(ts, c.id, c.url, fan);
+      const token = await campaignSpotifyAccount(ts, c.id, c.url, fan);
       ids.push((await asFan(token).save({ save: 'album', follow_artist: true }, c.id)).id);
     }
     const outboxBefore = (await ts.server.ctx.mailer.outbox()).length;
