@@ -25,7 +25,8 @@ const contexts: BrowserContext[] = [];
 /** A browser whose requests to Spotify's official SDK URL get the emulator's stand-in; `requested` counts them. */
 async function newPage(opts: { widevine?: boolean } = {}): Promise<{ page: Page; requested: string[] }> {
   const context = await browser.newContext({ viewport: DESKTOP, locale: 'de-DE' });
-  context.setDefaultTimeout(20_000);
+  // Loading the SDK and connecting its player takes a while on a busy machine.
+  context.setDefaultTimeout(45_000);
   contexts.push(context);
   if (opts.widevine) {
     // Debian's Chromium ships no Widevine CDM, which Spotify's real player needs (the app checks
@@ -111,7 +112,7 @@ describe('party replay through the fan’s own provider', { timeout: 180_000 }, 
     expect(requested).toContain(SPOTIFY_PLAYER_JS_URL);
     // The replay follows the provider's clock: the scrubber moves on while the page's audio stays silent.
     const scrubber = page.getByTestId('replay-scrubber');
-    await waitFor(async () => Number(await scrubber.inputValue()) > 1_000, 'the replay to follow the Spotify player', 30_000);
+    await waitFor(async () => Number(await scrubber.inputValue()) > 1_000, 'the replay to follow the Spotify player', 60_000);
     expect(await audioPlays(page)).toBe(false);
     await page.getByTestId('replay-message').filter({ hasText: 'Hallo aus der Party' }).waitFor();
     await expectNoSeriousAxeViolations(page, 'the replay through Spotify at 1280 px');
@@ -126,7 +127,7 @@ describe('party replay through the fan’s own provider', { timeout: 180_000 }, 
     const source = page.getByTestId('replay-source');
     await source.waitFor();
     expect(await source.getAttribute('data-player-kind')).toBe('umg_hls');
-    await waitFor(() => audioPlays(page), 'the label stream playing', 30_000);
+    await waitFor(() => audioPlays(page), 'the label stream playing', 60_000);
     expect(requested).toEqual([]);
   });
 });
