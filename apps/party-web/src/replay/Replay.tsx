@@ -1,9 +1,10 @@
 /**
  * Party Replay (issue 47): an ended party played again on the album's own timeline. The music
  * plays through the app's own players (the label stream `umg_hls` for everyone, the fan's
- * provider when logged in with its SDK on the page); chat, polls with their results, quiz
- * questions with their answers, popups and vote swings show once the track reaches the position
- * where they happened. The screen is its own chunk: fans' first load carries none of it.
+ * provider when logged in with one that plays here, `player.ts`); chat, polls with their results,
+ * quiz questions with their answers, popups and vote swings show once the track reaches the
+ * position where they happened, the waiting room's first under "before the party". The screen is
+ * its own chunk: fans' first load carries none of it.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -118,7 +119,6 @@ export default function Replay() {
     // One player however often play is pressed while the provider's SDK loads.
     creating.current ??= (async () => {
       const adapter = await createReplayPlayer(services, audio.current!, manifest.plays[0]?.track ?? null);
-      await adapter.init();
       adapter.onState(setPlayback);
       player.current = adapter;
       setPlayerKind(adapter.kind);

@@ -22,7 +22,25 @@ function forcedPlayer(): PlayerKind | null {
   return query.get('player') === 'mock' ? 'mock' : null;
 }
 
+/**
+ * The replay's player, initialised. A provider's player that fails to start (its SDK refuses the
+ * account, no device) gives way to the label stream, so the replay still plays.
+ */
 export async function createReplayPlayer(services: AppServices, audio: HTMLAudioElement, firstTrack: Track | null): Promise<PlayerAdapter> {
+  const adapter = await chooseReplayPlayer(services, audio, firstTrack);
+  try {
+    await adapter.init();
+    return adapter;
+  } catch (err) {
+    if (adapter.kind !== 'spotify' && adapter.kind !== 'apple') throw err;
+    adapter.destroy();
+    const fallback = firstTrack?.hls_url ? new HlsPlayer(audio) : new MockPlayer();
+    await fallback.init();
+    return fallback;
+  }
+}
+
+async function chooseReplayPlayer(services: AppServices, audio: HTMLAudioElement, firstTrack: Track | null): Promise<PlayerAdapter> {
   const { store } = services;
   const s = store.getState();
   // A fan who is not logged in has no provider: the label stream plays for everyone.
