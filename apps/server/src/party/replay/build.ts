@@ -215,7 +215,7 @@ export async function buildReplay(db: Db, partyId: string, build: number, endsAt
   }
 
   const plays: ReplayPlay[] = [];
-  const documents: string[] = [];
+  const documents: StoredDocument[] = [];
   for (const p of timeline.plays) {
     const all = perPlay
       .filter((x) => x.play === p.index)
