@@ -33,7 +33,8 @@ const untilFigure = (testId: string, ok: (text: string) => boolean, what: string
 describe('the live host dashboard in Chromium', { timeout: 180_000 }, () => {
   beforeAll(async () => {
     await buildAdminWeb();
-    server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
+    // Listeners by source are stored every 200 ms here (for the recap), 30 s by default.
+    server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password, SOURCE_SAMPLE_SECONDS: '0.2' } });
     const cast = await setUpParty(server, PARTY, { grants: false });
     cms = cast.cms;
     // A third fan, through the Apple login.
@@ -127,7 +128,7 @@ describe('the live host dashboard in Chromium', { timeout: 180_000 }, () => {
     await cms.call('stopFakeChat', { params: { id: PARTY } });
   });
 
-  it('the party ends from the dashboard (confirmed), and the recap shows chat and votes on the timeline', async () => {
+  it('the party ends from the dashboard (confirmed), and the recap shows chat and votes on the timeline and the peak listeners by source', async () => {
     await page.getByRole('button', { name: 'End party' }).click();
     const dialog = page.getByRole('dialog', { name: 'End the party now?' });
     await dialog.getByRole('button', { name: 'End party' }).click();
@@ -138,6 +139,10 @@ describe('the live host dashboard in Chromium', { timeout: 180_000 }, () => {
     await waitFor(async () => Number((await play.getByTestId('recap-play-messages').textContent())?.split(' ')[0]) >= 3 || undefined, 'chat on the first play');
     expect(await play.getByTestId('recap-play-votes').textContent()).toBe('3 votes cast');
     await play.getByText(/poll “Encore\?” — Yes: 3, No: 0/).waitFor();
+    // What fans heard outlives their connections: the peaks per source, stored while the party ran.
+    const sources = page.getByTestId('recap-sources');
+    expect(await sources.getByTestId('recap-source-preview').locator('td').nth(1).textContent()).toBe('1');
+    expect(await sources.getByTestId('recap-source-label_stream').locator('td').nth(1).textContent()).toBe('1');
     await expectAccessible(page, 'recap at 1280 px');
     await screenshot(page, 'party-recap');
   });

@@ -57,6 +57,9 @@ describe('party replay: a fan who missed the party replays it', { timeout: 180_0
     w = await startLiveWorld('sqlite', PARTY, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
     browser = await launchChromium();
 
+    // The waiting room's chat, before the first track.
+    await w.admin.client.call('postChatMessage', { params: { id: PARTY }, body: { text: 'Schon da im Warteraum' } });
+    await sleep(50);
     // The party runs: chat, a deleted message, a poll with answers, a quiz with an answer.
     await w.host.client.call('startParty', { params: { id: PARTY } });
     await w.fan.client.call('postChatMessage', { params: { id: PARTY }, body: { text: 'Hallo zusammen' } });
@@ -76,6 +79,11 @@ describe('party replay: a fan who missed the party replays it', { timeout: 180_0
     ids.quiz = quiz.question_id!;
     await w.fan.client.call('answerQuizQuestion', { params: { id: PARTY, questionId: quiz.question_id! }, body: { answer_id: 1 } });
     await w.lena.client.call('postChatMessage', { params: { id: PARTY }, body: { text: 'Nach dem Quiz' } });
+    // A vote swing and its withdrawal: Lena's vote takes the lead, withdrawn it hands it back.
+    const tracks = (await w.cms.call('getTracks', { params: { id: PARTY } })).items;
+    await w.fan.client.call('voteTrack', { params: { id: PARTY, trackId: tracks.at(-1)!.id } });
+    await w.lena.client.call('voteTrack', { params: { id: PARTY, trackId: tracks.at(-2)!.id } });
+    await w.lena.client.call('unvoteTrack', { params: { id: PARTY, trackId: tracks.at(-2)!.id } });
     await sleep(500);
     await w.host.client.call('endParty', { params: { id: PARTY } });
   }, 180_000);
@@ -113,6 +121,8 @@ describe('party replay: a fan who missed the party replays it', { timeout: 180_0
     await page.getByRole('heading', { name: `Replay: Party ${PARTY}` }).waitFor();
     const scrubber = page.getByTestId('replay-scrubber');
     await scrubber.waitFor();
+    // At the start: the waiting room's chat, in its own section.
+    await page.getByTestId('replay-before').getByTestId('replay-message').filter({ hasText: 'Schon da im Warteraum' }).waitFor();
 
     await scrubTo(scrubber, pollAt);
     const pollCard = page.getByTestId('replay-poll');
@@ -132,7 +142,9 @@ describe('party replay: a fan who missed the party replays it', { timeout: 180_0
     await scrubTo(scrubber, Number(await scrubber.getAttribute('max')));
     await page.getByTestId('replay-quiz').getByText('Richtig').waitFor();
     await page.getByTestId('replay-message').filter({ hasText: 'Nach dem Quiz' }).waitFor();
+    await page.getByTestId('replay-votes').filter({ hasText: 'Stimme zurückgezogen' }).waitFor();
     expect(await page.getByText('Das hier wird gelöscht').count()).toBe(0);
+    await atBothWidths(page, 'the replay at its end, with vote swings');
 
     // Play from the poll: the label stream plays in the page's audio element, and the replay follows it.
     await scrubTo(scrubber, pollAt);

@@ -1,43 +1,14 @@
 import { useEffect, useRef, useState } from 'react';
 import { useServices } from '../app/context.tsx';
-import { ApplePlayer, type MusicKitInstance } from '../player/applePlayer.ts';
+import { ApplePlayer } from '../player/applePlayer.ts';
 import { PlayerController } from '../player/controller.ts';
 import { HlsPlayer } from '../player/hlsPlayer.ts';
 import { MockPlayer } from '../player/mockPlayer.ts';
 import { PreviewPlayer } from '../player/previewPlayer.ts';
 import { canSetVolume, chooseSource, detectEme, providerBlocker, type SourceChoice } from '../player/select.ts';
-import { SpotifyPlayer, type SpotifySdk } from '../player/spotifyPlayer.ts';
+import { SpotifyPlayer } from '../player/spotifyPlayer.ts';
 import { INITIAL_PLAYBACK, type PlaybackState, type PlayerAdapter, type PlayerKind } from '../player/types.ts';
-import { MUSICKIT_JS_URL, SPOTIFY_PLAYER_JS_URL } from '@fanfare/protocol';
-import { loadMusicKit, loadSpotifySdk, readProviderSdks } from '@fanfare/client/provider-sdks';
-
-/** Spotify Web API base for the SDK player when the page names none. */
-const SPOTIFY_API_URL = 'https://api.spotify.com/v1';
-
-/** The app's name as the providers show the player (Spotify Connect, MusicKit). */
-const PLAYER_NAME = 'Fanfare Listening Party';
-
-type Sdks = { spotify: SpotifySdk | null; musicKit: MusicKitInstance | null; spotifyApiUrl: string };
-
-/**
- * The fan's provider SDK for playback, loaded from the URL the page names (120 s at most; a failure
- * dispatches the load-error event and leaves the party's own stream to play). Only the providers'
- * official scripts play here: with the built-in emulators the party plays the catalog's HLS
- * streams, which are audible and sample-accurate, where the emulators' stand-ins are silent.
- */
-async function loadPlaybackSdk(service: string | null): Promise<Sdks> {
-  const settings = readProviderSdks(document);
-  const env = { doc: document, win: window };
-  const spotifyApiUrl = settings.spotify?.apiUrl ?? SPOTIFY_API_URL;
-  const none: Sdks = { spotify: null, musicKit: null, spotifyApiUrl };
-  if (service === 'spotify' && settings.spotify?.src === SPOTIFY_PLAYER_JS_URL) {
-    return { ...none, spotify: await loadSpotifySdk<SpotifySdk>(settings.spotify, env).catch(() => null) };
-  }
-  if (service === 'apple' && settings.musicKit?.src === MUSICKIT_JS_URL) {
-    return { ...none, musicKit: await loadMusicKit<MusicKitInstance>(settings.musicKit, env, PLAYER_NAME).catch(() => null) };
-  }
-  return none;
-}
+import { loadPlaybackSdk, PLAYER_NAME, SPOTIFY_API_URL } from '../player/playbackSdk.ts';
 
 /** `?player=mock` in the page or route query selects the timeline-only player (tests, demos). */
 function forcedPlayer(): PlayerKind | null {

@@ -1,9 +1,10 @@
 /**
  * Party Replay (issue 47): an ended party played again on the album's own timeline. The music
  * plays through the app's own players (the label stream `umg_hls` for everyone, the fan's
- * provider when logged in with its SDK on the page); chat, polls with their results, quiz
- * questions with their answers, popups and vote swings show once the track reaches the position
- * where they happened. The screen is its own chunk: fans' first load carries none of it.
+ * provider when logged in with one that plays here, `player.ts`); chat, polls with their results,
+ * quiz questions with their answers, popups and vote swings show once the track reaches the
+ * position where they happened, the waiting room's first under "before the party". The screen is
+ * its own chunk: fans' first load carries none of it.
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -14,9 +15,9 @@ import { isHostOrAdmin } from '../rules/roles.ts';
 import { roleOf } from '../state/store.ts';
 import { Avatar } from '../ui/Avatar.tsx';
 import { createReplayPlayer } from './player.ts';
-import { clampPosition, formatPosition, nextPlay, optionShares, replayLink, shownItems } from './rules.ts';
+import { byPhase, clampPosition, formatPosition, nextPlay, optionShares, replayLink, shownItems } from './rules.ts';
 import { replayDe, replayEn } from './strings.ts';
-import type { PlayerAdapter, PlaybackState } from '../player/types.ts';
+import type { PlayerAdapter, PlayerKind, PlaybackState } from '../player/types.ts';
 import './replay.css';
 
 type Load = { state: 'loading' } | { state: 'notReady' } | { state: 'failed' } | { state: 'ready'; manifest: ReplayManifest };
@@ -57,6 +58,8 @@ export default function Replay() {
   const [copied, setCopied] = useState(false);
   const audio = useRef<HTMLAudioElement | null>(null);
   const player = useRef<PlayerAdapter | null>(null);
+  const creating = useRef<Promise<PlayerAdapter> | null>(null);
+  const [playerKind, setPlayerKind] = useState<PlayerKind | null>(null);
 
   // The manifest; while the replay is being built, asked again every few seconds (bounded).
   useEffect(() => {
@@ -113,11 +116,17 @@ export default function Replay() {
   const ensurePlayer = useCallback(async (): Promise<PlayerAdapter | null> => {
     if (player.current) return player.current;
     if (!audio.current || !manifest) return null;
-    const adapter = createReplayPlayer(services, audio.current, manifest.plays[0]?.track ?? null);
-    await adapter.init();
-    adapter.onState(setPlayback);
-    player.current = adapter;
-    return adapter;
+    // One player however often play is pressed while the provider's SDK loads.
+    creating.current ??= (async () => {
+      const adapter = await createReplayPlayer(services, audio.current!, manifest.plays[0]?.track ?? null);
+      adapter.onState(setPlayback);
+      player.current = adapter;
+      setPlayerKind(adapter.kind);
+      return adapter;
+    })().finally(() => {
+      creating.current = null;
+    });
+    return creating.current;
   }, [services, manifest]);
 
   const startAt = useCallback(
@@ -203,7 +212,8 @@ export default function Replay() {
     );
 
   const m = load.manifest;
-  const latest = shown.latest.filter((i) => i.kind !== 'poll' && i.kind !== 'quiz');
+  const feed = byPhase(shown.latest.filter((i) => i.kind !== 'poll' && i.kind !== 'quiz'));
+  const latest = feed.during;
   return (
     <div className="screen screen--replay">
       <h1>{t('replay.title', { name: m.name })}</h1>
@@ -248,6 +258,11 @@ export default function Replay() {
                 }}
                 data-testid="replay-scrubber"
               />
+              {playerKind && (
+                <p className="replay__hint" data-testid="replay-source" data-player-kind={playerKind}>
+                  {t('replay.player', { kind: t(`replay.kinds.${playerKind}`) })}
+                </p>
+              )}
               {playback?.needsGesture && <p role="status">{t('replay.needsGesture')}</p>}
               {isFinished && <p role="status">{t('replay.finished')}</p>}
             </>
@@ -283,9 +298,24 @@ export default function Replay() {
           {shown.questions.map((q) => (
             <ItemView key={q.id} item={q} canHide={isHost} onHide={hide} />
           ))}
-          {latest.length === 0 && shown.questions.length === 0 ? (
+          {feed.before.length > 0 && (
+            <section className="replay__before" aria-labelledby="replay-before" data-testid="replay-before">
+              <h3 id="replay-before" className="replay__subhead">
+                {t('replay.beforeStart')}
+              </h3>
+              <p className="replay__hint">{t('replay.beforeStartHint')}</p>
+              <ol className="plain-list replay__feed">
+                {feed.before.map((item) => (
+                  <li key={item.id}>
+                    <ItemView item={item} canHide={isHost} onHide={hide} />
+                  </li>
+                ))}
+              </ol>
+            </section>
+          )}
+          {latest.length === 0 && shown.questions.length === 0 && feed.before.length === 0 ? (
             <p>{t('replay.empty')}</p>
-          ) : (
+          ) : latest.length === 0 ? null : (
             <ol className="plain-list replay__feed">
               {latest.map((item) => (
                 <li key={item.id}>
@@ -294,6 +324,7 @@ export default function Replay() {
               ))}
             </ol>
           )}
+          {!!doc?.dropped_items && <p className="replay__hint">{t('replay.dropped', { count: doc.dropped_items })}</p>}
           {hiddenNow.length > 0 && <p role="status">{t('replay.hidden')}</p>}
         </section>
       </div>
@@ -321,7 +352,7 @@ function ItemView(props: { item: ReplayItem; canHide: boolean; onHide: (id: stri
       {t('replay.hide')}
     </button>
   ) : null;
-  const at = <span className="replay__at">{t('replay.at', { position: formatPosition(item.position_ms) })}</span>;
+  const at = <span className="replay__at">{item.before_start ? t('replay.beforeStart') : t('replay.at', { position: formatPosition(item.position_ms) })}</span>;
   if (item.kind === 'message')
     return (
       <div className="replay__message" data-testid="replay-message">
@@ -350,7 +381,7 @@ function ItemView(props: { item: ReplayItem; canHide: boolean; onHide: (id: stri
     return (
       <div className="replay__notice" data-testid="replay-votes">
         <p>
-          {t('replay.votes', { name: item.leader.name, votes: t('replay.votesCount', { count: item.leader.votes }) })} {at}
+          {t(item.cause === 'withdrawal' ? 'replay.votesWithdrawn' : 'replay.votes', { name: item.leader.name, votes: t('replay.votesCount', { count: item.leader.votes }) })} {at}
         </p>
         {hide}
       </div>

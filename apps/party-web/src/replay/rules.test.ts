@@ -1,6 +1,6 @@
 import type { ReplayItem } from '@fanfare/protocol';
 import { describe, expect, it } from 'vitest';
-import { clampPosition, formatPosition, itemsUpTo, nextPlay, optionShares, replayLink, shownItems, SHOWN_ITEMS } from './rules.ts';
+import { byPhase, clampPosition, formatPosition, itemsUpTo, nextPlay, optionShares, replayLink, shownItems, SHOWN_ITEMS } from './rules.ts';
 
 const msg = (id: string, position: number): ReplayItem => ({
   id,
@@ -51,5 +51,13 @@ describe('party replay rules', () => {
 
   it('the shared link is the party page with the replay route, without the editor’s admin flag', () => {
     expect(replayLink('https://x.test/p/abc/?admin=true#/end')).toBe('https://x.test/p/abc/#/replay');
+  });
+
+  it('sets the waiting room’s items apart from the party’s own, keeping the order of each', () => {
+    const early = [{ ...msg('w1', 0), before_start: true as const }, { ...msg('w2', 0), before_start: true as const }];
+    const split = byPhase([...early, msg('a', 0), msg('b', 10)]);
+    expect(split.before.map((i) => i.id)).toEqual(['w1', 'w2']);
+    expect(split.during.map((i) => i.id)).toEqual(['a', 'b']);
+    expect(byPhase([msg('a', 0)]).before).toEqual([]);
   });
 });

@@ -26,6 +26,17 @@ export function shownItems(items: readonly ReplayItem[], positionMs: number): { 
   return { latest: past.slice(-SHOWN_ITEMS), questions: past.filter((i) => i.kind === 'poll' || i.kind === 'quiz') };
 }
 
+/**
+ * Splits items into the waiting room's (`before_start`: chat before the first track, shown as a
+ * "before the party" section) and the party's own, each in timeline order.
+ */
+export function byPhase<T extends Pick<ReplayItem, 'before_start'>>(items: readonly T[]): { before: T[]; during: T[] } {
+  const before: T[] = [];
+  const during: T[] = [];
+  for (const item of items) (item.before_start ? before : during).push(item);
+  return { before, during };
+}
+
 /** Where the replay goes once a play has run its course: the next play, or null at the end. */
 export function nextPlay(manifest: Pick<ReplayManifest, 'plays'>, index: number): number | null {
   return index + 1 < manifest.plays.length ? index + 1 : null;

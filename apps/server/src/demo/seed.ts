@@ -54,6 +54,7 @@ export async function seedDemo(ctx: ServerContext): Promise<void> {
     await ctx.db.transaction().execute(async (trx) => {
       await trx.deleteFrom('party_playback').where('party_id', '=', DEMO_PARTY_ID).execute();
       await trx.deleteFrom('track_votes').where('party_id', '=', DEMO_PARTY_ID).execute();
+      await trx.deleteFrom('party_vote_log').where('party_id', '=', DEMO_PARTY_ID).execute();
       await trx.updateTable('party_tracks').set({ played: 0 }).where('party_id', '=', DEMO_PARTY_ID).execute();
       await trx.updateTable('parties').set({ started_at: null, updated_at: existing!.created_at }).where('id', '=', DEMO_PARTY_ID).execute();
     });

@@ -9,6 +9,7 @@ import { registerPartyRoutes } from './parties/routes.ts';
 import { findPartyCached } from './parties/queries.ts';
 import { can, fanActor } from './policies.ts';
 import { registerReactionRoutes } from './presence/routes.ts';
+import { SourcePeakSampler } from './stats/sourcePeaks.ts';
 import { DashboardSockets } from './stats/dashboardSockets.ts';
 import type { Closer } from './surface.ts';
 import { timelineJobs } from './timeline/jobs.ts';
@@ -71,9 +72,11 @@ export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobS
     },
   });
   const dashboards = new DashboardSockets(ctx, sockets);
+  // Listeners by source outlive the sockets only as stored samples (the recap's figures).
+  const sourcePeaks = new SourcePeakSampler(ctx, sockets, ctx.config.sourceSampleMs);
   await registerPartyRoutes(app, ctx, sockets, dashboards);
   await registerTimelineRoutes(app, ctx);
   const stopReactions = await registerReactionRoutes(app, ctx, sockets);
   jobs.add(...timelineJobs(ctx));
-  return [stopReactions, () => dashboards.close(), () => sockets.close()];
+  return [stopReactions, () => sourcePeaks.close(), () => dashboards.close(), () => sockets.close()];
 }

@@ -56,6 +56,13 @@ export interface Config {
   legalDir: string | null;
   logLevel: string;
   uploadMaxBytes: number;
+  /**
+   * Party Replay: the cap on one play's document (REPLAY_DOCUMENT_MAX_BYTES, JSON before
+   * compression); over it the build leaves out chat first, oldest first, and says how many.
+   */
+  replay: { documentMaxBytes: number };
+  /** How often each node stores its listeners by effective source for the recap (SOURCE_SAMPLE_SECONDS). */
+  sourceSampleMs: number;
   /** Deadline of one database statement (and of a wait for a connection or a SQLite lock): 503 beyond it. */
   dbStatementTimeoutMs: number;
   /** Limits against abuse (issue 10): signups, Apple logins, sockets and upload quotas. */
@@ -223,6 +230,8 @@ const Env = z.object({
   LEGAL_DIR: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   UPLOAD_MAX_BYTES: z.coerce.number().int().positive().default(5 * 1024 * 1024),
+  REPLAY_DOCUMENT_MAX_BYTES: z.coerce.number().int().min(16 * 1024).max(64 * 1024 * 1024).default(2 * 1024 * 1024),
+  SOURCE_SAMPLE_SECONDS: z.coerce.number().min(0.05).max(3600).default(30),
   RETENTION_UNCONFIRMED_NEWSLETTER_DAYS: z.coerce.number().positive().max(3650).default(30),
   RETENTION_UNUSED_UPLOAD_HOURS: z.coerce.number().positive().max(87600).default(24),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
@@ -343,6 +352,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     legalDir: e.LEGAL_DIR ?? null,
     logLevel: e.LOG_LEVEL,
     uploadMaxBytes: e.UPLOAD_MAX_BYTES,
+    replay: { documentMaxBytes: e.REPLAY_DOCUMENT_MAX_BYTES },
+    sourceSampleMs: Math.round(e.SOURCE_SAMPLE_SECONDS * 1000),
     retention: {
       unconfirmedNewsletterMs: e.RETENTION_UNCONFIRMED_NEWSLETTER_DAYS * 86_400_000,
       unusedUploadMs: e.RETENTION_UNUSED_UPLOAD_HOURS * 3_600_000,

@@ -491,6 +491,13 @@ export class PartySocketServer {
     return this.channels.get(partyId)?.sourceCounts() ?? emptySourceCounts();
   }
 
+  /** Parties with at least one fan socket on this node. */
+  partiesWithSockets(): string[] {
+    const ids: string[] = [];
+    for (const [id, c] of this.channels) if (c.sockets.size > 0) ids.push(id);
+    return ids;
+  }
+
   /** Number of open fan sockets on this node (for tests and metrics). */
   get socketCount(): number {
     let n = 0;

@@ -161,6 +161,20 @@ export type RecapVotes = z.infer<typeof RecapVotes>;
 export const RecapQuestion = QuestionStats.extend({ stamp: TimelineStamp });
 export type RecapQuestion = z.infer<typeof RecapQuestion>;
 
+/**
+ * Listeners by effective source over the party, from each node's samples (every
+ * SOURCE_SAMPLE_SECONDS, the highest per source and minute kept; nodes added up per minute).
+ */
+export const RecapSources = z.object({
+  /** The most listeners each source had in any one minute (each source at its own peak). */
+  peak: SourceCounts,
+  /** The minute with the most listeners over all sources, and its counts; null without samples. */
+  busiest: z.object({ minute: IsoDateTime, listeners: NonNegativeInt, counts: SourceCounts }).nullable(),
+  /** Minutes with at least one sample (0: no fan connected, or the party predates the samples). */
+  sampled_minutes: NonNegativeInt,
+});
+export type RecapSources = z.infer<typeof RecapSources>;
+
 /** `GET /api/parties/{id}/recap`. */
 export const PartyRecapResponse = z.object({
   party_id: Id,
@@ -175,6 +189,8 @@ export const PartyRecapResponse = z.object({
   chat_outside_plays: NonNegativeInt,
   votes: z.array(RecapVotes),
   questions: z.array(RecapQuestion),
+  /** Listeners by effective source (provider, label stream, previews), stored while the party ran. */
+  sources: RecapSources,
 });
 export type PartyRecapResponse = z.infer<typeof PartyRecapResponse>;
 

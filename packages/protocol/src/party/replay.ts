@@ -23,6 +23,11 @@ const placed = {
   position_ms: NonNegativeInt,
   /** Server time at which it happened during the party. */
   at_ms: EpochMs,
+  /**
+   * True for the waiting room's items: they happened before the first track began and stand at
+   * position 0 of the first play (a "before the party" section). Absent on every other item.
+   */
+  before_start: z.literal(true).optional(),
 };
 
 /** The author of a chat message, as they were when they posted it. */
@@ -79,10 +84,17 @@ export const ReplayPopupItem = z.object({
 export const ReplayStanding = z.object({ track_id: Id, name: z.string(), votes: NonNegativeInt });
 export type ReplayStanding = z.infer<typeof ReplayStanding>;
 
+/** What handed the lead over: a vote cast, or a vote withdrawn. */
+export const REPLAY_SWING_CAUSES = ['vote', 'withdrawal'] as const;
+export const ReplaySwingCause = z.enum(REPLAY_SWING_CAUSES);
+export type ReplaySwingCause = z.infer<typeof ReplaySwingCause>;
+
 /** A vote swing: the lead of the track vote changed hands (the standing right after, top three). */
 export const ReplayVotesItem = z.object({
   ...placed,
   kind: z.literal('votes'),
+  /** What caused the swing (absent in builds made before withdrawals were kept: a vote). */
+  cause: ReplaySwingCause.optional(),
   leader: ReplayStanding,
   standings: z.array(ReplayStanding),
 });
@@ -98,6 +110,12 @@ export const ReplayTrackDocument = z.object({
   /** Index of the play in the manifest. */
   play: NonNegativeInt,
   track_id: Id,
+  /**
+   * Items left out because the document would have exceeded the server's size cap
+   * (REPLAY_DOCUMENT_MAX_BYTES): chat first, then vote swings, popups, polls and quiz questions,
+   * oldest first. 0 (or absent, in older builds) when the document is complete.
+   */
+  dropped_items: NonNegativeInt.optional(),
   /** Ordered by `position_ms`, then `at_ms`. */
   items: z.array(ReplayItem),
 });
@@ -111,6 +129,8 @@ export const ReplayPlay = z.object({
   played_ms: NonNegativeInt,
   started_at_ms: EpochMs,
   item_count: NonNegativeInt,
+  /** Items its document left out to stay within the size cap (see `ReplayTrackDocument`). */
+  dropped_items: NonNegativeInt.optional(),
   /** Path of its document on the party API (`getPartyReplayTrack`), immutable per build. */
   document: z.string(),
 });

@@ -4,7 +4,7 @@ import { useParams } from 'react-router';
 import { BarChart } from '@mantine/charts';
 import { Badge, Button, Card, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { useQuery } from '@tanstack/react-query';
-import { PARTY_EXPORTS, type PartyExportKind, type PartyRecapResponse, type RecapPlay } from '@fanfare/protocol';
+import { PARTY_EXPORTS, type PartyExportKind, type PartyRecapResponse, type RecapPlay, type RecapSources, type SourceCounts } from '@fanfare/protocol';
 import { notifyError } from '../../ui/notify.ts';
 import { Empty, QueryState } from '../../ui/States.tsx';
 import { PartyScreenHeader } from '../dashboard/PartyNav.tsx';
@@ -13,6 +13,50 @@ import { countOf } from '../../ui/plural.ts';
 
 const mmss = (ms: number) => `${Math.floor(ms / 60_000)}:${String(Math.floor((ms % 60_000) / 1000)).padStart(2, '0')}`;
 const EXPORT_LABELS: Record<PartyExportKind, string> = { chat: 'Chat log', answers: 'Poll and quiz results', fans: 'Fans and competition consent' };
+
+const SOURCE_LABELS: Record<keyof SourceCounts, string> = {
+  provider: 'Own provider',
+  label_stream: 'Label stream',
+  preview: '30 s previews',
+  none: 'No sound',
+  unknown: 'Not reported',
+};
+
+/** Listeners by what they heard (their own provider, the label stream, previews), stored while the party ran. */
+function SourcesCard({ sources }: { sources: RecapSources }) {
+  const keys = Object.keys(SOURCE_LABELS) as (keyof SourceCounts)[];
+  return (
+    <Card withBorder data-testid="recap-sources">
+      <Title order={3} size="h4" mb="xs">
+        Listeners by source
+      </Title>
+      {sources.sampled_minutes === 0 ? (
+        <Text size="sm">No listener counts were stored for this party.</Text>
+      ) : (
+        <Table.ScrollContainer minWidth={360}>
+          <Table>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>Source</Table.Th>
+                <Table.Th>Peak</Table.Th>
+                <Table.Th>At the busiest minute{sources.busiest ? ` (${new Date(sources.busiest.minute).toLocaleTimeString()})` : ''}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {keys.map((k) => (
+                <Table.Tr key={k} data-testid={`recap-source-${k}`}>
+                  <Table.Td>{SOURCE_LABELS[k]}</Table.Td>
+                  <Table.Td>{sources.peak[k]}</Table.Td>
+                  <Table.Td>{sources.busiest?.counts[k] ?? 0}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+      )}
+    </Card>
+  );
+}
 
 /** One play of the timeline: its chat activity by position, and the votes and questions placed on it. */
 function PlayRow({ play, recap }: { play: RecapPlay; recap: PartyRecapResponse }) {
@@ -107,6 +151,7 @@ export default function RecapScreen() {
                 {countOf(r.chat_total, 'message', 'messages')} ({r.chat_outside_plays} outside the tracks)
               </Text>
             </Group>
+            <SourcesCard sources={r.sources} />
             {r.plays.length === 0 ? (
               <Empty title="No track played">The timeline fills once the party starts.</Empty>
             ) : (

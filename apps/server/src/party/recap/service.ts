@@ -7,6 +7,7 @@ import type { ServerContext } from '../../context.ts';
 import { iso } from '../parties/service.ts';
 import { requireParty } from '../parties/queries.ts';
 import { questionStats } from '../stats/queries.ts';
+import { recapSources } from '../stats/sourcePeaks.ts';
 import { partyTimeline } from './segments.ts';
 
 /** Chat timestamps are read in pages of this size (a party may hold a million messages). */
@@ -80,5 +81,6 @@ export async function partyRecap(ctx: ServerContext, partyId: string): Promise<P
     chat_outside_plays: outside,
     votes: [...votes.values()].sort((a, b) => (a.play ?? -1) - (b.play ?? -1) || b.votes - a.votes),
     questions,
+    sources: await recapSources(ctx.db, partyId),
   };
 }

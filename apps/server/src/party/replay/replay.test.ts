@@ -4,6 +4,8 @@
  * (deleted, blocked, erased, hidden), and the documents are served as cacheable, immutable bytes.
  * On SQLite and (with TEST_DATABASE_URL) PostgreSQL.
  */
+import http from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { CAMPAIGN_META, ReplayManifest, ReplayTrackDocument, type ReplayItem } from '@fanfare/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN, createApp, createCampaign, login } from '../../cms/testing.ts';
@@ -17,6 +19,20 @@ const TOLERANCE_MS = 250;
 /** A raw GET: the test reads the cache headers and sends If-None-Match, which the typed client hides. */
 async function get(w: LiveWorld, path: string, headers: Record<string, string> = {}) {
   return fetch(`${w.t.partyUrl}${path}`, { headers });
+}
+
+/** A GET that leaves the body as sent (fetch would decompress it), for the encodings. */
+function rawGet(url: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on('error', reject);
+      })
+      .on('error', reject);
+  });
 }
 
 async function manifestOf(w: LiveWorld): Promise<ReplayManifest> {
@@ -37,6 +53,8 @@ describe.each(DB_TARGETS)('party replay, on %s', (db) => {
   /** Where each item happened, as the live party's own player status placed it. */
   const expected = new Map<string, { track: string; position: number }>();
   const ids: Record<string, string> = {};
+  /** Where the track was when Lena withdrew her vote. */
+  let withdrawnAt: { track: string; position: number } = { track: '', position: 0 };
 
   /** The live position of the playing track at server time `atMs`, from the player status. */
   async function livePositionAt(atMs: number) {
@@ -47,6 +65,10 @@ describe.each(DB_TARGETS)('party replay, on %s', (db) => {
 
   beforeAll(async () => {
     w = await startLiveWorld(db, PARTY, { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password });
+    // The waiting room's chat, before the first track.
+    const early = await w.admin.client.call('postChatMessage', { params: { id: PARTY }, body: { text: 'early bird in the waiting room' } });
+    ids.waiting = early.id;
+    w.advanceClock(5_000);
     await w.cms.call('startParty', { params: { id: PARTY } });
     const tracks = (await w.cms.call('getTracks', { params: { id: PARTY } })).items;
 
@@ -68,6 +90,14 @@ describe.each(DB_TARGETS)('party replay, on %s', (db) => {
     await w.lena.client.call('answerPoll', { params: { id: PARTY, pollId: poll.poll_id! }, body: { answer_id: 1 } });
     await w.admin.client.call('answerPoll', { params: { id: PARTY, pollId: poll.poll_id! }, body: { answer_id: 0 } });
     await w.fan.client.call('voteTrack', { params: { id: PARTY, trackId: tracks.at(-1)!.id } });
+    ids.lastTrack = tracks.at(-1)!.id;
+    // Lena's vote takes the lead (a tie goes to the earlier track); withdrawn, it hands the lead back.
+    await w.lena.client.call('voteTrack', { params: { id: PARTY, trackId: tracks.at(-2)!.id } });
+    // No clock advance here: the first track (70.7 s) must still play at the quiz, 65 s in.
+    const withdrawn = await w.lena.client.call('unvoteTrack', { params: { id: PARTY, trackId: tracks.at(-2)!.id } });
+    expect(withdrawn.voted).toBe(false);
+    const now = await w.host.client.call('getPlayerStatus', { params: { id: PARTY } });
+    withdrawnAt = { track: now.status!.track.id, position: now.status!.progress_ms + (now.server_time_ms - now.status!.timestamp_ms) };
 
     w.advanceClock(15_000);
     const quiz = await w.host.client.call('postQuizQuestion', {
@@ -164,6 +194,52 @@ describe.each(DB_TARGETS)('party replay, on %s', (db) => {
     expect(manifest.headers.get('cache-control')).toMatch(/max-age=\d+/);
     expect((await get(w, `/api/parties/${PARTY}/replay`, { 'if-none-match': manifest.headers.get('etag')! })).status).toBe(304);
     expect((await get(w, `/api/parties/${PARTY}/replay/${m.build}/99`)).status).toBe(404);
+  });
+
+  it('the waiting room’s chat opens the replay: position 0 of the first play, marked before the start, ahead of the track’s own items', async () => {
+    const m = await manifestOf(w);
+    const doc = ReplayTrackDocument.parse(await (await get(w, m.plays[0]!.document)).json());
+    const first = doc.items[0]!;
+    expect(first).toMatchObject({ id: ids.waiting, kind: 'message', position_ms: 0, before_start: true, text: 'early bird in the waiting room' });
+    expect(first.at_ms).toBeLessThan(m.plays[0]!.started_at_ms);
+    // Items of the party itself carry no such mark.
+    expect(doc.items.find((i) => i.id === ids.poll)?.before_start).toBeUndefined();
+  });
+
+  it('a withdrawn vote that hands the lead back is a vote swing where it happened, marked as a withdrawal', async () => {
+    const m = await manifestOf(w);
+    const items = await itemsOf(w, m);
+    const swings = items.filter((x) => x.item.kind === 'votes');
+    expect(swings.map((x) => (x.item.kind === 'votes' ? x.item.cause : null))).toEqual(['vote', 'vote', 'withdrawal']);
+    const back = swings.at(-1)!;
+    expect(back.item).toMatchObject({ kind: 'votes', cause: 'withdrawal', leader: { track_id: ids.lastTrack, votes: 1 } });
+    expect(m.plays[back.play]!.track.id).toBe(withdrawnAt.track);
+    expect(Math.abs(back.item.position_ms - withdrawnAt.position)).toBeLessThanOrEqual(TOLERANCE_MS);
+  });
+
+  it('documents and the manifest are sent as brotli or gzip by Accept-Encoding, decompressing to the same bytes under one ETag', async () => {
+    const m = await manifestOf(w);
+    for (const path of [m.plays[0]!.document, `/api/parties/${PARTY}/replay`]) {
+      const plain = await rawGet(`${w.t.partyUrl}${path}`, { 'accept-encoding': 'identity' });
+      const br = await rawGet(`${w.t.partyUrl}${path}`, { 'accept-encoding': 'gzip, deflate, br' });
+      const gz = await rawGet(`${w.t.partyUrl}${path}`, { 'accept-encoding': 'gzip' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      expect(brotliDecompressSync(br.body).equals(plain.body)).toBe(true);
+      expect(gunzipSync(gz.body).equals(plain.body)).toBe(true);
+      expect(br.body.length).toBeLessThan(plain.body.length);
+      for (const res of [plain, br, gz]) {
+        expect(res.headers.etag).toBe(plain.headers.etag);
+        expect(res.headers.vary).toMatch(/accept-encoding/i);
+      }
+      // The ETag holds across requests; a held one is 304 whatever the encoding.
+      expect((await rawGet(`${w.t.partyUrl}${path}`, { 'accept-encoding': 'br' })).headers.etag).toBe(plain.headers.etag);
+      expect((await rawGet(`${w.t.partyUrl}${path}`, { 'accept-encoding': 'br', 'if-none-match': plain.headers.etag! })).status).toBe(304);
+    }
+    const doc = await rawGet(`${w.t.partyUrl}${m.plays[0]!.document}`, { 'accept-encoding': 'br' });
+    expect(doc.headers['cache-control']).toContain('immutable');
+    expect(ReplayTrackDocument.parse(JSON.parse(brotliDecompressSync(doc.body).toString('utf8'))).dropped_items).toBe(0);
   });
 
   it('a listener may not hide replay items (403); a host hides one and the documents are rebuilt without it', async () => {

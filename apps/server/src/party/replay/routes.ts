@@ -5,19 +5,29 @@ import { HttpError, notFound } from '../../platform/errors.ts';
 import type { App } from '../../platform/http.ts';
 import type { JobScheduler } from '../../platform/jobs.ts';
 import { partyRoute } from '../route.ts';
-import { listHidden, loadDocument, loadManifest, replayJob, setHidden } from './service.ts';
+import { addVary } from '../../platform/staticAssets.ts';
+import { pickEncoding } from '../webApp.ts';
+import { listHidden, loadDocument, loadManifest, replayJob, setHidden, type EncodedBody } from './service.ts';
 
 /** The manifest may change (a host hides an item): caches keep it briefly and revalidate by ETag. */
 const MANIFEST_CACHE = 'public, max-age=15, stale-while-revalidate=60';
 /** A document never changes under its build number: any cache (a CDN, nginx) may keep it for good. */
 const DOCUMENT_CACHE = 'public, max-age=31536000, immutable';
 
-/** Answers 304 when the client holds `etag`, else the stored bytes as JSON. */
-function sendStored(req: FastifyRequest, reply: FastifyReply, etag: string, cacheControl: string, body: Buffer | string): FastifyReply {
-  void reply.header('etag', etag).header('cache-control', cacheControl).header('vary', 'accept-encoding');
+/**
+ * Answers 304 when the client holds `etag`, else the stored bytes as JSON, compressed as the client
+ * accepts (brotli, else gzip, else plain; compressed once at build or load, never per request). One
+ * ETag for every encoding: the same document, whatever the transfer; `Vary` keeps shared caches apart.
+ */
+function sendStored(req: FastifyRequest, reply: FastifyReply, etag: string, cacheControl: string, body: EncodedBody): FastifyReply {
+  void reply.header('etag', etag).header('cache-control', cacheControl);
+  addVary(reply, 'Accept-Encoding');
   const held = req.headers['if-none-match'];
   if (held && held.split(',').some((t) => t.trim() === etag || t.trim() === `W/${etag}`)) return reply.status(304).send();
-  return reply.type('application/json; charset=utf-8').send(body);
+  void reply.type('application/json; charset=utf-8');
+  const encoding = pickEncoding(req.headers['accept-encoding']);
+  if (!encoding) return reply.send(body.plain);
+  return reply.header('content-encoding', encoding).send(encoding === 'br' ? body.br : body.gzip);
 }
 
 /**
@@ -30,8 +40,8 @@ export async function registerReplay(app: App, ctx: ServerContext, jobs: JobSche
   jobs.add(replayJob(ctx));
 
   route(app, PARTY_ROUTES.getPartyReplay, async (req, reply) => {
-    const { manifest, json } = await loadManifest(ctx, req.params.id);
-    return sendStored(req, reply, `"r${manifest.build}"`, MANIFEST_CACHE, json);
+    const { manifest, body } = await loadManifest(ctx, req.params.id);
+    return sendStored(req, reply, `"r${manifest.build}"`, MANIFEST_CACHE, body);
   });
 
   route(app, PARTY_ROUTES.getPartyReplayTrack, async (req, reply) => {

@@ -11,7 +11,7 @@ import type { Db } from '../../platform/db/database.ts';
 import { notFound } from '../../platform/errors.ts';
 import type { Job } from '../../platform/jobs.ts';
 import { requireParty } from '../parties/queries.ts';
-import { buildReplay } from './build.ts';
+import { buildReplay, compressDocument } from './build.ts';
 
 /** A node building a replay holds it this long; a crashed build is taken over afterwards. */
 export const REPLAY_CLAIM_MS = 60_000;
@@ -45,11 +45,13 @@ export async function rebuildReplay(ctx: ServerContext, partyId: string, now: nu
   const row = await ctx.db.selectFrom('party_replays').select(['wanted_rev', 'build']).where('party_id', '=', partyId).executeTakeFirstOrThrow();
   const party = await ctx.db.selectFrom('parties').select(['ends_at']).where('id', '=', partyId).executeTakeFirstOrThrow();
   const build = Number(row.build) + 1;
-  const built = await buildReplay(ctx.db, partyId, build, Number(party.ends_at ?? now), ctx.now());
+  const built = await buildReplay(ctx.db, partyId, build, Number(party.ends_at ?? now), ctx.now(), ctx.config.replay.documentMaxBytes);
   await ctx.db.transaction().execute(async (trx) => {
     // Documents of this build first (immutable: a retry after a crash writes the same numbers anew).
     await trx.deleteFrom('party_replay_documents').where('party_id', '=', partyId).where('build', '=', build).execute();
-    for (const [play, body] of built.documents.entries()) await trx.insertInto('party_replay_documents').values({ party_id: partyId, build, play, body }).execute();
+    for (const [play, doc] of built.documents.entries()) {
+      await trx.insertInto('party_replay_documents').values({ party_id: partyId, build, play, body: doc.body, body_gzip: doc.gzip, body_br: doc.br }).execute();
+    }
     const done = await trx
       .updateTable('party_replays')
       .set({ build, built_rev: Number(row.wanted_rev), built_at: ctx.now(), claimed_until: null, manifest: JSON.stringify(built.manifest) })
@@ -129,17 +131,37 @@ export function replayJob(ctx: ServerContext): Job {
   };
 }
 
+/** A stored answer in each encoding it is sent in: plain JSON, gzip and brotli. */
+export interface EncodedBody {
+  plain: Buffer;
+  gzip: Buffer;
+  br: Buffer;
+}
+
+/** A current manifest, parsed and encoded once per build and node. */
+export interface LoadedManifest {
+  manifest: ReplayManifest;
+  body: EncodedBody;
+}
+
 /** The current manifests, per party (dropped when any node rebuilds). */
-const manifests = cacheKind<string, { manifest: ReplayManifest; json: string } | null>({ max: 1000, maxAgeMs: 60_000, dependsOn: [onChange('party_replays')] });
+const manifests = cacheKind<string, LoadedManifest | null>({ max: 1000, maxAgeMs: 60_000, dependsOn: [onChange('party_replays')] });
 /** Documents by party, build and play: immutable, so only the bound on entries matters. */
-const documents = cacheKind<string, Buffer | null>({ max: 2000, maxAgeMs: 10 * 60_000, dependsOn: [onChange('party_replay_documents')] });
+const documents = cacheKind<string, EncodedBody | null>({ max: 2000, maxAgeMs: 10 * 60_000, dependsOn: [onChange('party_replay_documents')] });
+
+/** The encodings of stored JSON; those not stored (builds before compression, the manifest) are made here once. */
+async function encoded(json: string, stored?: { gzip: Buffer | null; br: Buffer | null }): Promise<EncodedBody> {
+  if (stored?.gzip && stored.br) return { plain: Buffer.from(json, 'utf8'), gzip: Buffer.from(stored.gzip), br: Buffer.from(stored.br) };
+  const made = await compressDocument(json);
+  return { plain: Buffer.from(json, 'utf8'), gzip: made.gzip, br: made.br };
+}
 
 /** The current build of a party's replay, or 404 while the party runs or its first build is under way. */
-export async function loadManifest(ctx: ServerContext, partyId: string): Promise<{ manifest: ReplayManifest; json: string }> {
+export async function loadManifest(ctx: ServerContext, partyId: string): Promise<LoadedManifest> {
   const found = await cached(manifests, ctx.db, partyId, async () => {
     const row = await ctx.db.selectFrom('party_replays').select('manifest').where('party_id', '=', partyId).where('build', '>', 0).executeTakeFirst();
     if (!row?.manifest) return null;
-    return { manifest: JSON.parse(row.manifest) as ReplayManifest, json: row.manifest };
+    return { manifest: JSON.parse(row.manifest) as ReplayManifest, body: await encoded(row.manifest) };
   });
   if (!found) {
     await requireParty(ctx.db, partyId);
@@ -148,17 +170,17 @@ export async function loadManifest(ctx: ServerContext, partyId: string): Promise
   return found;
 }
 
-/** A play's stored document as served, or null when that build or play does not exist (any more). */
-export async function loadDocument(ctx: ServerContext, partyId: string, build: number, play: number): Promise<Buffer | null> {
+/** A play's stored document as served (each encoding), or null when that build or play does not exist (any more). */
+export async function loadDocument(ctx: ServerContext, partyId: string, build: number, play: number): Promise<EncodedBody | null> {
   return cached(documents, ctx.db, `${partyId}\n${build}\n${play}`, async () => {
     const row = await ctx.db
       .selectFrom('party_replay_documents')
-      .select('body')
+      .select(['body', 'body_gzip', 'body_br'])
       .where('party_id', '=', partyId)
       .where('build', '=', build)
       .where('play', '=', play)
       .executeTakeFirst();
-    return row ? Buffer.from(row.body) : null;
+    return row ? encoded(row.body, { gzip: row.body_gzip, br: row.body_br }) : null;
   });
 }
 

@@ -174,18 +174,20 @@ export async function setVote(ctx: ServerContext, partyId: string, fan: Fan, tra
 
   // A trigger keeps the track's count with the vote row (migration 011): read it back, do not count.
   const vote = { partyId, trackId, fanId: fan.id };
-  // One statement (the trigger counts with it); the count is read back and published after it.
+  // The vote and its log row in one transaction (the trigger counts with the vote); the count is
+  // read back and published after it.
   const { changed, votes } = await runPartyWrite(
     ctx,
     async (w) => {
       const changed = on
         ? Number((await addVoteQuery(w.db, Object.assign({}, vote, { now: ctx.now() }))).numAffectedRows ?? 0) > 0
         : Number((await removeVoteQuery(w.db, vote)).numAffectedRows ?? 0) > 0;
+      // The log keeps the change as it happened (the replay's vote swings, withdrawals included).
+      if (changed) await w.db.insertInto('party_vote_log').values({ party_id: partyId, track_id: trackId, delta: on ? 1 : -1, at_ms: ctx.now() }).execute();
       const votes = await storedVoteCount(w.db, partyId, trackId);
       if (changed) w.emit(partyId, { type: 'votes_changed', track_id: trackId, votes });
       return { changed, votes };
     },
-    { singleStatement: true },
   );
   if (changed) refreshQueueSoon(ctx, partyId);
   return { track_id: trackId, votes, voted: on };

@@ -1,9 +1,13 @@
+import type { Generated } from 'kysely';
+
 /** Tables of the recap (migration 010): the party timeline's history. */
 export interface RecapTables {
   party_timeline_segments: TimelineSegmentTable;
   party_replays: PartyReplayTable;
   party_replay_documents: PartyReplayDocumentTable;
   party_replay_hidden: PartyReplayHiddenTable;
+  party_vote_log: PartyVoteLogTable;
+  party_source_peaks: PartySourcePeakTable;
 }
 
 /** The replay of an ended party (migration 021): its current build and whether it must be rebuilt. */
@@ -28,6 +32,31 @@ export interface PartyReplayDocumentTable {
   build: number;
   play: number;
   body: string;
+  /** `body` gzip-compressed at build time (migration 027; null in builds made before it). */
+  body_gzip: Buffer | null;
+  /** `body` brotli-compressed at build time (migration 027; null in builds made before it). */
+  body_br: Buffer | null;
+}
+
+/** Every change of a track vote, in order (migration 027): +1 cast, -1 withdrawn. No fan is named. */
+export interface PartyVoteLogTable {
+  seq: Generated<number>;
+  party_id: string;
+  track_id: string;
+  delta: number;
+  at_ms: number;
+}
+
+/** One node's highest listeners by effective source in one minute of a party (migration 027). */
+export interface PartySourcePeakTable {
+  party_id: string;
+  node: string;
+  minute_ms: number;
+  provider: number;
+  label_stream: number;
+  preview: number;
+  none: number;
+  unknown: number;
 }
 
 /** An item a host hid from the replay. */
