@@ -7,7 +7,7 @@ import { activeLock, selectCampaigns, toCampaign, type CampaignRecord } from '..
 import type { CampaignView } from './preview.ts';
 import { parseSnapshot, publishLocales, rowFieldsOf, snapshotOf } from './snapshot.ts';
 import { instantOf } from './timeZones.ts';
-import { saveVersion, versionSnapshot, type Actor } from './versions.ts';
+import { requireVersionSnapshot, saveVersion, type Actor } from './versions.ts';
 
 /** The published version of a row, as visitors see the campaign; null while unpublished. */
 export function publishedCampaign(ctx: ServerContext, row: CampaignRecord): Campaign | null {
@@ -88,8 +88,7 @@ export async function scheduleCampaign(ctx: ServerContext, actor: Actor, id: str
 /** Makes a new draft version with the fields of version `version`; the history stays as it is. */
 export async function restoreCampaignVersion(ctx: ServerContext, actor: Actor, id: string, version: number): Promise<Campaign> {
   const row = await requireCampaign(ctx.db, id);
-  const stored = await versionSnapshot(ctx.db, 'campaign', id, version);
-  const snapshot = stored ? parseSnapshot(stored) : null;
+  const snapshot = parseSnapshot(await requireVersionSnapshot(ctx.db, 'campaign', id, version));
   if (!snapshot) throw notFound('Version not found');
   const now = ctx.now();
   // A restore rewrites the draft: like an edit, refused while someone else holds the lock.
