@@ -170,8 +170,8 @@ function tableName(node: OperationNode | undefined): string | null {
 interface ConnectionState {
   inner: DatabaseConnection;
   pending: Map<string, ChangeKind> | null;
-  /** The write mark (`writeMarks.ts`) its open transaction ran, settled with the commit. */
-  marked: WriteMark | null;
+  /** The write marks (`writeMarks.ts`) its open transaction ran, settled with the commit. */
+  marked: Set<WriteMark>;
 }
 
 const merge = (into: Map<string, ChangeKind>, table: string, kind: ChangeKind) => {
@@ -195,21 +195,41 @@ class TrackingDriver implements Driver {
     const conn = await this.inner.acquireConnection();
     let wrapper = this.wrappers.get(conn);
     if (!wrapper) {
-      const state: ConnectionState = { inner: conn, pending: null, marked: null };
+      const state: ConnectionState = { inner: conn, pending: null, marked: new Set() };
       const changes = this.changes;
+      const driver = this.inner;
       wrapper = {
         async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
           const write = writeOf(query);
           if (!write) return conn.executeQuery<R>(query).catch((err: unknown) => changes.failed(err));
           changes.written(write.table, write.kind);
+          // The work's first write of this transaction (or an autocommitted one) also runs its
+          // marks, so each mark commits or rolls back with it.
+          const marks = (writeMarks.getStore() ?? []).filter((m) => !m.committed && !state.marked.has(m));
+          if (!state.pending && marks.some((m) => m.atomic)) {
+            // An autocommitted write whose mark must not outlive it, nor it the mark: both in one transaction.
+            try {
+              await driver.beginTransaction(conn, {});
+              let result: QueryResult<R>;
+              try {
+                result = await conn.executeQuery<R>(query);
+                for (const mark of marks) await conn.executeQuery(mark.query);
+                await driver.commitTransaction(conn);
+              } catch (err) {
+                await driver.rollbackTransaction(conn).catch(() => undefined);
+                throw err;
+              }
+              for (const mark of marks) mark.committed = true;
+              return result;
+            } finally {
+              changes.committed(new Map([[write.table, write.kind]]));
+            }
+          }
           try {
             const result = await conn.executeQuery<R>(query);
-            // The work's first write of this transaction (or an autocommitted one) also runs its
-            // mark, so the mark commits or rolls back with it.
-            const mark = writeMarks.getStore();
-            if (mark && !mark.committed && state.marked !== mark) {
+            for (const mark of marks) {
               await conn.executeQuery(mark.query);
-              if (state.pending) state.marked = mark;
+              if (state.pending) state.marked.add(mark);
               else mark.committed = true;
             }
             return result;
@@ -238,14 +258,14 @@ class TrackingDriver implements Driver {
     const s = this.state(conn);
     await this.inner.beginTransaction(s.inner, settings);
     s.pending = new Map();
-    s.marked = null;
+    s.marked = new Set();
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
     const s = this.state(conn);
     try {
       await this.inner.commitTransaction(s.inner);
-      if (s.marked) s.marked.committed = true;
+      for (const mark of s.marked) mark.committed = true;
     } finally {
       this.settle(s);
     }
@@ -264,7 +284,7 @@ class TrackingDriver implements Driver {
   private settle(s: ConnectionState): void {
     const pending = s.pending;
     s.pending = null;
-    s.marked = null;
+    s.marked = new Set();
     if (pending && pending.size > 0) this.changes.committed(pending);
   }
 
