@@ -165,14 +165,13 @@ export function audited<R extends RouteDef, C>(ctx: ServerContext, def: R, handl
   };
 }
 
-/** Records each scheduled publish and unpublish the scheduler ran, naming who scheduled it. */
+/**
+ * Records each scheduled publish and unpublish the scheduler ran, naming who scheduled it, in the
+ * transaction of the change: a refused entry rolls the change back (the next sweep tries again).
+ */
 export function auditScheduledRun(ctx: ServerContext): ScheduleListener {
-  return async ({ action, campaignId, actor, before, after }) => {
-    try {
-      await recordAudit(ctx.db, ctx.now(), { actor, action, method: 'JOB', path: `/api/campaigns/${campaignId}/schedule`, entityType: 'campaigns', entityId: campaignId, before, after });
-    } catch (err) {
-      ctx.logger.error({ err, action }, 'audit: could not record a scheduled run');
-    }
+  return async (db, { action, campaignId, actor, before, after }) => {
+    await recordAudit(db, ctx.now(), { actor, action, method: 'JOB', path: `/api/campaigns/${campaignId}/schedule`, entityType: 'campaigns', entityId: campaignId, before, after });
   };
 }
 

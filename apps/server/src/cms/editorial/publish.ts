@@ -1,6 +1,7 @@
 import { CAMPAIGN_LOCKED_ERROR, type Campaign, type PublishCampaignBody, type ScheduleCampaignBody } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { Job } from '../../platform/jobs.ts';
+import type { Db } from '../../platform/db/database.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { getCampaign, requireCampaign } from '../campaigns/service.ts';
 import { activeLock, selectCampaigns, toCampaign, type CampaignRecord } from '../campaigns/queries.ts';
@@ -112,8 +113,11 @@ export async function restoreCampaignVersion(ctx: ServerContext, actor: Actor, i
 // The scheduler's job
 // ---------------------------------------------------------------------------------------------
 
-/** Told of each scheduled publish or unpublish that ran (the audit log records it). */
-export type ScheduleListener = (event: { action: 'scheduledPublish' | 'scheduledUnpublish'; campaignId: string; actor: Actor; before: Campaign; after: Campaign }) => Promise<void>;
+/**
+ * Told of each scheduled publish or unpublish this node made, inside its transaction (`db`): what
+ * it writes there (the audit log's entry) commits with the change or not at all.
+ */
+export type ScheduleListener = (db: Db, event: { action: 'scheduledPublish' | 'scheduledUnpublish'; campaignId: string; actor: Actor; before: Campaign; after: Campaign }) => Promise<void>;
 
 /**
  * Runs scheduled publishes and unpublishes. Every node runs it; each item is claimed by a
@@ -122,27 +126,35 @@ export type ScheduleListener = (event: { action: 'scheduledPublish' | 'scheduled
  */
 export function campaignScheduleJob(ctx: ServerContext, onRun?: ScheduleListener): Job {
   const actorFor = (row: CampaignRecord): Actor => ({ id: null, name: `scheduler (for ${row.scheduled_by ?? 'unknown'})` });
+  /** Tells the listener, in the change's transaction (read through it: on SQLite `ctx.db` would wait for it). */
+  const told = async (trx: Db, action: 'scheduledPublish' | 'scheduledUnpublish', row: CampaignRecord) => {
+    if (!onRun) return;
+    const after = await selectCampaigns(trx).where('cms_campaigns.id', '=', row.id).executeTakeFirstOrThrow();
+    await onRun(trx, { action, campaignId: row.id, actor: actorFor(row), before: toCampaign(ctx, row), after: toCampaign(ctx, after) });
+  };
   const runPublish = async (row: CampaignRecord, now: number) => {
-    const before = toCampaign(ctx, row);
-    const res = await ctx.db
-      .updateTable('cms_campaigns')
-      .set({ published_doc: JSON.stringify(snapshotOf(row)), published_version: row.version, published_at: now, published_by: actorFor(row).name, publish_at: null })
-      .where('id', '=', row.id)
-      .where('publish_at', '=', row.publish_at)
-      .where('updated_at', '=', row.updated_at)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) await onRun?.({ action: 'scheduledPublish', campaignId: row.id, actor: actorFor(row), before, after: await getCampaign(ctx, row.id) });
+    await ctx.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('cms_campaigns')
+        .set({ published_doc: JSON.stringify(snapshotOf(row)), published_version: row.version, published_at: now, published_by: actorFor(row).name, publish_at: null })
+        .where('id', '=', row.id)
+        .where('publish_at', '=', row.publish_at)
+        .where('updated_at', '=', row.updated_at)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) await told(trx, 'scheduledPublish', row);
+    });
   };
   const runUnpublish = async (row: CampaignRecord, now: number) => {
-    const before = toCampaign(ctx, row);
-    const res = await ctx.db
-      .updateTable('cms_campaigns')
-      .set({ published_doc: null, published_version: null, unpublish_at: null })
-      .where('id', '=', row.id)
-      .where('unpublish_at', '=', row.unpublish_at)
-      .where('unpublish_at', '<=', now)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) await onRun?.({ action: 'scheduledUnpublish', campaignId: row.id, actor: actorFor(row), before, after: await getCampaign(ctx, row.id) });
+    await ctx.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('cms_campaigns')
+        .set({ published_doc: null, published_version: null, unpublish_at: null })
+        .where('id', '=', row.id)
+        .where('unpublish_at', '=', row.unpublish_at)
+        .where('unpublish_at', '<=', now)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) await told(trx, 'scheduledUnpublish', row);
+    });
   };
   return {
     name: 'campaign-schedule',

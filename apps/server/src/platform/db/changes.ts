@@ -206,6 +206,8 @@ class TrackingDriver implements Driver {
           // The work's first write of this transaction (or an autocommitted one) also runs its
           // marks, so each mark commits or rolls back with it.
           const marks = (writeMarks.getStore() ?? []).filter((m) => !m.committed && !state.marked.has(m));
+          // An atomic mark belongs to a change: a statement that changed no row (a lost compare-and-set) takes none.
+          const marksFor = (result: QueryResult<unknown>) => (result.numAffectedRows === 0n ? marks.filter((m) => !m.atomic) : marks);
           if (!state.pending && marks.some((m) => m.atomic)) {
             // An autocommitted write whose mark must not outlive it, nor it the mark: both in one transaction.
             try {
@@ -213,13 +215,13 @@ class TrackingDriver implements Driver {
               let result: QueryResult<R>;
               try {
                 result = await conn.executeQuery<R>(query);
-                for (const mark of marks) await conn.executeQuery(mark.query);
+                for (const mark of marksFor(result)) await conn.executeQuery(mark.query);
                 await driver.commitTransaction(conn);
               } catch (err) {
                 await driver.rollbackTransaction(conn).catch(() => undefined);
                 throw err;
               }
-              for (const mark of marks) mark.committed = true;
+              for (const mark of marksFor(result)) mark.committed = true;
               return result;
             } finally {
               changes.committed(new Map([[write.table, write.kind]]));
@@ -227,7 +229,7 @@ class TrackingDriver implements Driver {
           }
           try {
             const result = await conn.executeQuery<R>(query);
-            for (const mark of marks) {
+            for (const mark of marksFor(result)) {
               await conn.executeQuery(mark.query);
               if (state.pending) state.marked.add(mark);
               else mark.committed = true;
