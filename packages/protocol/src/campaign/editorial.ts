@@ -41,6 +41,11 @@ export const ScheduleCampaignBody = z.strictObject({
   publish_at: LocalDateTime.nullable().optional(),
   unpublish_at: LocalDateTime.nullable().optional(),
   time_zone: TimeZone,
+  /**
+   * The scheduled publish publishes only these locales' texts (as `publish` with `locales`); null
+   * or left out: every locale. Kept with the publish time, cleared with it.
+   */
+  locales: z.array(LocaleCode).min(1).max(100).nullable().optional(),
 });
 export type ScheduleCampaignBody = z.infer<typeof ScheduleCampaignBody>;
 

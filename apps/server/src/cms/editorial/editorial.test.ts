@@ -183,6 +183,24 @@ describe.each(DB_TARGETS)('editorial workflow (%s)', (db) => {
     expect(later[0]!.locales['de']).toMatchObject({ consent_text: 'Ja, gerne' });
   });
 
+  it('a scheduled publish that names one locale publishes only its texts; the others keep what they published', async () => {
+    const api = cmsApi(ts, admin);
+    const c = await createCampaign(ts, admin, { app_id: appId, name: 'Timed locale', slug: 'timed-locale', data: { page: heroPage({ de: 'Hallo', en: 'Hello' }) } });
+    await api.call('patchCampaign', { params: { id: c.id }, body: { data: { page: heroPage({ de: 'Hallo um acht', en: 'Hello (unfinished)' }) } } });
+    const zone = 'Europe/Berlin';
+    const scheduled = await api.call('scheduleCampaign', { params: { id: c.id }, body: { publish_at: wallTime(Date.now() + 1_500, zone), time_zone: zone, locales: ['de'] } });
+    expect(scheduled.scheduled_publish_locales).toEqual(['de']);
+    await waitFor(async () => ((await api.call('getCampaign', { params: { id: c.id } })).scheduled_publish_at === null ? true : null), 200, 50);
+    expect((await publicPage(c.url))?.data.page?.modules[0]).toMatchObject({ title: { de: 'Hallo um acht', en: 'Hello' } });
+    const after = await api.call('getCampaign', { params: { id: c.id } });
+    expect(after).toMatchObject({ status: 'changed', scheduled_publish_locales: null });
+    expect(after.published_by).toContain('scheduler');
+    // A schedule without locales publishes every locale, as before.
+    const all = await api.call('scheduleCampaign', { params: { id: c.id }, body: { publish_at: wallTime(Date.now() + 1_500, zone), time_zone: zone } });
+    expect(all.scheduled_publish_locales).toBeNull();
+    expect((await failure(api.call('scheduleCampaign', { params: { id: c.id }, body: { publish_at: wallTime(Date.now() + 60_000, zone), time_zone: zone, locales: [] } }))).status).toBe(422);
+  });
+
   it('version history names who saved and when, diffs two versions by field path, and restore makes a new version', async () => {
     const api = cmsApi(ts, admin);
     const editor = await userWithRoles(ts, admin, 'editor-history@example.com', ['editor']);

@@ -2,6 +2,7 @@ import { CAMPAIGN_LOCKED_ERROR, type Campaign, type PublishCampaignBody, type Sc
 import type { ServerContext } from '../../context.ts';
 import type { Job } from '../../platform/jobs.ts';
 import type { Db } from '../../platform/db/database.ts';
+import { parseJson } from '../../platform/db/columns.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { getCampaign, requireCampaign } from '../campaigns/service.ts';
 import { activeLock, selectCampaigns, toCampaign, type CampaignRecord } from '../campaigns/queries.ts';
@@ -48,6 +49,7 @@ export async function publishCampaign(ctx: ServerContext, actor: Actor, id: stri
       published_by: actor.name,
       // Publishing now replaces a pending scheduled publish (not a scheduled unpublish).
       publish_at: null,
+      publish_locales: null,
     })
     .where('id', '=', id)
     .where('updated_at', '=', row.updated_at)
@@ -78,9 +80,17 @@ export async function scheduleCampaign(ctx: ServerContext, actor: Actor, id: str
   const publishAt = at(body.publish_at, row.publish_at, 'publish_at');
   const unpublishAt = at(body.unpublish_at, row.unpublish_at, 'unpublish_at');
   if (publishAt !== null && unpublishAt !== null && unpublishAt <= publishAt) throw unprocessable(['body', 'unpublish_at'], 'The unpublish must come after the publish');
+  // The locales go with the publish time: given, they replace the stored ones; no publish, none.
+  const locales = publishAt === null ? null : body.locales !== undefined ? (body.locales === null ? null : JSON.stringify(body.locales)) : row.publish_locales;
   await ctx.db
     .updateTable('cms_campaigns')
-    .set({ publish_at: publishAt, unpublish_at: unpublishAt, schedule_time_zone: publishAt === null && unpublishAt === null ? null : body.time_zone, scheduled_by: actor.name })
+    .set({
+      publish_at: publishAt,
+      unpublish_at: unpublishAt,
+      schedule_time_zone: publishAt === null && unpublishAt === null ? null : body.time_zone,
+      publish_locales: locales,
+      scheduled_by: actor.name,
+    })
     .where('id', '=', id)
     .execute();
   return getCampaign(ctx, id);
@@ -133,10 +143,13 @@ export function campaignScheduleJob(ctx: ServerContext, onRun?: ScheduleListener
     await onRun(trx, { action, campaignId: row.id, actor: actorFor(row), before: toCampaign(ctx, row), after: toCampaign(ctx, after) });
   };
   const runPublish = async (row: CampaignRecord, now: number) => {
+    // A schedule that names locales publishes only theirs, as a publish now with `locales` does.
+    const locales = row.publish_locales === null ? null : parseJson<string[] | null>(row.publish_locales, null);
+    const published = locales?.length ? publishLocales(snapshotOf(row), row.published_doc ? parseSnapshot(row.published_doc) : null, locales) : snapshotOf(row);
     await ctx.db.transaction().execute(async (trx) => {
       const res = await trx
         .updateTable('cms_campaigns')
-        .set({ published_doc: JSON.stringify(snapshotOf(row)), published_version: row.version, published_at: now, published_by: actorFor(row).name, publish_at: null })
+        .set({ published_doc: JSON.stringify(published), published_version: row.version, published_at: now, published_by: actorFor(row).name, publish_at: null, publish_locales: null })
         .where('id', '=', row.id)
         .where('publish_at', '=', row.publish_at)
         .where('updated_at', '=', row.updated_at)
