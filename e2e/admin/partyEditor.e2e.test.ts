@@ -291,7 +291,7 @@ describe('party editor in Chromium', { timeout: 120_000 }, () => {
     expect(tracks.items).toHaveLength(3);
     expect(tracks.excluded).toHaveLength(1);
     // The saved settings are version 1 of the party's history, named after who saved them.
-    await admin.getByTestId('party-versions').getByRole('cell', { name: '1', exact: true }).waitFor();
+    await admin.getByTestId('party-versions').getByTestId('version-1').waitFor();
     await screenshot(admin, 'party-editor');
   });
 

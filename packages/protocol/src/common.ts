@@ -31,6 +31,9 @@ export type NonNegativeInt = z.infer<typeof NonNegativeInt>;
 /** Largest value of a PostgreSQL `integer` column (4 bytes); SQLite's integers are wider. */
 export const INT32_MAX = 2_147_483_647;
 
+/** A version number in a path or query (a campaign's draft, a party's settings): 1, 2, … */
+export const VersionNumber = z.coerce.number().int().min(1).max(INT32_MAX);
+
 /**
  * Largest free-form JSON documents a client may store, in bytes of their JSON text (UTF-8), and
  * the longest key anywhere inside one. Listed in the README's configuration table.

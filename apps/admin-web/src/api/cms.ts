@@ -114,6 +114,7 @@ export function createCmsApi(opts: CmsApiOptions) {
       restore: (id: string, version: number) => call('restoreCampaignVersion', { params: { id, version } }),
       previewLink: (id: string) => call('campaignPreviewLink', { params: { id } }),
       partyVersions: (id: string) => call('partyVersions', { params: { id } }),
+      partyDiff: (id: string, from: number, to: number) => call('partyVersionDiff', { params: { id }, query: { from, to } }),
     },
     dataRights: {
       /** Everything stored about the fans and the campaign visitor with this address (art. 15, 20). */

@@ -52,6 +52,8 @@ export function createPartyAdminApi(opts: PartyApiOptions) {
     list: () => call('listParties'),
     get: (id: string) => call('getParty', { params: { id } }),
     put: (id: string, body: PutPartyBody) => call('putParty', { params: { id }, body }),
+    /** Puts back a saved version of the settings (saved as a new version). */
+    restoreVersion: (id: string, version: number) => call('restorePartyVersion', { params: { id, version } }),
     tracks: (id: string) => call('getTracks', { params: { id } }),
     putTracks: (id: string, body: PutTracksBody) => call('putTracks', { params: { id }, body }),
     /** A catalog lookup (spec 7 "Search"): Spotify by id, other services by storefront country and id. */

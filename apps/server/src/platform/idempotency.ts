@@ -117,7 +117,7 @@ export function idempotency({ db, now, logger }: Deps) {
         .executeTakeFirst();
       if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) {
         const query = db.updateTable('idempotency_keys').set({ state: 'stored' }).where('key_hash', '=', keyHash).where('state', '=', 'pending').compile();
-        return { claim: { keyHash, mark: { query, committed: false } } };
+        return { claim: { keyHash, mark: { query, committed: false, atomic: true } } };
       }
       const row = await db.selectFrom('idempotency_keys').selectAll().where('key_hash', '=', keyHash).executeTakeFirst();
       if (!row) continue;

@@ -182,6 +182,7 @@ export const CAMPAIGN_READ_ONLY_FIELDS = [
   'scheduled_publish_at',
   'scheduled_unpublish_at',
   'schedule_time_zone',
+  'scheduled_publish_locales',
 ] as const;
 
 const ignoredReadOnly = Object.fromEntries(CAMPAIGN_READ_ONLY_FIELDS.map((field) => [field, z.unknown().optional()])) as Record<

@@ -4,7 +4,7 @@
  * back-office write. The spec's campaign calls keep their shape; these fields are added to them.
  */
 import { z } from 'zod';
-import { Id, INT32_MAX, IsoDateTime } from '../common.ts';
+import { Id, IsoDateTime, VersionNumber } from '../common.ts';
 import { LocaleCode } from './entities.ts';
 
 export { CAMPAIGN_STATUSES, CampaignStatus, CampaignWorkflow } from './entities.ts';
@@ -41,6 +41,11 @@ export const ScheduleCampaignBody = z.strictObject({
   publish_at: LocalDateTime.nullable().optional(),
   unpublish_at: LocalDateTime.nullable().optional(),
   time_zone: TimeZone,
+  /**
+   * The scheduled publish publishes only these locales' texts (as `publish` with `locales`); null
+   * or left out: every locale. Kept with the publish time, cleared with it.
+   */
+  locales: z.array(LocaleCode).min(1).max(100).nullable().optional(),
 });
 export type ScheduleCampaignBody = z.infer<typeof ScheduleCampaignBody>;
 
@@ -62,7 +67,6 @@ export type EntityVersion = z.infer<typeof EntityVersion>;
 export const EntityVersionsResponse = z.object({ items: z.array(EntityVersion) });
 export type EntityVersionsResponse = z.infer<typeof EntityVersionsResponse>;
 
-export const VersionNumber = z.coerce.number().int().min(1).max(INT32_MAX);
 export const CampaignVersionParams = z.object({ id: Id, version: VersionNumber });
 
 export const VersionDiffQuery = z.object({ from: VersionNumber, to: VersionNumber });

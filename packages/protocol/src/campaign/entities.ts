@@ -195,6 +195,8 @@ export const CampaignWorkflow = z.object({
   scheduled_unpublish_at: IsoDateTime.nullable(),
   /** The IANA time zone the schedule was given in (for showing it as it was entered). */
   schedule_time_zone: z.string().nullable(),
+  /** The locales the scheduled publish publishes (the others keep their published texts); null: every locale. */
+  scheduled_publish_locales: z.array(z.string()).nullable().optional(),
 });
 export type CampaignWorkflow = z.infer<typeof CampaignWorkflow>;
 

@@ -432,6 +432,17 @@ export const CMS_ROUTES = {
     params: CmsIdParam,
     response: EntityVersionsResponse,
   },
+  partyVersionDiff: {
+    method: 'GET',
+    path: '/api/parties/:id/versions/diff',
+    auth: 'cms',
+    permission: 'party.admin',
+    tag: 'cms editorial',
+    summary: "The settings that differ between two versions of a party, with their values before and after",
+    params: CmsIdParam,
+    query: VersionDiffQuery,
+    response: VersionDiff,
+  },
   listAuditLog: {
     method: 'GET',
     path: '/api/audit',

@@ -5,7 +5,7 @@
  * (cache busters and the like are ignored) and coerce their string values.
  */
 import { z } from 'zod';
-import { EpochMs, ID_MAX_LENGTH, Id, IsoDateTime, NonNegativeInt, StoredNonNegativeInt, URL_MAX_LENGTH, WebUrl, headerToken, listOf } from '../common.ts';
+import { EpochMs, ID_MAX_LENGTH, Id, IsoDateTime, NonNegativeInt, StoredNonNegativeInt, URL_MAX_LENGTH, VersionNumber, WebUrl, headerToken, listOf } from '../common.ts';
 import { ChatMessage } from './chat.ts';
 import {
   CHAT_FETCH_DEFAULT_LIMIT,
@@ -104,6 +104,10 @@ const DurationSeconds = z.number().int().min(POLL_DURATION_MIN_SECONDS).max(POLL
 /** `{id}` of `/api/parties/{id}/...`. */
 export const PartyIdParam = z.object({ id: PartyId });
 export type PartyIdParam = z.infer<typeof PartyIdParam>;
+
+/** `/api/parties/{id}/versions/{version}/restore`: a saved version of the party's settings. */
+export const PartyVersionParams = PartyIdParam.extend({ version: VersionNumber });
+export type PartyVersionParams = z.infer<typeof PartyVersionParams>;
 
 /** `/api/parties/{id}/tracks/{trackId}/votes`. */
 export const PartyTrackParams = PartyIdParam.extend({ trackId: Id });

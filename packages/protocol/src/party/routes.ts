@@ -19,6 +19,7 @@ import {
   ChatMessagesQuery,
   ChatMessagesResponse,
   PartiesResponse,
+  PartyVersionParams,
   EndPartyResponse,
   FakeChatBody,
   GetPartyResponse,
@@ -102,6 +103,19 @@ export const PARTY_ROUTES = {
     summary: 'Create or edit a party',
     params: PartyIdParam,
     body: PutPartyBody,
+    response: PutPartyResponse,
+  },
+  /**
+   * Ours: puts back the settings of a saved version (listed by the CMS's `partyVersions`); it is
+   * saved as a new version, so the history keeps every step.
+   */
+  restorePartyVersion: {
+    method: 'POST',
+    path: '/api/parties/:id/versions/:version/restore',
+    auth: 'cms',
+    ability: 'party.edit',
+    summary: "Restore a saved version of the party's settings (saved as a new version)",
+    params: PartyVersionParams,
     response: PutPartyResponse,
   },
   startParty: {

@@ -44,6 +44,7 @@ export function PublishBar({ campaign, dirty, onChanged }: { campaign: Campaign;
   const [publishAt, setPublishAt] = useState(wallTime(campaign.scheduled_publish_at, zone));
   const [unpublishAt, setUnpublishAt] = useState(wallTime(campaign.scheduled_unpublish_at, zone));
   const [locales, setLocales] = useState<string[]>([]);
+  const [scheduleLocales, setScheduleLocales] = useState<string[]>(campaign.scheduled_publish_locales ?? []);
   const localeOptions = campaign.i18n?.locales?.map((l) => l.code) ?? ['de', 'en'];
   if (!canPublish) return null;
 
@@ -77,7 +78,8 @@ export function PublishBar({ campaign, dirty, onChanged }: { campaign: Campaign;
       )}
       {(campaign.scheduled_publish_at || campaign.scheduled_unpublish_at) && (
         <Text size="sm" data-testid="schedule-summary">
-          {campaign.scheduled_publish_at && `Publishes ${shown(campaign.scheduled_publish_at, campaign.schedule_time_zone)}. `}
+          {campaign.scheduled_publish_at &&
+            `Publishes ${campaign.scheduled_publish_locales?.length ? `${campaign.scheduled_publish_locales.join(', ')} ` : ''}${shown(campaign.scheduled_publish_at, campaign.schedule_time_zone)}. `}
           {campaign.scheduled_unpublish_at && `Unpublishes ${shown(campaign.scheduled_unpublish_at, campaign.schedule_time_zone)}.`}
         </Text>
       )}
@@ -126,7 +128,7 @@ export function PublishBar({ campaign, dirty, onChanged }: { campaign: Campaign;
             onSubmit={(e) => {
               e.preventDefault();
               schedule.mutate(
-                { publish_at: publishAt || null, unpublish_at: unpublishAt || null, time_zone: zone },
+                { publish_at: publishAt || null, unpublish_at: unpublishAt || null, time_zone: zone, locales: scheduleLocales.length ? scheduleLocales : null },
                 { onSuccess: done(publishAt || unpublishAt ? 'Schedule saved' : 'Schedule cleared'), onError: (err) => notifyError(err, 'Could not schedule') },
               );
             }}
@@ -137,6 +139,15 @@ export function PublishBar({ campaign, dirty, onChanged }: { campaign: Campaign;
                 <TextInput type="datetime-local" step={1} label="Unpublish at" value={unpublishAt} onChange={(e) => setUnpublishAt(e.currentTarget.value)} w={{ base: '100%', sm: 230 }} />
                 <Select label="Time zone" searchable data={zones} value={zone} onChange={(v) => setZone(v ?? zone)} allowDeselect={false} w={{ base: '100%', sm: 230 }} />
               </Group>
+              <MultiSelect
+                label="Publish only these locales (optional)"
+                description="Left empty, the scheduled publish publishes every locale. Otherwise the other locales keep their published texts."
+                data={localeOptions}
+                value={scheduleLocales}
+                onChange={setScheduleLocales}
+                clearable
+                w={{ base: '100%', sm: 320 }}
+              />
               <Text size="xs" c="dimmed">
                 Times are read in the chosen time zone. Leave a field empty to clear it.
               </Text>

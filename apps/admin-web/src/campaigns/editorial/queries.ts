@@ -5,7 +5,8 @@ import { campaignKeys } from '../queries.ts';
 
 export const editorialKeys = {
   versions: (id: string) => ['campaigns', 'versions', id] as const,
-  diff: (id: string, from: number, to: number) => ['campaigns', 'diff', id, from, to] as const,
+  /** Every diff of a campaign: the history appends the two version numbers. */
+  diffs: (id: string) => ['campaigns', 'diff', id] as const,
 };
 
 /** A workflow change refreshes the lists, the campaign and its history. */
@@ -44,13 +45,4 @@ export function useRestore(id: string) {
 export function useVersions(id: string) {
   const api = useApi();
   return useQuery({ queryKey: editorialKeys.versions(id), queryFn: () => api.editorial.versions(id) });
-}
-
-export function useDiff(id: string, from: number | null, to: number | null) {
-  const api = useApi();
-  return useQuery({
-    queryKey: editorialKeys.diff(id, from ?? 0, to ?? 0),
-    queryFn: () => api.editorial.diff(id, from ?? 0, to ?? 0),
-    enabled: from !== null && to !== null && from !== to,
-  });
 }

@@ -124,5 +124,6 @@ export function toCampaign(ctx: ServerContext, row: CampaignRecord): Campaign {
     scheduled_publish_at: isoOrNull(row.publish_at),
     scheduled_unpublish_at: isoOrNull(row.unpublish_at),
     schedule_time_zone: row.schedule_time_zone,
+    scheduled_publish_locales: row.publish_at === null || row.publish_locales === null ? null : parseJson<string[] | null>(row.publish_locales, null),
   };
 }

@@ -93,6 +93,7 @@ async function insertCampaign(
     publish_at: null,
     unpublish_at: null,
     schedule_time_zone: null,
+    publish_locales: null,
     scheduled_by: null,
   };
   try {

@@ -1,14 +1,17 @@
 /**
  * The audit log of back-office writes. It is hooked where routes are registered (`cmsRoute`,
- * `partyRoute`): every write call by a back-office caller is recorded after it succeeded, with the
- * caller, the call's name, the entity it names, and the entity before (when the listener knows how
- * to load it) and after (the call's answer). Handlers know nothing of it.
+ * `partyRoute`): every write call by a back-office caller is recorded with the caller, the call's
+ * name, the entity it names, and the entity before (when the listener knows how to load it) and
+ * after (the call's answer). The entry is inserted in the transaction of the call's first write
+ * (a write mark, `platform/db/writeMarks.ts`), so neither commits without the other; the answer
+ * is added to it once the call is done. Handlers know nothing of it.
  */
 import { CMS_ROUTES, PARTY_ROUTES, type AuditEntry, type AuditLogQuery, type RouteDef } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { Db } from '../../platform/db/database.ts';
 import type { RouteHandler } from '../../platform/route.ts';
 import { newId } from '../../platform/tokens.ts';
+import { withWriteMark, type WriteMark } from '../../platform/db/writeMarks.ts';
 import { iso } from '../shared.ts';
 import type { ScheduleListener } from './publish.ts';
 import type { Actor } from './versions.ts';
@@ -58,23 +61,59 @@ export interface AuditRecord {
   after: unknown;
 }
 
+/** The insert of one entry (`id` given: the caller may fill in its answer later). */
+function auditInsert(db: Db, now: number, r: AuditRecord, id: string = newId()) {
+  return db.insertInto('cms_audit_log').values({
+    id,
+    created_at: now,
+    actor_id: r.actor.id,
+    actor: r.actor.name.slice(0, 300),
+    action: r.action.slice(0, 100),
+    method: r.method,
+    path: r.path.slice(0, 2000),
+    entity_type: r.entityType,
+    entity_id: r.entityId?.slice(0, 200) ?? null,
+    before: auditValue(r.before),
+    after: auditValue(r.after),
+  });
+}
+
+/**
+ * Runs `work` so that its first committed write also inserts the entry `r` (without its answer),
+ * in the same transaction: a write that cannot record its entry is rolled back, and an entry
+ * never stands without its write. An autocommitted first write is put in a transaction with it.
+ * Answers whether some write committed, and fills in the entry's answer with `finish`.
+ */
+export async function withAuditEntry<T>(ctx: ServerContext, now: number, r: AuditRecord, work: () => Promise<T>): Promise<{ out: T; wrote: boolean; finish: (after: unknown, entityId: string | null) => Promise<void> }> {
+  const id = newId();
+  const mark: WriteMark = { query: auditInsert(ctx.db, now, { ...r, after: undefined }, id).compile(), committed: false, atomic: true };
+  let wrote = false;
+  const settle = () => {
+    wrote = mark.committed;
+    // Writes that outlive the call (batches started under it) carry no entry any more.
+    mark.committed = true;
+  };
+  let out: T;
+  try {
+    out = await withWriteMark(mark, work);
+  } finally {
+    settle();
+  }
+  const finish = async (after: unknown, entityId: string | null) => {
+    const value = auditValue(after);
+    if (value === null && (entityId === null || r.entityId !== null)) return;
+    await ctx.db
+      .updateTable('cms_audit_log')
+      .set({ after: value, ...(r.entityId === null && entityId !== null ? { entity_id: entityId.slice(0, 200) } : {}) })
+      .where('id', '=', id)
+      .execute();
+  };
+  return { out, wrote, finish };
+}
+
+/** Inserts one entry on its own (a call that wrote nothing, a test's fixture). */
 export async function recordAudit(db: Db, now: number, r: AuditRecord): Promise<void> {
-  await db
-    .insertInto('cms_audit_log')
-    .values({
-      id: newId(),
-      created_at: now,
-      actor_id: r.actor.id,
-      actor: r.actor.name.slice(0, 300),
-      action: r.action.slice(0, 100),
-      method: r.method,
-      path: r.path.slice(0, 2000),
-      entity_type: r.entityType,
-      entity_id: r.entityId?.slice(0, 200) ?? null,
-      before: auditValue(r.before),
-      after: auditValue(r.after),
-    })
-    .execute();
+  await auditInsert(db, now, r).execute();
 }
 
 /** How a listener names its back-office caller and loads the entity a call names (for "before"). */
@@ -94,9 +133,12 @@ const CONTENT_NOT_KEPT = new Set(['data-rights']);
 const isWrite = (def: RouteDef) => def.method !== 'GET' && (def.auth === 'cms' || def.auth === 'cms_optional' || def.auth === 'cms_or_bearer');
 
 /**
- * `handler`, recording each successful call in the audit log when the entry is a back-office
- * write. A failed write records nothing. A failure to record is logged, not answered: the write
- * itself has been made.
+ * `handler`, recording each call in the audit log when the entry is a back-office write: in the
+ * transaction of its first write (`withAuditEntry`), so a write whose entry cannot be stored
+ * fails and is rolled back. A call that failed before any write records nothing; one that failed
+ * after a write keeps the entry of that write, without an answer. A call that wrote nothing to the
+ * database (its effect is elsewhere, e.g. a mail) is recorded after it succeeded; a failure to
+ * record that one, or to add the answer to an entry, is logged, not answered.
  */
 export function audited<R extends RouteDef, C>(ctx: ServerContext, def: R, handler: RouteHandler<R, C>, opts: AuditOptions<C>): RouteHandler<R, C> {
   const name = NAMES.get(def);
@@ -108,21 +150,14 @@ export function audited<R extends RouteDef, C>(ctx: ServerContext, def: R, handl
     const id = (req.params as { id?: unknown }).id;
     const entityId = typeof id === 'string' ? id : null;
     const before = entityId && opts.load ? await opts.load(entityType, entityId).catch(() => undefined) : undefined;
-    const out = await handler(req, reply, caller);
+    const record: AuditRecord = { actor, action: name, method: def.method, path: req.url, entityType, entityId, before, after: undefined };
+    const { out, wrote, finish } = await withAuditEntry(ctx, ctx.now(), record, () => handler(req, reply, caller));
     if (reply.statusCode >= 400) return out;
     const answer = out === reply || CONTENT_NOT_KEPT.has(entityType) ? undefined : out;
     const answerId = answer && typeof answer === 'object' && 'id' in answer && typeof answer.id === 'string' ? answer.id : null;
     try {
-      await recordAudit(ctx.db, ctx.now(), {
-        actor,
-        action: name,
-        method: def.method,
-        path: req.url,
-        entityType,
-        entityId: entityId ?? answerId,
-        before,
-        after: answer,
-      });
+      if (wrote) await finish(answer, answerId);
+      else await recordAudit(ctx.db, ctx.now(), { ...record, entityId: entityId ?? answerId, after: answer });
     } catch (err) {
       ctx.logger.error({ err, action: name }, 'audit: could not record a write');
     }
@@ -130,14 +165,13 @@ export function audited<R extends RouteDef, C>(ctx: ServerContext, def: R, handl
   };
 }
 
-/** Records each scheduled publish and unpublish the scheduler ran, naming who scheduled it. */
+/**
+ * Records each scheduled publish and unpublish the scheduler ran, naming who scheduled it, in the
+ * transaction of the change: a refused entry rolls the change back (the next sweep tries again).
+ */
 export function auditScheduledRun(ctx: ServerContext): ScheduleListener {
-  return async ({ action, campaignId, actor, before, after }) => {
-    try {
-      await recordAudit(ctx.db, ctx.now(), { actor, action, method: 'JOB', path: `/api/campaigns/${campaignId}/schedule`, entityType: 'campaigns', entityId: campaignId, before, after });
-    } catch (err) {
-      ctx.logger.error({ err, action }, 'audit: could not record a scheduled run');
-    }
+  return async (db, { action, campaignId, actor, before, after }) => {
+    await recordAudit(db, ctx.now(), { actor, action, method: 'JOB', path: `/api/campaigns/${campaignId}/schedule`, entityType: 'campaigns', entityId: campaignId, before, after });
   };
 }
 

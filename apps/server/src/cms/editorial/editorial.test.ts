@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { CAMPAIGN_META, CAMPAIGN_PREVIEW_PARAM, Campaign, CampaignPage, type AuditEntry, type NewsletterEntry } from '@fanfare/protocol';
+import { CAMPAIGN_META, CAMPAIGN_PREVIEW_PARAM, Campaign, CampaignPage, NEWSLETTER_SIGNUP_MODES, type AuditEntry, type NewsletterEntry } from '@fanfare/protocol';
 import { loadConfig } from '../../platform/config.ts';
 import { createLogger } from '../../platform/logger.ts';
 import { startServer, type RunningServer } from '../../server.ts';
@@ -159,6 +159,46 @@ describe.each(DB_TARGETS)('editorial workflow (%s)', (db) => {
     expect((await api.call('getCampaign', { params: { id: c.id } })).data.page?.modules[0]).toMatchObject({ title: { en: 'Hello (unfinished)' } });
     await api.call('publishCampaign', { params: { id: c.id }, body: { locales: ['en'] } });
     expect((await publicPage(c.url))?.data.page?.modules[0]).toMatchObject({ title: { de: 'Hallo neu', en: 'Hello (unfinished)' } });
+  });
+
+  it('publishing one locale does not publish the other locales\u2019 unfinished newsletter consent texts and ids', async () => {
+    const api = cmsApi(ts, admin);
+    const newsletter = (de: string, en: string, enForm = 'form-en') => [
+      {
+        id: 'news',
+        enabled: true,
+        signup_mode: NEWSLETTER_SIGNUP_MODES[0],
+        locales: { de: { addressbook_id: 'book-de', form_id: 'form-de', consent_text: de }, en: { addressbook_id: 'book-en', form_id: enForm, consent_text: en } },
+      },
+    ];
+    const c = await createCampaign(ts, admin, { app_id: appId, name: 'Consent', slug: 'consent-locales', newsletters: newsletter('Ja, bitte', 'Yes, please') });
+    await api.call('patchCampaign', { params: { id: c.id }, body: { newsletters: newsletter('Ja, gerne', 'Yes (unfinished)', 'form-en-new') } });
+    await api.call('publishCampaign', { params: { id: c.id }, body: { locales: ['de'] } });
+    const shown = (await publicPage(c.url))!.newsletters as NewsletterEntry[];
+    expect(shown[0]!.locales['de']).toMatchObject({ consent_text: 'Ja, gerne' });
+    expect(shown[0]!.locales['en']).toEqual({ addressbook_id: 'book-en', form_id: 'form-en', consent_text: 'Yes, please' });
+    await api.call('publishCampaign', { params: { id: c.id }, body: { locales: ['en'] } });
+    const later = (await publicPage(c.url))!.newsletters as NewsletterEntry[];
+    expect(later[0]!.locales['en']).toEqual({ addressbook_id: 'book-en', form_id: 'form-en-new', consent_text: 'Yes (unfinished)' });
+    expect(later[0]!.locales['de']).toMatchObject({ consent_text: 'Ja, gerne' });
+  });
+
+  it('a scheduled publish that names one locale publishes only its texts; the others keep what they published', async () => {
+    const api = cmsApi(ts, admin);
+    const c = await createCampaign(ts, admin, { app_id: appId, name: 'Timed locale', slug: 'timed-locale', data: { page: heroPage({ de: 'Hallo', en: 'Hello' }) } });
+    await api.call('patchCampaign', { params: { id: c.id }, body: { data: { page: heroPage({ de: 'Hallo um acht', en: 'Hello (unfinished)' }) } } });
+    const zone = 'Europe/Berlin';
+    const scheduled = await api.call('scheduleCampaign', { params: { id: c.id }, body: { publish_at: wallTime(Date.now() + 1_500, zone), time_zone: zone, locales: ['de'] } });
+    expect(scheduled.scheduled_publish_locales).toEqual(['de']);
+    await waitFor(async () => ((await api.call('getCampaign', { params: { id: c.id } })).scheduled_publish_at === null ? true : null), 200, 50);
+    expect((await publicPage(c.url))?.data.page?.modules[0]).toMatchObject({ title: { de: 'Hallo um acht', en: 'Hello' } });
+    const after = await api.call('getCampaign', { params: { id: c.id } });
+    expect(after).toMatchObject({ status: 'changed', scheduled_publish_locales: null });
+    expect(after.published_by).toContain('scheduler');
+    // A schedule without locales publishes every locale, as before.
+    const all = await api.call('scheduleCampaign', { params: { id: c.id }, body: { publish_at: wallTime(Date.now() + 1_500, zone), time_zone: zone } });
+    expect(all.scheduled_publish_locales).toBeNull();
+    expect((await failure(api.call('scheduleCampaign', { params: { id: c.id }, body: { publish_at: wallTime(Date.now() + 60_000, zone), time_zone: zone, locales: [] } }))).status).toBe(422);
   });
 
   it('version history names who saved and when, diffs two versions by field path, and restore makes a new version', async () => {

@@ -1,13 +1,15 @@
 import { CAMPAIGN_LOCKED_ERROR, type Campaign, type PublishCampaignBody, type ScheduleCampaignBody } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { Job } from '../../platform/jobs.ts';
+import type { Db } from '../../platform/db/database.ts';
+import { parseJson } from '../../platform/db/columns.ts';
 import { conflict, notFound, unprocessable } from '../../platform/errors.ts';
 import { getCampaign, requireCampaign } from '../campaigns/service.ts';
 import { activeLock, selectCampaigns, toCampaign, type CampaignRecord } from '../campaigns/queries.ts';
 import type { CampaignView } from './preview.ts';
 import { parseSnapshot, publishLocales, rowFieldsOf, snapshotOf } from './snapshot.ts';
 import { instantOf } from './timeZones.ts';
-import { saveVersion, versionSnapshot, type Actor } from './versions.ts';
+import { requireVersionSnapshot, saveVersion, type Actor } from './versions.ts';
 
 /** The published version of a row, as visitors see the campaign; null while unpublished. */
 export function publishedCampaign(ctx: ServerContext, row: CampaignRecord): Campaign | null {
@@ -47,6 +49,7 @@ export async function publishCampaign(ctx: ServerContext, actor: Actor, id: stri
       published_by: actor.name,
       // Publishing now replaces a pending scheduled publish (not a scheduled unpublish).
       publish_at: null,
+      publish_locales: null,
     })
     .where('id', '=', id)
     .where('updated_at', '=', row.updated_at)
@@ -77,9 +80,17 @@ export async function scheduleCampaign(ctx: ServerContext, actor: Actor, id: str
   const publishAt = at(body.publish_at, row.publish_at, 'publish_at');
   const unpublishAt = at(body.unpublish_at, row.unpublish_at, 'unpublish_at');
   if (publishAt !== null && unpublishAt !== null && unpublishAt <= publishAt) throw unprocessable(['body', 'unpublish_at'], 'The unpublish must come after the publish');
+  // The locales go with the publish time: given, they replace the stored ones; no publish, none.
+  const locales = publishAt === null ? null : body.locales !== undefined ? (body.locales === null ? null : JSON.stringify(body.locales)) : row.publish_locales;
   await ctx.db
     .updateTable('cms_campaigns')
-    .set({ publish_at: publishAt, unpublish_at: unpublishAt, schedule_time_zone: publishAt === null && unpublishAt === null ? null : body.time_zone, scheduled_by: actor.name })
+    .set({
+      publish_at: publishAt,
+      unpublish_at: unpublishAt,
+      schedule_time_zone: publishAt === null && unpublishAt === null ? null : body.time_zone,
+      publish_locales: locales,
+      scheduled_by: actor.name,
+    })
     .where('id', '=', id)
     .execute();
   return getCampaign(ctx, id);
@@ -88,8 +99,7 @@ export async function scheduleCampaign(ctx: ServerContext, actor: Actor, id: str
 /** Makes a new draft version with the fields of version `version`; the history stays as it is. */
 export async function restoreCampaignVersion(ctx: ServerContext, actor: Actor, id: string, version: number): Promise<Campaign> {
   const row = await requireCampaign(ctx.db, id);
-  const stored = await versionSnapshot(ctx.db, 'campaign', id, version);
-  const snapshot = stored ? parseSnapshot(stored) : null;
+  const snapshot = parseSnapshot(await requireVersionSnapshot(ctx.db, 'campaign', id, version));
   if (!snapshot) throw notFound('Version not found');
   const now = ctx.now();
   // A restore rewrites the draft: like an edit, refused while someone else holds the lock.
@@ -113,8 +123,11 @@ export async function restoreCampaignVersion(ctx: ServerContext, actor: Actor, i
 // The scheduler's job
 // ---------------------------------------------------------------------------------------------
 
-/** Told of each scheduled publish or unpublish that ran (the audit log records it). */
-export type ScheduleListener = (event: { action: 'scheduledPublish' | 'scheduledUnpublish'; campaignId: string; actor: Actor; before: Campaign; after: Campaign }) => Promise<void>;
+/**
+ * Told of each scheduled publish or unpublish this node made, inside its transaction (`db`): what
+ * it writes there (the audit log's entry) commits with the change or not at all.
+ */
+export type ScheduleListener = (db: Db, event: { action: 'scheduledPublish' | 'scheduledUnpublish'; campaignId: string; actor: Actor; before: Campaign; after: Campaign }) => Promise<void>;
 
 /**
  * Runs scheduled publishes and unpublishes. Every node runs it; each item is claimed by a
@@ -123,27 +136,38 @@ export type ScheduleListener = (event: { action: 'scheduledPublish' | 'scheduled
  */
 export function campaignScheduleJob(ctx: ServerContext, onRun?: ScheduleListener): Job {
   const actorFor = (row: CampaignRecord): Actor => ({ id: null, name: `scheduler (for ${row.scheduled_by ?? 'unknown'})` });
+  /** Tells the listener, in the change's transaction (read through it: on SQLite `ctx.db` would wait for it). */
+  const told = async (trx: Db, action: 'scheduledPublish' | 'scheduledUnpublish', row: CampaignRecord) => {
+    if (!onRun) return;
+    const after = await selectCampaigns(trx).where('cms_campaigns.id', '=', row.id).executeTakeFirstOrThrow();
+    await onRun(trx, { action, campaignId: row.id, actor: actorFor(row), before: toCampaign(ctx, row), after: toCampaign(ctx, after) });
+  };
   const runPublish = async (row: CampaignRecord, now: number) => {
-    const before = toCampaign(ctx, row);
-    const res = await ctx.db
-      .updateTable('cms_campaigns')
-      .set({ published_doc: JSON.stringify(snapshotOf(row)), published_version: row.version, published_at: now, published_by: actorFor(row).name, publish_at: null })
-      .where('id', '=', row.id)
-      .where('publish_at', '=', row.publish_at)
-      .where('updated_at', '=', row.updated_at)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) await onRun?.({ action: 'scheduledPublish', campaignId: row.id, actor: actorFor(row), before, after: await getCampaign(ctx, row.id) });
+    // A schedule that names locales publishes only theirs, as a publish now with `locales` does.
+    const locales = row.publish_locales === null ? null : parseJson<string[] | null>(row.publish_locales, null);
+    const published = locales?.length ? publishLocales(snapshotOf(row), row.published_doc ? parseSnapshot(row.published_doc) : null, locales) : snapshotOf(row);
+    await ctx.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('cms_campaigns')
+        .set({ published_doc: JSON.stringify(published), published_version: row.version, published_at: now, published_by: actorFor(row).name, publish_at: null, publish_locales: null })
+        .where('id', '=', row.id)
+        .where('publish_at', '=', row.publish_at)
+        .where('updated_at', '=', row.updated_at)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) await told(trx, 'scheduledPublish', row);
+    });
   };
   const runUnpublish = async (row: CampaignRecord, now: number) => {
-    const before = toCampaign(ctx, row);
-    const res = await ctx.db
-      .updateTable('cms_campaigns')
-      .set({ published_doc: null, published_version: null, unpublish_at: null })
-      .where('id', '=', row.id)
-      .where('unpublish_at', '=', row.unpublish_at)
-      .where('unpublish_at', '<=', now)
-      .executeTakeFirst();
-    if (Number(res.numUpdatedRows) === 1) await onRun?.({ action: 'scheduledUnpublish', campaignId: row.id, actor: actorFor(row), before, after: await getCampaign(ctx, row.id) });
+    await ctx.db.transaction().execute(async (trx) => {
+      const res = await trx
+        .updateTable('cms_campaigns')
+        .set({ published_doc: null, published_version: null, unpublish_at: null })
+        .where('id', '=', row.id)
+        .where('unpublish_at', '=', row.unpublish_at)
+        .where('unpublish_at', '<=', now)
+        .executeTakeFirst();
+      if (Number(res.numUpdatedRows) === 1) await told(trx, 'scheduledUnpublish', row);
+    });
   };
   return {
     name: 'campaign-schedule',

@@ -1,16 +1,15 @@
 import { CMS_ROUTES, type AuditEntry } from '@fanfare/protocol';
 import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
-import { notFound } from '../../platform/errors.ts';
 import { csvLine } from '../../party/exports/csv.ts';
 import { requireCampaign, getCampaign } from '../campaigns/service.ts';
 import { sendCsv } from '../newsletter/ledgerRoutes.ts';
 import { cmsRoute } from '../route.ts';
 import { auditEntries, auditPage } from './audit.ts';
-import { diffValues } from './diff.ts';
 import { previewLink } from './preview.ts';
 import { publishCampaign, restoreCampaignVersion, scheduleCampaign, unpublishCampaign } from './publish.ts';
-import { actorOf, listVersions, versionSnapshot } from './versions.ts';
+import { actorOf, listVersions, versionDiff } from './versions.ts';
+import { partySettingsOf } from '../../party/parties/versions.ts';
 
 const AUDIT_CSV_COLUMNS: (keyof AuditEntry)[] = ['created_at', 'actor', 'action', 'method', 'path', 'entity_type', 'entity_id', 'before', 'after'];
 
@@ -34,15 +33,14 @@ export async function registerEditorialRoutes(app: App, ctx: ServerContext): Pro
   route(app, CMS_ROUTES.campaignVersionDiff, async (req) => {
     const { id } = req.params;
     await requireCampaign(ctx.db, id);
-    const [from, to] = await Promise.all([versionSnapshot(ctx.db, 'campaign', id, req.query.from), versionSnapshot(ctx.db, 'campaign', id, req.query.to)]);
-    if (from === undefined || to === undefined) throw notFound('Version not found');
-    return { from: req.query.from, to: req.query.to, changes: diffValues(JSON.parse(from), JSON.parse(to)) };
+    return versionDiff(ctx.db, 'campaign', id, req.query.from, req.query.to);
   });
   route(app, CMS_ROUTES.campaignPreviewLink, async (req) => {
     const campaign = await getCampaign(ctx, req.params.id);
     return previewLink(ctx, campaign.id, campaign.url);
   });
   route(app, CMS_ROUTES.partyVersions, async (req) => ({ items: await listVersions(ctx.db, 'party', req.params.id) }));
+  route(app, CMS_ROUTES.partyVersionDiff, async (req) => versionDiff(ctx.db, 'party', req.params.id, req.query.from, req.query.to, partySettingsOf));
 
   route(app, CMS_ROUTES.listAuditLog, async (req) => auditPage(ctx.db, req.query));
   route(app, CMS_ROUTES.exportAuditLogCsv, async (req, reply) => sendCsv(reply, 'audit-log.csv', auditCsv(ctx, req.query)));

@@ -54,7 +54,8 @@ type ModuleLike = Record<string, unknown> & { id?: unknown };
 
 /**
  * What publishing only `locales` makes public: the draft's structure and settings, with the texts
- * of the other locales as they were published (a module new in the draft has only the chosen
+ * (module texts, translations, newsletters' per-locale ids and consent texts) of the other
+ * locales as they were published (a module new in the draft has only the chosen
  * locales' texts, so the others fall back to the default locale's).
  */
 export function publishLocales(draft: CampaignSnapshot, published: CampaignSnapshot | null, locales: readonly string[]): CampaignSnapshot {
@@ -84,10 +85,20 @@ export function publishLocales(draft: CampaignSnapshot, published: CampaignSnaps
         ],
       }
     : draftI18n;
+  // A newsletter's per-locale entry (address book, form and consent text) is one locale's
+  // setting: the other locales keep what they published, a new newsletter offers only the chosen.
+  const publishedNewsletters = new Map((published?.doc.newsletters ?? []).map((n) => [n.id, n]));
+  const newsletters = (draft.doc.newsletters ?? []).map((n) => {
+    const locales: typeof n.locales = {};
+    for (const [k, v] of Object.entries(publishedNewsletters.get(n.id)?.locales ?? {})) if (!chosen.has(k)) locales[k] = v;
+    for (const [k, v] of Object.entries(n.locales)) if (chosen.has(k)) locales[k] = v;
+    return { ...n, locales };
+  });
   return {
     ...draft,
     doc: {
       ...draft.doc,
+      newsletters,
       i18n,
       data: page ? ({ ...draft.doc.data, page: { ...page, modules } } as CampaignDoc['data']) : draft.doc.data,
     },

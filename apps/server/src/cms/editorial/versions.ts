@@ -1,6 +1,8 @@
-import type { EntityVersion } from '@fanfare/protocol';
+import type { EntityVersion, VersionDiff } from '@fanfare/protocol';
 import type { Db } from '../../platform/db/database.ts';
+import { notFound } from '../../platform/errors.ts';
 import { iso } from '../shared.ts';
+import { diffValues } from './diff.ts';
 
 /** Who made a write: a back-office user, or the server itself (the demo seed, the scheduler). */
 export interface Actor {
@@ -73,4 +75,28 @@ export async function versionSnapshot(db: Db, entity: VersionedEntity, entityId:
     .where('version', '=', version)
     .executeTakeFirst();
   return row?.snapshot;
+}
+
+/** The stored JSON of one version; 404 when the entity has no such version. */
+export async function requireVersionSnapshot(db: Db, entity: VersionedEntity, entityId: string, version: number): Promise<string> {
+  const stored = await versionSnapshot(db, entity, entityId, version);
+  if (stored === undefined) throw notFound('Version not found');
+  return stored;
+}
+
+/**
+ * The fields that differ between versions `from` and `to` of an entity (404 when either is
+ * missing). `view` picks what an editor compares from a stored snapshot (e.g. a party's settings,
+ * without its clock-driven fields); the whole snapshot by default.
+ */
+export async function versionDiff(
+  db: Db,
+  entity: VersionedEntity,
+  entityId: string,
+  from: number,
+  to: number,
+  view: (snapshot: unknown) => unknown = (s) => s,
+): Promise<VersionDiff> {
+  const [a, b] = await Promise.all([requireVersionSnapshot(db, entity, entityId, from), requireVersionSnapshot(db, entity, entityId, to)]);
+  return { from, to, changes: diffValues(view(JSON.parse(a)), view(JSON.parse(b))) };
 }

@@ -3,7 +3,7 @@ import type { ServerContext } from '../../context.ts';
 import type { App } from '../../platform/http.ts';
 import { getParty, listParties, putParty } from './service.ts';
 import { partyRoute } from '../route.ts';
-import { savePartyVersion } from './versions.ts';
+import { restorePartyVersion, savePartyVersion } from './versions.ts';
 import type { DashboardSockets } from '../stats/dashboardSockets.ts';
 import type { PartySocketServer } from '../../realtime/sockets.ts';
 
@@ -32,4 +32,7 @@ export async function registerPartyRoutes(app: App, ctx: ServerContext, sockets:
     await savePartyVersion(ctx, req.params.id, party, { id: who.id, name: who.name });
     return party;
   });
+
+  // Restoring a saved version is an edit of the settings: the admin tool only (ability `party.edit`).
+  route(app, PARTY_ROUTES.restorePartyVersion, async (req, _reply, who) => restorePartyVersion(ctx, req.params.id, req.params.version, { id: who.id, name: who.name }));
 }

@@ -170,12 +170,9 @@ function tableName(node: OperationNode | undefined): string | null {
 interface ConnectionState {
   inner: DatabaseConnection;
   pending: Map<string, ChangeKind> | null;
-  /** The write mark (`writeMarks.ts`) its open transaction ran, settled with the commit. */
-  marked: WriteMark | null;
+  /** The write marks (`writeMarks.ts`) its open transaction ran, settled with the commit. */
+  marked: Set<WriteMark>;
 }
-
-/** Whether a write changed rows (an upsert that did nothing, or a refused insert, did not); unknown counts as changed. */
-const changedRows = (result: QueryResult<unknown>): boolean => result.numAffectedRows === undefined || result.numAffectedRows > 0n;
 
 const merge = (into: Map<string, ChangeKind>, table: string, kind: ChangeKind) => {
   if (into.get(table) !== 'change') into.set(table, kind);
@@ -198,39 +195,45 @@ class TrackingDriver implements Driver {
     const conn = await this.inner.acquireConnection();
     let wrapper = this.wrappers.get(conn);
     if (!wrapper) {
-      const state: ConnectionState = { inner: conn, pending: null, marked: null };
+      const state: ConnectionState = { inner: conn, pending: null, marked: new Set() };
       const changes = this.changes;
-      const inner = this.inner;
+      const driver = this.inner;
       wrapper = {
         async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
           const write = writeOf(query);
           if (!write) return conn.executeQuery<R>(query).catch((err: unknown) => changes.failed(err));
           changes.written(write.table, write.kind);
-          try {
-            const mark = writeMarks.getStore();
-            if (!mark || mark.committed || state.marked === mark) return await conn.executeQuery<R>(query);
-            // The work's first write that changes rows also runs its mark, in the same
-            // transaction: inside the work's own, or, for a write that would autocommit, in one
-            // of its own around the two. A process that dies between them leaves neither.
-            if (state.pending) {
-              const result = await conn.executeQuery<R>(query);
-              if (changedRows(result)) {
-                await conn.executeQuery(mark.query);
-                state.marked = mark;
-              }
-              return result;
-            }
-            await inner.beginTransaction(conn, {});
-            let result: QueryResult<R>;
+          // The work's first write of this transaction (or an autocommitted one) also runs its
+          // marks, so each mark commits or rolls back with it.
+          const marks = (writeMarks.getStore() ?? []).filter((m) => !m.committed && !state.marked.has(m));
+          // An atomic mark belongs to a change: a statement that changed no row (a lost compare-and-set) takes none.
+          const marksFor = (result: QueryResult<unknown>) => (result.numAffectedRows === 0n ? marks.filter((m) => !m.atomic) : marks);
+          if (!state.pending && marks.some((m) => m.atomic)) {
+            // An autocommitted write whose mark must not outlive it, nor it the mark: both in one transaction.
             try {
-              result = await conn.executeQuery<R>(query);
-              if (changedRows(result)) await conn.executeQuery(mark.query);
-              await inner.commitTransaction(conn);
-            } catch (err) {
-              await inner.rollbackTransaction(conn).catch(() => undefined);
-              throw err;
+              await driver.beginTransaction(conn, {});
+              let result: QueryResult<R>;
+              try {
+                result = await conn.executeQuery<R>(query);
+                for (const mark of marksFor(result)) await conn.executeQuery(mark.query);
+                await driver.commitTransaction(conn);
+              } catch (err) {
+                await driver.rollbackTransaction(conn).catch(() => undefined);
+                throw err;
+              }
+              for (const mark of marksFor(result)) mark.committed = true;
+              return result;
+            } finally {
+              changes.committed(new Map([[write.table, write.kind]]));
             }
-            if (changedRows(result)) mark.committed = true;
+          }
+          try {
+            const result = await conn.executeQuery<R>(query);
+            for (const mark of marksFor(result)) {
+              await conn.executeQuery(mark.query);
+              if (state.pending) state.marked.add(mark);
+              else mark.committed = true;
+            }
             return result;
           } finally {
             if (state.pending) merge(state.pending, write.table, write.kind);
@@ -257,14 +260,14 @@ class TrackingDriver implements Driver {
     const s = this.state(conn);
     await this.inner.beginTransaction(s.inner, settings);
     s.pending = new Map();
-    s.marked = null;
+    s.marked = new Set();
   }
 
   async commitTransaction(conn: DatabaseConnection): Promise<void> {
     const s = this.state(conn);
     try {
       await this.inner.commitTransaction(s.inner);
-      if (s.marked) s.marked.committed = true;
+      for (const mark of s.marked) mark.committed = true;
     } finally {
       this.settle(s);
     }
@@ -283,7 +286,7 @@ class TrackingDriver implements Driver {
   private settle(s: ConnectionState): void {
     const pending = s.pending;
     s.pending = null;
-    s.marked = null;
+    s.marked = new Set();
     if (pending && pending.size > 0) this.changes.committed(pending);
   }
 

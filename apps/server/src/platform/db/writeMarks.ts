@@ -12,12 +12,18 @@ import type { CompiledQuery } from 'kysely';
 export interface WriteMark {
   readonly query: CompiledQuery;
   committed: boolean;
+  /**
+   * The mark must commit or roll back with the write, never apart: an autocommitted write is then
+   * run in a transaction of its own with the mark, and a write that changed no row takes none
+   * (the audit entry of a back-office write; an idempotency key marked stored).
+   */
+  readonly atomic?: boolean;
 }
 
-/** The mark of the work running in this async context (none outside `withWriteMark`). */
-export const writeMarks = new AsyncLocalStorage<WriteMark>();
+/** The marks of the work running in this async context, outermost first (none outside `withWriteMark`). */
+export const writeMarks = new AsyncLocalStorage<readonly WriteMark[]>();
 
-/** Runs `work` so that its first committed write also runs `mark.query` (see `WriteMark`). */
+/** Runs `work` so that its first committed write also runs `mark.query` (see `WriteMark`), besides any outer mark. */
 export function withWriteMark<T>(mark: WriteMark, work: () => Promise<T>): Promise<T> {
-  return writeMarks.run(mark, work);
+  return writeMarks.run([...(writeMarks.getStore() ?? []), mark], work);
 }

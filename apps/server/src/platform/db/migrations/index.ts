@@ -20,6 +20,7 @@ import * as m020Funnel from './020_funnel.ts';
 import * as m021 from './021_party_replay.ts';
 import * as m022 from './022_idempotency_keys.ts';
 import * as m023 from './023_handover.ts';
+import * as m024 from './024_scheduled_publish_locales.ts';
 import * as m027 from './027_replay_completeness.ts';
 
 /**
@@ -48,5 +49,6 @@ export const migrations: Record<string, Migration> = {
   '021_party_replay': m021,
   '022_idempotency_keys': m022,
   '023_handover': m023,
+  '024_scheduled_publish_locales': m024,
   '027_replay_completeness': m027,
 };

@@ -89,6 +89,8 @@ export interface CmsCampaignTable {
   publish_at: number | null;
   unpublish_at: number | null;
   schedule_time_zone: string | null;
+  /** JSON list of the locales a scheduled publish publishes; null: every locale. */
+  publish_locales: string | null;
   /** E-mail of who scheduled, named in the audit entry of the scheduled publish. */
   scheduled_by: string | null;
 }
