@@ -102,6 +102,7 @@ describe('login', () => {
     const logout = vi.fn(async () => undefined);
     const { login, local } = setup({ stored: tokenFixture({ service: 'apple' }), mk, api: { logout, refreshSession: vi.fn(async () => tokenFixture({ service: 'apple' })) } });
     await login.init();
+    await login.appleChecked;
     await login.logout();
     expect(logout).toHaveBeenCalledWith('ref-1');
     expect(mk.calls).toContainEqual(['unauthorize']);
@@ -114,6 +115,7 @@ describe('login', () => {
     const refresh = vi.fn();
     const { login } = setup({ stored: tokenFixture({ service: 'apple' }), mk: fakeMusicKit({ isAuthorized: false }), api: { refreshSession: refresh } });
     await login.init();
+    await login.appleChecked;
     expect(login.token).toBeNull();
     expect(refresh).not.toHaveBeenCalled();
     login.destroy();
@@ -123,6 +125,7 @@ describe('login', () => {
     const appleLogin = vi.fn(async () => tokenFixture({ service: 'apple' }));
     const { login } = setup({ mk: fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut-9' }), api: { appleLogin } });
     await login.init();
+    await login.appleChecked;
     expect(appleLogin).toHaveBeenCalledWith('c1', 'mut-9');
     expect(login.token?.service).toBe('apple');
     login.destroy();
@@ -132,8 +135,81 @@ describe('login', () => {
     const mk = fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut-9' });
     const { login, events } = setup({ mk, api: { appleLogin: vi.fn(async () => Promise.reject(unauthorized())) } });
     await login.init();
+    await login.appleChecked;
     expect(login.token).toBeNull();
     expect(events).toEqual([]);
+    login.destroy();
+  });
+
+  it('while MusicKit has not loaded (up to the 120 s script timeout), the login start and a Spotify refresh do not wait for it', async () => {
+    let resolveMk: (mk: ReturnType<typeof fakeMusicKit>) => void = () => undefined;
+    const hanging = new Promise<ReturnType<typeof fakeMusicKit>>((r) => (resolveMk = r));
+    const f = fakeEnv({ href: PAGE });
+    f.local.setItem(keys.accountToken, JSON.stringify(tokenFixture()));
+    const refresh = vi.fn(async () => tokenFixture({ refresh_token: 'ref-2' }));
+    const appleLogin = vi.fn(async () => tokenFixture({ service: 'apple' }));
+    const login = new Login(f.env, fakeApi({ refreshSession: refresh, appleLogin }), new Tracker(f.env, () => undefined, campaignFixture(), keys), 'c1', keys, () => hanging);
+    let checked = false;
+    await login.init();
+    void login.appleChecked.then(() => (checked = true));
+    expect(refresh).toHaveBeenCalledWith('ref-1');
+    expect(login.token?.refresh_token).toBe('ref-2');
+    await vi.advanceTimersByTimeAsync(119_999);
+    expect(checked).toBe(false);
+    // MusicKit arrives late and authorised: the visitor is already logged in, so nothing changes.
+    resolveMk(fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut' }));
+    await login.appleChecked;
+    expect(appleLogin).not.toHaveBeenCalled();
+    expect(login.token?.refresh_token).toBe('ref-2');
+    login.destroy();
+  });
+
+  it('campaign spec §4: the silent Apple login runs when MusicKit arrives late; a load failure leaves the visitor logged out', async () => {
+    let resolveMk: (mk: ReturnType<typeof fakeMusicKit>) => void = () => undefined;
+    const appleLogin = vi.fn(async () => tokenFixture({ service: 'apple' }));
+    const late = fakeEnv({ href: PAGE });
+    const lateLogin = new Login(late.env, fakeApi({ appleLogin }), new Tracker(late.env, () => undefined, campaignFixture(), keys), 'c1', keys, () => new Promise((r) => (resolveMk = r)));
+    await lateLogin.init();
+    expect(lateLogin.token).toBeNull();
+    resolveMk(fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut-late' }));
+    await lateLogin.appleChecked;
+    expect(appleLogin).toHaveBeenCalledWith('c1', 'mut-late');
+    expect(lateLogin.token?.service).toBe('apple');
+    lateLogin.destroy();
+
+    const failed = fakeEnv({ href: PAGE });
+    const failedLogin = new Login(failed.env, fakeApi({ appleLogin }), new Tracker(failed.env, () => undefined, campaignFixture(), keys), 'c1', keys, () => Promise.reject(new Error('did not load within 120000 ms')));
+    await failedLogin.init();
+    await failedLogin.appleChecked;
+    expect(failedLogin.token).toBeNull();
+    expect(appleLogin).toHaveBeenCalledTimes(1);
+    failedLogin.destroy();
+  });
+
+  it('campaign spec §4: a stored Apple token is refreshed once MusicKit says it is still authorised, or could not load', async () => {
+    const refresh = vi.fn(async () => tokenFixture({ service: 'apple', refresh_token: 'ref-2' }));
+    const authorised = setup({ stored: tokenFixture({ service: 'apple' }), mk: fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut' }), api: { refreshSession: refresh } });
+    await authorised.login.init();
+    await authorised.login.appleChecked;
+    expect(refresh).toHaveBeenCalledTimes(1);
+    expect(authorised.login.token?.refresh_token).toBe('ref-2');
+    authorised.login.destroy();
+    const noMusicKit = setup({ stored: tokenFixture({ service: 'apple' }), mk: null, api: { refreshSession: refresh } });
+    await noMusicKit.login.init();
+    await noMusicKit.login.appleChecked;
+    expect(refresh).toHaveBeenCalledTimes(2);
+    noMusicKit.login.destroy();
+  });
+
+  it('a refresh answered after the token was cleared does not log the visitor back in', async () => {
+    let answer: (t: ReturnType<typeof tokenFixture>) => void = () => undefined;
+    const refresh = vi.fn(() => new Promise<ReturnType<typeof tokenFixture>>((r) => (answer = r)));
+    const { login } = setup({ stored: tokenFixture(), api: { refreshSession: refresh, logout: vi.fn(async () => undefined) } });
+    const started = login.init();
+    await login.logout();
+    answer(tokenFixture({ refresh_token: 'ref-2' }));
+    await started;
+    expect(login.token).toBeNull();
     login.destroy();
   });
 
