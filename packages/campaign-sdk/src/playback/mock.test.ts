@@ -32,6 +32,26 @@ describe('mock queue', () => {
   });
 });
 
+describe('mock queue offsets and covers', () => {
+  it('campaign spec §3: the start index is the offset kept inside the queue; a single track always starts at 0', async () => {
+    const several = vi.fn(async (ids: readonly string[]) => ids.map((id) => t(id)));
+    const one = vi.fn(async (id: string) => t(id));
+    const api = fakeApi({ spotifyTracks: several, spotifyTrack: one });
+    expect((await buildMockQueue(api, { type: 'tracks', ids: ['a', 'b', 'c'], offset: 2 })).index).toBe(2);
+    expect((await buildMockQueue(api, { type: 'tracks', ids: ['a', 'b', 'c'], offset: 9 })).index).toBe(2);
+    expect((await buildMockQueue(api, { type: 'tracks', ids: ['a', 'b'], offset: -3 })).index).toBe(0);
+    expect((await buildMockQueue(api, { type: 'tracks', ids: [], offset: 4 })).index).toBe(0);
+  });
+
+  it("campaign spec §3: a track's own album wins over the album it was looked up from; no image is null", async () => {
+    const noCover: SpotifyTrack = { id: 'n', name: 'N', duration_ms: 10, artists: [{ id: 'a1', name: 'A' }, { id: 'a2', name: 'B' }], album: { name: 'Own', images: [] } };
+    const api = fakeApi({ spotifyAlbum: vi.fn(async () => ({ id: 'al', name: 'Paper', images: [{ url: 'https://img/p.png', width: 1, height: 1 }], tracks: { items: [noCover] } })) });
+    expect((await buildMockQueue(api, { type: 'album', id: 'al' })).tracks).toEqual([{ id: 'n', name: 'N', artists: ['A', 'B'], album: 'Own', durationMs: 10, image: null }]);
+    const bare = fakeApi({ spotifyTrack: vi.fn(async () => ({ id: 'b', name: 'B', duration_ms: 5, artists: [] })) });
+    expect((await buildMockQueue(bare, { type: 'track', id: 'b' })).tracks[0]).toMatchObject({ album: '', image: null });
+  });
+});
+
 describe('mock player', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
