@@ -1,6 +1,6 @@
 import { ApiError } from '@fanfare/client';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { Login, parseLoginCallback } from './login.ts';
+import { Login, isToken, parseLoginCallback } from './login.ts';
 import { storageKeys } from './storage.ts';
 import { campaignFixture, fakeApi, fakeEnv, fakeMusicKit, tokenFixture } from './test/fakes.ts';
 import { Tracker, type TrackingEvent } from './tracking.ts';
@@ -247,5 +247,72 @@ describe('login', () => {
     const f = setup({ stored: { access_token: 'x' } });
     expect(f.login.token).toBeNull();
     expect(keys.accountToken).toContain('c1');
+  });
+
+  it('campaign spec §3: a token needs every field, as non-empty text of at most 4000 characters, a finite expiry and a known service', () => {
+    expect(isToken(tokenFixture())).toBe(true);
+    expect(isToken(tokenFixture({ service: 'apple' }))).toBe(true);
+    expect(isToken(tokenFixture({ access_token: 'a'.repeat(4000) }))).toBe(true);
+    for (const field of ['access_token', 'refresh_token', 'service_token', 'account_id']) {
+      expect(isToken(tokenFixture({ [field]: '' })), `${field} empty`).toBe(false);
+      expect(isToken(tokenFixture({ [field]: 'a'.repeat(4001) })), `${field} too long`).toBe(false);
+      expect(isToken(tokenFixture({ [field]: 7 })), `${field} a number`).toBe(false);
+    }
+    expect(isToken(tokenFixture({ service_expires_at: Number.POSITIVE_INFINITY }))).toBe(false);
+    expect(isToken(tokenFixture({ service_expires_at: '1900000000000' }))).toBe(false);
+    expect(isToken(tokenFixture({ service: 'deezer' }))).toBe(false);
+    expect(isToken(null)).toBe(false);
+    expect(isToken('token')).toBe(false);
+  });
+
+  it('campaign spec §2: a callback without auth_service is Spotify; one without a usable token is an invalid callback; other fragment values stay', () => {
+    const q = new URLSearchParams({ ...tokenFixture(), service_expires_at: '1900000000000', state: 'cms_account_auth' } as Record<string, string>);
+    q.delete('service');
+    expect(parseLoginCallback(`${PAGE}?${q}`).result).toEqual({ kind: 'token', token: tokenFixture() });
+    expect(parseLoginCallback(`${PAGE}?state=cms_account_auth&auth_service=apple&access_token=a`)).toEqual({ result: { kind: 'error', service: 'apple', message: 'Invalid login callback' }, cleanUrl: PAGE });
+    const hash = new URLSearchParams({ state: 'cms_account_auth', error: 'denied', auth_service: 'apple', tab: 'music' });
+    expect(parseLoginCallback(`${PAGE}?x=1#${hash}`)).toEqual({ result: { kind: 'error', service: 'apple', message: 'denied' }, cleanUrl: `${PAGE}?x=1#tab=music` });
+    // A fragment that is not the callback leaves a query callback to be read.
+    expect(parseLoginCallback(`${PAGE}?state=cms_account_auth&error=e#section`)).toEqual({ result: { kind: 'error', service: 'spotify', message: 'e' }, cleanUrl: `${PAGE}#section` });
+  });
+
+  it('campaign spec §4: logout without a token calls nobody; a Spotify logout leaves MusicKit alone; a failed logout call still logs out', async () => {
+    const mk = fakeMusicKit({ isAuthorized: true });
+    const logout = vi.fn(async () => Promise.reject(new Error('Network Error')));
+    const spotify = setup({ stored: tokenFixture(), mk, api: { logout, refreshSession: vi.fn(async () => tokenFixture()) } });
+    await spotify.login.logout();
+    expect(logout).toHaveBeenCalledWith('ref-1');
+    expect(mk.calls).not.toContainEqual(['unauthorize']);
+    expect(spotify.login.token).toBeNull();
+    const nobody = vi.fn(async () => undefined);
+    const none = setup({ api: { logout: nobody } });
+    const changes: unknown[] = [];
+    none.login.events.on('change', (t) => changes.push(t));
+    await none.login.logout();
+    expect(nobody).not.toHaveBeenCalled();
+    expect(changes).toEqual([null]);
+  });
+
+  it('campaign spec §8: Apple without MusicKit fails and is tracked; login() picks the provider', async () => {
+    const noMk = setup({ mk: null });
+    await expect(noMk.login.loginWithApple()).rejects.toThrow('MusicKit is not available');
+    expect(noMk.events).toMatchObject([{ event: 'login_fail', method: 'apple', message: 'MusicKit is not available' }]);
+    const loginUrl = vi.fn(async () => 'https://cms/login');
+    const spotify = setup({ api: { loginUrl } });
+    await spotify.login.login('spotify');
+    expect(spotify.assigned).toEqual(['https://cms/login']);
+    const refused = setup({ api: { loginUrl: vi.fn(async () => Promise.reject(new Error('Campaign not found'))) } });
+    await expect(refused.login.login('spotify')).rejects.toThrow('Campaign not found');
+    expect(refused.events).toMatchObject([{ event: 'login_fail', method: 'spotify', message: 'Campaign not found' }]);
+  });
+
+  it('campaign spec §8: a 401 on a refresh of an Apple token unauthorises MusicKit as it logs out', async () => {
+    const mk = fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut' });
+    const { login } = setup({ stored: tokenFixture({ service: 'apple' }), mk, api: { refreshSession: vi.fn(async () => Promise.reject(unauthorized())) } });
+    await login.init();
+    await login.appleChecked;
+    expect(login.token).toBeNull();
+    expect(mk.calls).toContainEqual(['unauthorize']);
+    login.destroy();
   });
 });
