@@ -241,6 +241,7 @@ describe('chat list rules, kind by kind and edge by edge', () => {
     const before = { a: 1 };
     const next = applyQuizScores(before, msg({ id: 's', type: 'quiz_user_scores', user_ids: ['a', 'b'], scores: [0] }));
     expect(next).toEqual({ a: 0 });
+    expect(Object.keys(next)).toEqual(['a']);
     expect(before).toEqual({ a: 1 });
     expect(applyQuizScores(before, msg({ id: 's2', type: 'quiz_user_scores' }))).toEqual({ a: 1 });
     expect(applyQuizScores(before, msg({ id: 's3', type: 'quiz_user_scores', user_ids: ['a'] }))).toEqual({ a: 1 });
@@ -250,5 +251,21 @@ describe('chat list rules, kind by kind and edge by edge', () => {
     expect(resultShares([1, 2])).toEqual([33, 67]);
     expect(resultShares([5])).toEqual([100]);
     expect(resultShares([])).toEqual([]);
+  });
+});
+
+describe('chat list rules: closed polls before open ones, and long older pages in any order', () => {
+  it('a closed poll does not hide a later open poll of the same id', () => {
+    const closed = msg({ id: 'c', type: 'poll', poll_id: 'p', poll: { id: 'p', question: 'q', options: ['a'], duration_seconds: 30, set_next_track: false, created_at_ms: 1, closes_at_ms: 2, closed: true, results: [1] } });
+    const open = msg({ id: 'o', type: 'poll', poll_id: 'p' });
+    expect(dedupeInteractive([closed, open]).map((m) => m.id)).toEqual(['c', 'o']);
+  });
+
+  it('of an older page that came newest first, the newest 20 are kept', () => {
+    const page = Array.from({ length: 25 }, (_, i) => msg({ id: `p${24 - i}`, timestamp_ms: 1000 + (24 - i) }));
+    const merged = mergeOlderPage([], page);
+    expect(merged).toHaveLength(20);
+    expect(merged[0]!.id).toBe('p5');
+    expect(merged.at(-1)!.id).toBe('p24');
   });
 });

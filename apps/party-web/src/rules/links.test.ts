@@ -75,3 +75,9 @@ describe('429 waits: retry_after_ms, value by value', () => {
     expect(retryAfterMs({})).toBeNull();
   });
 });
+
+describe('chat links: a www address that carries another address', () => {
+  it('gets https in front even when an http address appears later in it', () => {
+    expect(splitLinks('www.a.example/?u=http://b')).toEqual([{ kind: 'link', text: 'www.a.example/?u=http://b', href: 'https://www.a.example/?u=http://b' }]);
+  });
+});

@@ -89,3 +89,9 @@ describe('login query rule: each parameter and each bad value', () => {
     });
   });
 });
+
+describe('Apple login without MusicKit: an address without the token is returned exactly as given', () => {
+  it('does not normalise the address', () => {
+    expect(takeMusicUserToken('HTTP://Example.COM/#/x')).toEqual({ token: null, cleanedHref: 'HTTP://Example.COM/#/x' });
+  });
+});

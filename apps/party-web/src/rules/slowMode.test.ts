@@ -78,3 +78,14 @@ describe('slow mode: values that are not a usable interval or refusal', () => {
     expect(lastOwnPostMs([], 'me')).toBeNull();
   });
 });
+
+describe('slow mode: the wait at the edges', () => {
+  it('no interval or no own message means no wait, even when the clocks disagree', () => {
+    expect(slowModeWaitMs(30, null, 0)).toBe(0);
+    expect(slowModeWaitMs(0, 200_000, 100_000)).toBe(0);
+    expect(slowModeWaitMs(-10, 200_000, 100_000)).toBe(0);
+  });
+  it("the fan's only own message may be the first of the list", () => {
+    expect(lastOwnPostMs([{ timestamp_ms: 7, sender: { id: 'me' } }, { timestamp_ms: 8, sender: { id: 'x' } }], 'me')).toBe(7);
+  });
+});

@@ -118,3 +118,22 @@ describe('visual settings rule: every property, its default and the colour maths
     expect(textOn('#ffffff')).toBe(TEXT_ON_LIGHT);
   });
 });
+
+describe('party fonts: each stack starts with the family served from our own origin', () => {
+  it('the first family of every stack is one fonts.css bundles from @fontsource, followed by fallbacks', async () => {
+    const { readFile } = await import('node:fs/promises');
+    const css = await readFile(new URL('../../../../packages/ui/src/fonts.css', import.meta.url), 'utf8');
+    const bundled = new Set([...css.matchAll(/@fontsource\/([a-z-]+)\//g)].map((m) => m[1]));
+    for (const [font, stack] of Object.entries(FONT_STACKS)) {
+      const families = stack.split(',').map((f) => f.trim().replace(/^'|'$/g, ''));
+      expect(bundled.has(families[0]!.toLowerCase().replace(/ /g, '-')), font).toBe(true);
+      expect(families.length, font).toBeGreaterThan(2);
+    }
+  });
+
+  it('short colours are doubled digit by digit; no settings allow no stickers', () => {
+    expect(luminance('#f00')).toBeCloseTo(0.2126, 5);
+    expect(luminance('#0f0a')).toBeCloseTo(0.7152, 5);
+    expect(allowedStickers(undefined)).toEqual([]);
+  });
+});
