@@ -315,4 +315,80 @@ describe('login', () => {
     expect(mk.calls).toContainEqual(['unauthorize']);
     login.destroy();
   });
+
+  it('campaign spec §4: MusicKit decides only for an Apple token; a Spotify token stays when Apple is not authorised', async () => {
+    const refresh = vi.fn(async () => tokenFixture({ refresh_token: 'ref-2' }));
+    const { login } = setup({ stored: tokenFixture(), mk: fakeMusicKit({ isAuthorized: false }), api: { refreshSession: refresh } });
+    expect(login.isLoggedIn).toBe(true);
+    await login.init();
+    await login.appleChecked;
+    expect(login.token?.refresh_token).toBe('ref-2');
+    login.destroy();
+    expect(setup().login.isLoggedIn).toBe(false);
+  });
+
+  it('campaign spec §4/§8: a 401 logs out unauthorising MusicKit only for an Apple token, and also without MusicKit', async () => {
+    const mk = fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut' });
+    const spotify = setup({ stored: tokenFixture(), mk, api: { refreshSession: vi.fn(async () => Promise.reject(unauthorized())) } });
+    await spotify.login.init();
+    expect(spotify.login.token).toBeNull();
+    expect(mk.calls).not.toContainEqual(['unauthorize']);
+    spotify.login.destroy();
+    const apple = setup({ stored: tokenFixture({ service: 'apple' }), mk: null, api: { refreshSession: vi.fn(async () => Promise.reject(unauthorized())) } });
+    await apple.login.init();
+    await apple.login.appleChecked;
+    expect(apple.login.token).toBeNull();
+    apple.login.destroy();
+  });
+
+  it('a silent Apple login: a 401 ends in a logged-out change, other failures are logged and change nothing', async () => {
+    const mk = () => fakeMusicKit({ isAuthorized: true, musicUserToken: 'mut' });
+    const refused = setup({ mk: mk(), api: { appleLogin: vi.fn(async () => Promise.reject(unauthorized())) } });
+    const changes: unknown[] = [];
+    refused.login.events.on('change', (t) => changes.push(t));
+    await refused.login.init();
+    await refused.login.appleChecked;
+    expect(changes).toEqual([null]);
+    expect(refused.logs).toEqual([]);
+    refused.login.destroy();
+    const down = setup({ mk: mk(), api: { appleLogin: vi.fn(async () => Promise.reject(new ApiError(503, null, PAGE))) } });
+    const downChanges: unknown[] = [];
+    down.login.events.on('change', (t) => downChanges.push(t));
+    await down.login.init();
+    await down.login.appleChecked;
+    expect(downChanges).toEqual([]);
+    expect(down.logs).toMatchObject([{ level: 'warn', args: ['Silent Apple login failed', expect.any(ApiError)] }]);
+    down.login.destroy();
+  });
+
+  it('a refresh without a token asks nothing; a failed refresh is logged', async () => {
+    const refresh = vi.fn(async () => Promise.reject(new Error('Network Error')));
+    const none = setup({ api: { refreshSession: refresh } });
+    await none.login.refresh();
+    expect(refresh).not.toHaveBeenCalled();
+    expect(none.logs).toEqual([]);
+    const failing = setup({ stored: tokenFixture(), api: { refreshSession: refresh } });
+    await failing.login.refresh();
+    expect(failing.logs).toMatchObject([{ level: 'warn', args: ['Token refresh failed', expect.any(Error)] }]);
+  });
+
+  it('campaign spec §4: logout of an Apple token whose MusicKit cannot load still logs out; a failed logout call is logged', async () => {
+    const f = fakeEnv({ href: PAGE });
+    f.local.setItem(keys.accountToken, JSON.stringify(tokenFixture({ service: 'apple' })));
+    const login = new Login(f.env, fakeApi({ logout: vi.fn(async () => Promise.reject(new Error('Network Error'))) }), new Tracker(f.env, () => undefined, campaignFixture(), keys), 'c1', keys, () => Promise.reject(new Error('did not load')));
+    await login.logout();
+    expect(login.token).toBeNull();
+    expect(f.logs).toMatchObject([{ level: 'warn', args: ['Logout call failed', expect.any(Error)] }]);
+  });
+
+  it("login('apple') goes through MusicKit; a login without storage keys keeps the token in memory only", async () => {
+    const f = fakeEnv({ href: PAGE });
+    const mk = fakeMusicKit();
+    const login = new Login(f.env, fakeApi({ appleLogin: vi.fn(async () => tokenFixture({ service: 'apple' })) }), new Tracker(f.env, () => undefined, campaignFixture(), keys), 'c1', null, async () => mk);
+    await login.login('apple');
+    expect(mk.calls).toContainEqual(['authorize']);
+    expect(login.token?.service).toBe('apple');
+    expect(f.local.getItem(keys.accountToken)).toBeNull();
+    await login.logout().catch(() => undefined);
+  });
 });
