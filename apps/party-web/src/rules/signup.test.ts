@@ -44,7 +44,7 @@ describe('signup payload and failures, value by value', () => {
   });
 
   it('a duplicate that names no known field, no fields, or another error type is a plain failure', () => {
-    const answer = (detail: unknown) => new ApiError(409, { detail }, 'u');
+    const answer = (detail: unknown) => new ApiError(409, { detail } as ConstructorParameters<typeof ApiError>[1], 'u');
     expect(signupFailures(answer({ type: 'DuplicateSignupError', fields: ['phone'] }))).toEqual(['failure']);
     expect(signupFailures(answer({ type: 'DuplicateSignupError' }))).toEqual(['failure']);
     expect(signupFailures(answer({ type: 'ValidationError', fields: ['email'] }))).toEqual(['failure']);
