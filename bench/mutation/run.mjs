@@ -7,7 +7,7 @@
  * Slow (minutes per target): not part of `npm test`.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { MUTATION_TARGETS } from './targets.mjs';
 
 const root = new URL('../..', import.meta.url).pathname;
@@ -52,7 +52,9 @@ for (const name of names) {
   const detected = (counts.Killed ?? 0) + (counts.Timeout ?? 0);
   const valid = detected + (counts.Survived ?? 0) + (counts.NoCoverage ?? 0);
   const score = valid === 0 ? 100 : (100 * detected) / valid;
-  const out = `bench/results/mutation-${name}-${date}`;
+  // A second run on one day gets its own record (…-<date>-2) rather than replacing the first.
+  let out = `bench/results/mutation-${name}-${date}`;
+  for (let n = 2; existsSync(`${root}${out}.md`); n++) out = `bench/results/mutation-${name}-${date}-${n}`;
   copyFileSync(`${root}${jsonReport}`, `${root}${out}.json`);
   writeFileSync(
     `${root}${out}.md`,

@@ -120,6 +120,40 @@ describe('official provider SDKs when credentials are set: the pages ask the off
     }
   });
 
+  it('campaign page: while Apple\'s CDN hangs the Apple button shows it is loading and the page works; after 120 s it says why', async () => {
+    const url = await campaignUrl('apple-hang');
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, locale: 'de-DE' });
+    context.setDefaultTimeout(15_000);
+    let musicKitAsked = false;
+    // Apple's CDN never answers: the request stays open.
+    await context.route(MUSICKIT_JS_URL, () => void (musicKitAsked = true));
+    const page = await context.newPage();
+    try {
+      // The page's own clock, so the 120 s script timeout can be run through at once.
+      await page.clock.install();
+      await page.goto(url);
+      const loading = page.getByRole('button', { name: 'Apple Music wird geladen …' });
+      await loading.waitFor();
+      expect(await loading.isDisabled()).toBe(true);
+      expect(await loading.getAttribute('aria-busy')).toBe('true');
+      expect(musicKitAsked).toBe(true);
+      // Everything else works meanwhile: the Spotify login and the previews.
+      expect(await page.getByRole('button', { name: 'Mit Spotify anmelden' }).isEnabled()).toBe(true);
+      await page.locator('.tracklist__button').first().waitFor();
+      const errors: unknown[] = [];
+      await page.exposeFunction('__recordLoadError', (d: unknown) => void errors.push(d));
+      await page.evaluate(() => document.addEventListener('fanfare:load-error', (e) => void (window as unknown as { __recordLoadError(d: unknown): void }).__recordLoadError((e as CustomEvent).detail)));
+      await page.clock.runFor(120_000);
+      await page.getByText('Apple Music hat nicht innerhalb von 2 Minuten geantwortet', { exact: false }).waitFor();
+      await waitFor(async () => (errors.length > 0 ? true : null), 'the load-error event');
+      expect(errors).toMatchObject([{ service: 'apple', src: MUSICKIT_JS_URL, timedOut: true }]);
+      expect(await page.getByRole('button', { name: /Apple Music/ }).count()).toBe(0);
+      expect(await page.getByRole('button', { name: 'Mit Spotify anmelden' }).isEnabled()).toBe(true);
+    } finally {
+      await context.close();
+    }
+  });
+
   it("campaign page: Spotify's Web Playback SDK from its official URL plays the fan's tracks", async () => {
     const url = await campaignUrl('spotify');
     const { context, page, requested } = await fanPage();

@@ -89,6 +89,20 @@ describe('campaign instance', () => {
     c.destroy();
   });
 
+  it('a MusicKit that never arrives (a hanging CDN) does not hold up the start: timing, gate and translations are ready', async () => {
+    const f = fakeEnv();
+    const musicKit = vi.fn(() => new Promise<never>(() => undefined));
+    const c = createCampaign({ env: f.env, campaign: campaignFixture(), musicKit });
+    const started: unknown[] = [];
+    c.events.on('started', (e) => started.push(e));
+    await c.start();
+    expect(musicKit).toHaveBeenCalled();
+    expect(started).toHaveLength(1);
+    expect(c.tokenGate.result).toMatchObject({ has_access: true });
+    expect(c.i18n.locale).toBe('de');
+    c.destroy();
+  });
+
   it('start runs once: a second call adds no second hello or refresh interval', async () => {
     const f = fakeEnv({ parentOrigin: EDITOR });
     const c = createCampaign({ env: f.env, campaign: campaignFixture() });

@@ -1,6 +1,6 @@
 import { CAMPAIGN_META } from '@fanfare/protocol';
 import { describe, expect, it } from 'vitest';
-import { defaultBackendOrigins, parseEnvironment, readCampaignConfig } from './config.ts';
+import { configuredBackendOrigin, defaultBackendOrigins, parseEnvironment, readCampaignConfig } from './config.ts';
 import { campaignFixture, fakeEnv, pageMeta } from './test/fakes.ts';
 
 describe('config', () => {
@@ -87,6 +87,39 @@ describe('config', () => {
   it('campaign spec §7: the local backend is port 1337 of localhost, over https when the page is', () => {
     expect(defaultBackendOrigins('https://pages.label.example/c/a/b').local).toBe('https://localhost:1337');
     expect(defaultBackendOrigins('http://pages.label.example/c/a/b').local).toBe('http://localhost:1337');
+  });
+
+  it('campaign spec §7: a backend origin the server wrote into the page decides, for its own environment only', () => {
+    const c = campaignFixture();
+    const served = (environment: string, origin: string, href = 'http://localhost:8080/c/fan-pages/demo') =>
+      readCampaignConfig(fakeEnv({ href, meta: { ...pageMeta(c, environment), [CAMPAIGN_META.backendOrigin]: origin } }).env);
+    // The demo: the CMS on another port than 1337 names itself, and the page calls it.
+    expect(served('local', 'http://localhost:8080').backendOrigin).toBe('http://localhost:8080');
+    // An address is reduced to its origin; surrounding blanks do not matter.
+    expect(served('production', ' https://cms.label.example/some/path?x=1 ', 'https://pages.label.example/c/a/b').backendOrigin).toBe('https://cms.label.example');
+    expect(served('staging', 'https://staging-cms.label.example').backendOrigin).toBe('https://staging-cms.label.example');
+    // The configured backend is one the editor bridge accepts.
+    expect(served('local', 'http://localhost:8080').allowedOrigins).toContain('http://localhost:8080');
+    // The caller's own configuration comes before the page's.
+    const env = fakeEnv({ meta: { ...pageMeta(c, 'local'), [CAMPAIGN_META.backendOrigin]: 'http://localhost:8080' } }).env;
+    expect(readCampaignConfig(env, { local: 'http://127.0.0.1:9000' }).backendOrigin).toBe('http://127.0.0.1:9000');
+  });
+
+  it('campaign spec §7: with no usable configured backend the local page calls port 1337, never its own origin', () => {
+    const c = campaignFixture();
+    const href = 'http://localhost:8080/c/fan-pages/demo';
+    const local = (meta: Record<string, string>) => readCampaignConfig(fakeEnv({ href, meta: { ...pageMeta(c, 'local'), ...meta } }).env).backendOrigin;
+    expect(local({})).toBe('http://localhost:1337');
+    for (const bad of ['', 'not a url', 'javascript:alert(1)', 'ftp://files.example', 'file:///etc/passwd']) expect(local({ [CAMPAIGN_META.backendOrigin]: bad }), bad).toBe('http://localhost:1337');
+  });
+
+  it('campaign spec §7: the configured backend origin is read as an http(s) origin or not at all', () => {
+    expect(configuredBackendOrigin(null)).toBeNull();
+    expect(configuredBackendOrigin('')).toBeNull();
+    expect(configuredBackendOrigin('://')).toBeNull();
+    expect(configuredBackendOrigin('data:text/plain,x')).toBeNull();
+    expect(configuredBackendOrigin('http://localhost:1337/')).toBe('http://localhost:1337');
+    expect(configuredBackendOrigin('HTTPS://CMS.Example:443/x')).toBe('https://cms.example');
   });
 
   it('campaign spec §5: only an embedded page with a known, allowed parent origin sends its calls to that parent', () => {

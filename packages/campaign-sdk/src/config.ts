@@ -14,7 +14,11 @@ import {
 import type { PageEnv } from './env.ts';
 import { SDK_ERRORS } from './errors.ts';
 
-/** Backend origins of the environments. Staging and production default to the page's own origin (the CMS serves its pages). */
+/**
+ * Backend origins of the environments, as configured. What is not configured takes the spec's
+ * default (`defaultBackendOrigins`): local is port 1337 of localhost; staging and production, whose
+ * hosts the spec does not name, are the page's own origin (the CMS serves its pages).
+ */
 export interface BackendOrigins {
   production?: string;
   staging?: string;
@@ -72,7 +76,26 @@ function isCampaignShape(v: unknown): v is Campaign {
   );
 }
 
-/** Reads and checks the page metadata. Throws the spec's messages on missing or bad metadata. */
+/**
+ * The origin of a configured backend address (`fanfare:backend-origin`), or null when there is
+ * none or it is not an http(s) address: then the environment's default applies.
+ */
+export function configuredBackendOrigin(value: string | null): string | null {
+  if (!value) return null;
+  let url: URL;
+  try {
+    url = new URL(value.trim());
+  } catch {
+    return null;
+  }
+  return url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : null;
+}
+
+/**
+ * Reads and checks the page metadata. Throws the spec's messages on missing or bad metadata.
+ * Backend origins: the caller's `overrides` first, then the origin the server wrote for the
+ * page's own environment, then the environment's default (spec §7).
+ */
 export function readCampaignConfig(env: PageEnv, overrides: BackendOrigins = {}): CampaignConfig {
   const id = env.meta(CAMPAIGN_META.campaignId);
   const json = env.meta(CAMPAIGN_META.campaign);
@@ -85,7 +108,8 @@ export function readCampaignConfig(env: PageEnv, overrides: BackendOrigins = {})
   }
   if (!isCampaignShape(raw) || raw.id !== id) throw new Error(SDK_ERRORS.campaignIdMissing);
   const environment = parseEnvironment(env.meta(CAMPAIGN_META.environment));
-  return configFor(env, raw, environment, overrides);
+  const served = configuredBackendOrigin(env.meta(CAMPAIGN_META.backendOrigin));
+  return configFor(env, raw, environment, served ? { [environment]: served, ...overrides } : overrides);
 }
 
 /** The `preview` token of the page's address (a preview link), or null. */

@@ -135,4 +135,41 @@ describe('i18n', () => {
     const second = new I18n(f.env, api, { campaignId: 'c1', app: null }, storageKeys('c1'));
     await expect(second.load()).resolves.toBe('pl');
   });
+
+  it('setLocale: only a known locale, stored per campaign and announced; t() reads another locale on request', () => {
+    const f = fakeEnv();
+    const keys = storageKeys('c1');
+    const i18n = new I18n(f.env, fakeApi(), { campaignId: 'c1', app: null }, keys);
+    i18n.apply(translations());
+    const changes: unknown[] = [];
+    i18n.events.on('change', (e) => changes.push(e));
+    expect(() => i18n.setLocale('xx')).toThrow('Unknown locale xx');
+    expect(changes).toEqual([]);
+    i18n.setLocale('en');
+    expect(changes).toEqual([{ locale: 'en' }]);
+    expect(JSON.parse(f.local.getItem(keys.locale)!)).toBe('en');
+    expect(i18n.t('hello', { name: 'Ana' }, 'de')).toBe('Hallo Ana');
+    // Without a count, or with a message of one form, no form is picked; unknown placeholders stay.
+    expect(i18n.t('tracks')).toBe('one track|{count} tracks');
+    expect(i18n.t('hello', { count: 2 })).toBe('Hello {name}');
+    expect(i18n.t('tracks', { count: '2' })).toBe('one track|2 tracks');
+    i18n.destroy();
+    i18n.setLocale('de');
+    expect(changes).toHaveLength(1);
+  });
+
+  it('a plural message in a locale without a compiled rule falls back to n != 1; a rule past the forms takes the last', () => {
+    const { env } = fakeEnv();
+    const i18n = new I18n(env, fakeApi(), { campaignId: 'c1', app: null }, null);
+    i18n.apply(translations({ locales: [{ code: 'de', pluralForm: 'nplurals=3; plural=(n==1 ? 0 : n==2 ? 1 : 2);' }], items: [{ locale: 'de', messages: { x: 'one|many' } }, { locale: 'fr', messages: { x: 'un|plusieurs' } }] }));
+    expect(i18n.t('x', { count: 5 }, 'de')).toBe('many');
+    expect(i18n.t('x', { count: 1 }, 'fr')).toBe('un');
+    expect(i18n.t('x', { count: 0 }, 'fr')).toBe('plusieurs');
+  });
+
+  it('campaign spec §5: a plural rule longer than 200 characters is refused', () => {
+    const long = `nplurals=2; plural=(n != 1${' '.repeat(200)});`;
+    expect(() => compilePluralForm(long)).toThrow();
+    expect(compilePluralForm('nplurals=2; plural=(n != 1)  ')(1)).toBe(0);
+  });
 });

@@ -70,6 +70,8 @@ export class Login {
   readonly events = new Emitter<{ change: AccountTokenInfo | null }>();
   private current: AccountTokenInfo | null;
   private interval: unknown = null;
+  /** Settles once MusicKit loaded (or failed to) and Apple's load-time rules ran (see `init`). */
+  appleChecked: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly env: PageEnv,
@@ -103,19 +105,31 @@ export class Login {
     this.tracker.track(TRACKING_EVENTS.loginFail, { method, message: err instanceof Error ? err.message : String(err) });
   }
 
-  /** On load: the callback, Apple's stale/silent cases, a refresh, then the refresh interval. */
+  /**
+   * On load: the callback, a refresh, then the refresh interval. Apple's stale and silent cases
+   * wait for MusicKit, which may take up to the 120 s script timeout: they run on their own
+   * (`appleChecked`), so the page's start never waits for Apple's CDN.
+   */
   async init(): Promise<void> {
     const { result, cleanUrl } = parseLoginCallback(this.env.location.href);
     if (result.kind !== 'none') this.env.replaceUrl(cleanUrl);
     if (result.kind === 'token') this.set(result.token);
     if (result.kind === 'error') this.fail(result.service, result.message);
 
+    // Spec §4: refreshed on load, a token the login callback just brought included. An Apple
+    // token is refreshed after the Apple check, which may clear it first.
+    const apple = this.current?.service === 'apple';
+    this.appleChecked = this.checkApple(apple);
+    if (this.current && !apple) await this.refresh();
+    this.interval = this.env.timers.setInterval(() => void this.refresh(), CAMPAIGN_TOKEN_REFRESH_INTERVAL_MS);
+  }
+
+  /** Spec §4 Apple: a stored Apple token without authorisation is cleared; an authorised visitor is logged in silently. */
+  private async checkApple(refreshAfter: boolean): Promise<void> {
     const mk = await this.musicKit().catch(() => null);
     if (mk && this.current?.service === 'apple' && !mk.isAuthorized) this.set(null);
-    if (mk && !this.current && mk.isAuthorized && mk.musicUserToken && this.campaignId) await this.silentAppleLogin(mk.musicUserToken);
-    // Spec §4: refreshed on load, a token the login callback just brought included.
-    else if (this.current) await this.refresh();
-    this.interval = this.env.timers.setInterval(() => void this.refresh(), CAMPAIGN_TOKEN_REFRESH_INTERVAL_MS);
+    else if (mk && !this.current && mk.isAuthorized && mk.musicUserToken && this.campaignId) await this.silentAppleLogin(mk.musicUserToken);
+    else if (refreshAfter && this.current) await this.refresh();
   }
 
   private async silentAppleLogin(musicUserToken: string): Promise<void> {
@@ -132,7 +146,9 @@ export class Login {
     const token = this.current;
     if (!token) return;
     try {
-      this.set(await this.api.refreshSession(token.refresh_token));
+      const next = await this.api.refreshSession(token.refresh_token);
+      // Cleared or replaced meanwhile (a logout, Apple's stale-token rule): the answer is stale.
+      if (this.current === token) this.set(next);
     } catch (err) {
       if (err instanceof ApiError && err.status === 401) await this.logoutSilently();
       else this.env.logger.warn('Token refresh failed', err);

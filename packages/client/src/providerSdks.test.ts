@@ -67,7 +67,7 @@ describe('MusicKit JS v3 load (official URL when configured)', () => {
     const err = await outcome;
     expect(err).toBeInstanceOf(ProviderSdkLoadError);
     expect(err).toMatchObject({ service: 'apple', src: MUSICKIT_JS_URL });
-    expect(page.dispatched.map((e) => [e.type, e.detail])).toEqual([[PROVIDER_SDK_LOAD_ERROR_EVENT, { service: 'apple', src: MUSICKIT_JS_URL, message: `${MUSICKIT_JS_URL} did not load within ${SCRIPT_LOAD_TIMEOUT_MS} ms` }]]);
+    expect(page.dispatched.map((e) => [e.type, e.detail])).toEqual([[PROVIDER_SDK_LOAD_ERROR_EVENT, { service: 'apple', src: MUSICKIT_JS_URL, message: `${MUSICKIT_JS_URL} did not load within ${SCRIPT_LOAD_TIMEOUT_MS} ms`, timedOut: true }]]);
     void loadMusicKit({ src: MUSICKIT_JS_URL, developerToken: 'DEV' }, page.env, 'Fanfare').catch(() => undefined);
     expect(page.scripts).toHaveLength(2);
   });
@@ -89,6 +89,6 @@ describe('Spotify Web Playback SDK load (official URL when configured)', () => {
     const loading = loadSpotifySdk({ src: SPOTIFY_PLAYER_JS_URL, apiUrl: null }, page.env);
     page.scripts[0]!.fire('error');
     await expect(loading).rejects.toMatchObject({ name: 'ProviderSdkLoadError', service: 'spotify' });
-    expect(page.dispatched[0]?.detail).toEqual({ service: 'spotify', src: SPOTIFY_PLAYER_JS_URL, message: `${SPOTIFY_PLAYER_JS_URL} failed to load` });
+    expect(page.dispatched[0]?.detail).toEqual({ service: 'spotify', src: SPOTIFY_PLAYER_JS_URL, message: `${SPOTIFY_PLAYER_JS_URL} failed to load`, timedOut: false });
   });
 });

@@ -82,15 +82,15 @@ function loadScript<T>(service: 'apple' | 'spotify', src: string, env: SdkLoadEn
   const clearTimer = env.clearTimeout ?? ((h) => globalThis.clearTimeout(h as ReturnType<typeof setTimeout>));
   return new Promise<T>((resolve, reject) => {
     let settled = false;
-    const fail = (message: string) => {
+    const fail = (message: string, timedOut: boolean) => {
       if (settled) return;
       settled = true;
       clearTimer(timer);
-      const detail: ProviderSdkLoadErrorDetail = { service, src, message };
+      const detail: ProviderSdkLoadErrorDetail = { service, src, message, timedOut };
       doc.dispatchEvent(new CustomEvent(PROVIDER_SDK_LOAD_ERROR_EVENT, { detail }));
       reject(new ProviderSdkLoadError(service, src, message));
     };
-    const timer = setTimer(() => fail(`${src} did not load within ${timeoutMs} ms`), timeoutMs);
+    const timer = setTimer(() => fail(`${src} did not load within ${timeoutMs} ms`, true), timeoutMs);
     whenReady((value) => {
       if (settled) return;
       settled = true;
@@ -101,7 +101,7 @@ function loadScript<T>(service: 'apple' | 'spotify', src: string, env: SdkLoadEn
     const script = doc.createElement('script');
     script.src = src;
     script.async = true;
-    script.addEventListener('error', () => fail(`${src} failed to load`));
+    script.addEventListener('error', () => fail(`${src} failed to load`, false));
     doc.head.append(script);
   });
 }

@@ -33,4 +33,6 @@ export interface ProviderSdkLoadErrorDetail {
   service: 'apple' | 'spotify';
   src: string;
   message: string;
+  /** True when the script did not answer within the timeout (a hanging CDN), false when it failed. */
+  timedOut: boolean;
 }

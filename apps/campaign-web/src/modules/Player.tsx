@@ -40,20 +40,33 @@ export function Player({ module }: { module: z.infer<typeof PlayerModule> }) {
             <div className="player__login-buttons">
               {view.campaign.enabled_services
                 .filter((service) => !view.unavailable[service])
-                .map((service) => (
-                  <Button key={service} variant="secondary" font={view.page.look.font} className={`login login--${service}`} onClick={() => (inApp ? setHandoverFor(service) : void rt.login(service))}>
-                    <Icon name={service} />
-                    {rt.t('player.loginWith', { service: SERVICE_NAMES[service] ?? service })}
-                  </Button>
-                ))}
+                .map((service) => {
+                  // Its SDK is still loading (up to 120 s on a hanging CDN): the button says so and waits.
+                  const loading = view.sdkLoading[service] === true;
+                  const name = SERVICE_NAMES[service] ?? service;
+                  return (
+                    <Button
+                      key={service}
+                      variant="secondary"
+                      font={view.page.look.font}
+                      className={`login login--${service}${loading ? ' login--loading' : ''}`}
+                      aria-busy={loading || undefined}
+                      disabled={loading}
+                      onClick={() => (inApp ? setHandoverFor(service) : void rt.login(service))}
+                    >
+                      <Icon name={service} />
+                      {rt.t(loading ? 'player.sdkLoading' : 'player.loginWith', { service: name })}
+                    </Button>
+                  );
+                })}
             </div>
             {/* A provider whose SDK cannot load here gets no button: the page says why instead. */}
             {view.campaign.enabled_services.map((service) => {
               const reason = view.unavailable[service];
               if (!reason) return null;
-              const key = reason === 'load-failed' ? 'player.unavailableLoadFailed' : 'player.unavailableNotConfigured';
+              const key = reason === 'timed-out' ? 'player.unavailableTimedOut' : reason === 'load-failed' ? 'player.unavailableLoadFailed' : 'player.unavailableNotConfigured';
               return (
-                <Paragraph key={service} muted className={`player__unavailable player__unavailable--${service}`}>
+                <Paragraph key={service} muted role="status" className={`player__unavailable player__unavailable--${service}`}>
                   {rt.t(key, { service: SERVICE_NAMES[service] ?? service })}
                 </Paragraph>
               );

@@ -84,6 +84,7 @@ export function bootRuntime(load: () => Promise<PageRuntime> = () => import('./c
     hasAccess: gate.enabled && gate.product_id && !campaign.is_token_gate ? null : true,
     account: null,
     unavailable: {},
+    sdkLoading: {},
     isEditor: false,
     isReady: false,
     restoredConsents: [],

@@ -1,10 +1,8 @@
 import { browserEnv, createCampaign, dataLayerSink, storageKeys, type CampaignInstance, type MusicKitInstance, type SpotifySdk } from '@fanfare/campaign-sdk';
 import {
   HANDOVER_QUERY_PARAM,
-  PROVIDER_SDK_LOAD_ERROR_EVENT,
   SPOTIFY_PLAYER_JS_URL,
   type CampaignService,
-  type ProviderSdkLoadErrorDetail,
   type CampaignSimulation,
   type NewsletterConsent,
   type PlaybackTrack,
@@ -17,6 +15,7 @@ import { pageForVariant } from '../rules/variant.ts';
 import { createPlayerControls } from './player.ts';
 import { loadMusicKit, loadSpotifySdk, readProviderSdks } from '@fanfare/client/provider-sdks';
 import { checkGateCode } from './gateCode.ts';
+import { SdkStatus, type SdkStatusView } from './sdkStatus.ts';
 import { pageMessagesOf } from './translations.ts';
 import type { PageRuntime, PageView } from './types.ts';
 
@@ -85,7 +84,7 @@ function snapshotOf(
   simulation: CampaignSimulation | null,
   bannerDismissed: boolean,
   restoredConsents: string[],
-  unavailable: PageView['unavailable'],
+  sdks: SdkStatusView,
   release: TerritoryRelease | null = null,
   presave: Presave | null = null,
 ): PageView {
@@ -108,7 +107,8 @@ function snapshotOf(
     banner: banner && !bannerDismissed ? { state: banner.state, message: banner.message } : null,
     hasAccess: simulation?.token_gate ? simulation.token_gate === 'granted' : gate ? gate.has_access : null,
     account: simulatedLogin !== undefined ? (simulatedLogin ? { service: simulatedLogin } : null) : token ? { service: token.service } : null,
-    unavailable,
+    unavailable: sdks.unavailable,
+    sdkLoading: sdks.loading,
     isEditor: c.bridge.isConnected,
     isReady: true,
     restoredConsents,
@@ -132,12 +132,9 @@ export async function createRuntime(): Promise<PageRuntime> {
   const sdks = readProviderSdks(document);
   const spotify = sdks.spotify ?? { src: SPOTIFY_PLAYER_JS_URL, apiUrl: null };
   const loadEnv = { doc: document, win: window };
-  const unavailable: PageView['unavailable'] = sdks.musicKit ? {} : { apple: 'not-configured' };
-  document.addEventListener(PROVIDER_SDK_LOAD_ERROR_EVENT, (e) => {
-    const { service } = (e as CustomEvent<ProviderSdkLoadErrorDetail>).detail;
-    unavailable[service] = 'load-failed';
-    changed();
-  });
+  // MusicKit may take up to the 120 s script timeout (a hanging CDN): meanwhile the Apple button
+  // shows it is loading and the rest of the page works; then the load-error event says why.
+  const sdkStatus = new SdkStatus(document, sdks.musicKit ? [] : ['apple'], () => changed());
   const dataLayer = ((window as unknown as { dataLayer?: unknown[] }).dataLayer ??= []);
   const c = createCampaign({
     env,
@@ -151,9 +148,9 @@ export async function createRuntime(): Promise<PageRuntime> {
     },
     spotifySdk: () => loadSpotifySdk<SpotifySdk>(spotify, loadEnv),
     ...(spotify.apiUrl ? { spotifyApiUrl: spotify.apiUrl } : {}),
-    // The CMS serves this page, so in a local set-up on any port the page's own origin is the backend.
-    backendOrigins: { local: window.location.origin },
-    ...(sdks.musicKit ? { musicKit: () => loadMusicKit<MusicKitInstance>(sdks.musicKit!, loadEnv, PLAYER_NAME) } : {}),
+    // The backend origin comes from the page metadata the CMS writes (`fanfare:backend-origin`);
+    // only a page without it takes the environment's default (local: port 1337).
+    ...(sdks.musicKit ? { musicKit: sdkStatus.track('apple', () => loadMusicKit<MusicKitInstance>(sdks.musicKit!, loadEnv, PLAYER_NAME)) } : {}),
     createMedia: () => {
       // In the document, so that assistive tools and tests can find what is playing.
       const audio = document.createElement('audio');
@@ -174,10 +171,10 @@ export async function createRuntime(): Promise<PageRuntime> {
   let draftConsents: string[] = restoredConsents;
   let release: TerritoryRelease | null = null;
   let presave: Presave | null = null;
-  let snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, { ...unavailable });
+  let snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, sdkStatus.current);
   // A declaration, not a const: the SDK load-error listener above may call it.
   function changed() {
-    snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, { ...unavailable }, release, presave);
+    snapshot = snapshotOf(c, simulation, bannerDismissed, restoredConsents, sdkStatus.current, release, presave);
     for (const l of listeners) l();
   }
 

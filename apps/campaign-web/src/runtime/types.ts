@@ -1,3 +1,4 @@
+import type { SdkUnavailable } from './sdkStatus.ts';
 import type { CodeCheck } from './gateCode.ts';
 import type { Campaign, CampaignEnvironment, CampaignPage, CampaignService, HandoverLink, InAppBrowser, NewsletterConsent, PlaybackDevice, PlaybackState, PlaybackTrack, Presave, PresaveBody, TerritoryRelease } from '@fanfare/protocol';
 
@@ -25,10 +26,12 @@ export interface PageView {
   account: { service: CampaignService } | null;
   /**
    * Providers whose SDK cannot load on this page, and why: the server names no SDK script
-   * (`not-configured`), or the script failed or timed out (`load-failed`, the load-error event).
-   * Their login button is not shown; the page says why instead.
+   * (`not-configured`), the script failed (`load-failed`) or did not answer within 120 s
+   * (`timed-out`; both with the load-error event). Their login button is not shown; the page says why instead.
    */
-  unavailable: Partial<Record<CampaignService, 'not-configured' | 'load-failed'>>;
+  unavailable: Partial<Record<CampaignService, SdkUnavailable>>;
+  /** Providers whose SDK is still loading: their login button shows it and waits. */
+  sdkLoading: Partial<Record<CampaignService, true>>;
   /** Inside the back office's editor frame (the bridge is connected). */
   isEditor: boolean;
   /** The campaign runtime has loaded (login, gate, banner and translations are known). */

@@ -3,8 +3,10 @@ import type { ChatMessage } from '@fanfare/protocol';
 import {
   applyQuizScores,
   catchUpCursor,
+  dedupeInteractive,
   initialMessages,
   isArtistMessage,
+  isListedMessage,
   isPopupFresh,
   mergeMessages,
   mergeOlderPage,
@@ -167,3 +169,109 @@ describe('chat catch-up after a resync', () => {
   });
 });
 
+
+describe('chat list rules, kind by kind and edge by edge', () => {
+  it('lists messages, polls, quiz questions and scoreboards; never scores, popups or deletions', () => {
+    for (const type of ['message', 'poll', 'quiz_question', 'quiz_scoreboard'] as const) expect(isListedMessage(msg({ id: type, type })), type).toBe(true);
+    for (const type of ['quiz_user_scores', 'popup'] as const) expect(isListedMessage(msg({ id: type, type })), type).toBe(false);
+    expect(isListedMessage(msg({ id: 'd', delete_message_id: 'x' }))).toBe(false);
+    const popup = msg({ id: 'pop', type: 'popup' });
+    const kept = msg({ id: 'kept' });
+    expect(mergeMessages([kept], [popup]).map((m) => m.id)).toEqual(['kept']);
+  });
+
+  it('a deletion in the same batch as its message removes it; an incoming copy replaces the stored one', () => {
+    const a = msg({ id: 'a', text: 'old' });
+    const b = msg({ id: 'b' });
+    expect(mergeMessages([], [b, msg({ id: 'del', delete_message_id: 'b' })]).map((m) => m.id)).toEqual([]);
+    expect(mergeMessages([a], [{ ...a, text: 'edited' }])[0]!.text).toBe('edited');
+  });
+
+  it('closed polls are each listed; polls and questions without an id are never merged', () => {
+    const closed = { id: 'p1', question: 'q', options: ['a'], duration_seconds: 30, set_next_track: false, created_at_ms: 1, closes_at_ms: 2, closed: true, results: [1] };
+    const c1 = msg({ id: 'c1', type: 'poll', poll_id: 'p1', poll: closed });
+    const c2 = msg({ id: 'c2', type: 'poll', poll_id: 'p1', poll: closed });
+    expect(dedupeInteractive([c1, c2]).map((m) => m.id)).toEqual(['c1', 'c2']);
+    const open1 = msg({ id: 'o1', type: 'poll', poll_id: 'p2' });
+    const open2 = msg({ id: 'o2', type: 'poll', poll_id: 'p2' });
+    expect(dedupeInteractive([open1, open2]).map((m) => m.id)).toEqual(['o1']);
+    const n1 = msg({ id: 'n1', type: 'poll' });
+    const n2 = msg({ id: 'n2', type: 'poll' });
+    const q1 = msg({ id: 'q1', type: 'quiz_question' });
+    const q2 = msg({ id: 'q2', type: 'quiz_question' });
+    expect(dedupeInteractive([n1, n2, q1, q2]).map((m) => m.id)).toEqual(['n1', 'n2', 'q1', 'q2']);
+    // A message of another kind that happens to carry a poll or question id is not deduplicated.
+    const t1 = msg({ id: 't1', poll_id: 'p9', question_id: 'x9' });
+    const t2 = msg({ id: 't2', poll_id: 'p9', question_id: 'x9' });
+    expect(dedupeInteractive([t1, t2]).map((m) => m.id)).toEqual(['t1', 't2']);
+  });
+
+  it('fewer than 80 messages are all shown, in order', () => {
+    const few = [msg({ id: 'f2', timestamp_ms: 20 }), msg({ id: 'f1', timestamp_ms: 10 })];
+    expect(initialMessages(few).map((m) => m.id)).toEqual(['f1', 'f2']);
+  });
+
+  it('an older page: listed kinds only, present ones skipped, in chat order whatever order it came in', () => {
+    const existing = [msg({ id: 'e', timestamp_ms: 900_000 })];
+    const page = [msg({ id: 'late', timestamp_ms: 30 }), msg({ id: 'pop', type: 'popup', timestamp_ms: 20 }), msg({ id: 'early', timestamp_ms: 10 })];
+    expect(mergeOlderPage(existing, page).map((m) => m.id)).toEqual(['early', 'late', 'e']);
+  });
+
+  it('a catch-up page keeps a message of the same millisecond with a lower seq_id than its first', () => {
+    const at = (id: string, ts: number, s: number) => msg({ id, timestamp_ms: ts, seq_id: s });
+    const existing = [at('before', 5000, 1), at('gone', 5000, 3)];
+    const recent = [at('first', 5000, 2)];
+    expect(reconcileWithRecent(existing, recent).map((m) => m.id)).toEqual(['before', 'first']);
+  });
+
+  it('the catch-up cursor is the highest positive seq_id in any order', () => {
+    const m = (s: number) => msg({ id: `s${s}`, seq_id: s });
+    expect(catchUpCursor([m(9), m(3)])).toBe(9);
+    expect(catchUpCursor([m(-4), m(2)])).toBe(2);
+    expect(catchUpCursor([m(1)])).toBe(1);
+  });
+
+  it('the older-message query defaults to the rounded cursor', () => {
+    expect(olderMessagesQuery({ timestamp_ms: 1, seq_id: 1 }).before).toBe(30_000);
+    expect(olderMessagesQuery({ timestamp_ms: 1, seq_id: 1 }, 'rounded').before).toBe(30_000);
+    expect(needsExactOlderPage(201, 0)).toBe(true);
+    expect(needsExactOlderPage(199, 0)).toBe(false);
+  });
+
+  it('own messages count for the artist filter only with a signed-in user', () => {
+    const base = msg({ id: 'x' });
+    expect(isArtistMessage({ ...base, sender: { ...base.sender!, id: 'me' } }, null)).toBe(false);
+  });
+
+  it('quiz scores: a user without a score keeps the old one; missing lists change nothing; the input stays as it was', () => {
+    const before = { a: 1 };
+    const next = applyQuizScores(before, msg({ id: 's', type: 'quiz_user_scores', user_ids: ['a', 'b'], scores: [0] }));
+    expect(next).toEqual({ a: 0 });
+    expect(Object.keys(next)).toEqual(['a']);
+    expect(before).toEqual({ a: 1 });
+    expect(applyQuizScores(before, msg({ id: 's2', type: 'quiz_user_scores' }))).toEqual({ a: 1 });
+    expect(applyQuizScores(before, msg({ id: 's3', type: 'quiz_user_scores', user_ids: ['a'] }))).toEqual({ a: 1 });
+  });
+
+  it('result shares are rounded percentages of the total', () => {
+    expect(resultShares([1, 2])).toEqual([33, 67]);
+    expect(resultShares([5])).toEqual([100]);
+    expect(resultShares([])).toEqual([]);
+  });
+});
+
+describe('chat list rules: closed polls before open ones, and long older pages in any order', () => {
+  it('a closed poll does not hide a later open poll of the same id', () => {
+    const closed = msg({ id: 'c', type: 'poll', poll_id: 'p', poll: { id: 'p', question: 'q', options: ['a'], duration_seconds: 30, set_next_track: false, created_at_ms: 1, closes_at_ms: 2, closed: true, results: [1] } });
+    const open = msg({ id: 'o', type: 'poll', poll_id: 'p' });
+    expect(dedupeInteractive([closed, open]).map((m) => m.id)).toEqual(['c', 'o']);
+  });
+
+  it('of an older page that came newest first, the newest 20 are kept', () => {
+    const page = Array.from({ length: 25 }, (_, i) => msg({ id: `p${24 - i}`, timestamp_ms: 1000 + (24 - i) }));
+    const merged = mergeOlderPage([], page);
+    expect(merged).toHaveLength(20);
+    expect(merged[0]!.id).toBe('p5');
+    expect(merged.at(-1)!.id).toBe('p24');
+  });
+});

@@ -23,3 +23,14 @@ describe("FAQ filter rule: by page and service, 'All' matches everything (spec 2
     expect(filterFaq(entries, 'player', null).map((x) => x.question)).toEqual(['all', 'nowhere-set']);
   });
 });
+
+describe('FAQ filter rule: several locations, and services without a signed-in user', () => {
+  it('one matching location of several is enough', () => {
+    const multi = e('multi', [{ page: 'player', service: 'apple' }, { page: 'waiting', service: 'All' }]);
+    expect(filterFaq([multi], 'waiting', 'spotify').map((x) => x.question)).toEqual(['multi']);
+    expect(filterFaq([multi], 'player', 'spotify')).toEqual([]);
+  });
+  it('a service-specific entry never shows to a visitor without a service', () => {
+    expect(filterFaq([e('sp', [{ page: 'All', service: 'spotify' }])], 'player', null)).toEqual([]);
+  });
+});

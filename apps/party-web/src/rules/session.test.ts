@@ -49,3 +49,49 @@ describe('Apple login without MusicKit: the music user token handed back in the 
     expect(takeMusicUserToken('http://h/#/x')).toEqual({ token: null, cleanedHref: 'http://h/#/x' });
   });
 });
+
+describe('login query rule: each parameter and each bad value', () => {
+  it('any one login parameter alone marks a login result, and all of them are removed', () => {
+    for (const key of ['access_token', 'service_token', 'service_expires_at', 'auth_service', 'error']) {
+      const { params, cleanedHref } = takeLoginParams(`http://h/?${key}=v&keep=1#/r`);
+      expect(params, key).not.toBeNull();
+      expect(cleanedHref, key).toBe('http://h/?keep=1#/r');
+    }
+  });
+  it('empty values, an unknown service and an expiry that is not a positive number read as absent', () => {
+    expect(takeLoginParams('http://h/?access_token=&service_token=&error=&auth_service=deezer&service_expires_at=soon').params).toEqual({
+      accessToken: null,
+      serviceToken: null,
+      serviceExpiresAt: null,
+      authService: null,
+      error: null,
+    });
+    expect(takeLoginParams('http://h/?service_expires_at=0').params?.serviceExpiresAt).toBeNull();
+    expect(takeLoginParams('http://h/?service_expires_at=-5').params?.serviceExpiresAt).toBeNull();
+    expect(takeLoginParams('http://h/?service_expires_at=1').params?.serviceExpiresAt).toBe(1);
+    expect(takeLoginParams('http://h/?auth_service=apple').params?.authService).toBe('apple');
+  });
+  it('no failure without parameters, or with a service but no error', () => {
+    expect(isLoginFailure(null)).toBe(false);
+    expect(isLoginFailure(takeLoginParams('http://h/?auth_service=spotify').params)).toBe(false);
+  });
+  it('an empty music_user_token is removed but gives no token', () => {
+    expect(takeMusicUserToken('http://h/?music_user_token=&a=1')).toEqual({ token: null, cleanedHref: 'http://h/?a=1' });
+  });
+  it('every per-party key names the party; the locale is shared by all parties', () => {
+    expect(storageKeys('p1')).toEqual({
+      token: 'fanfare.party.p1.token',
+      service: 'fanfare.party.p1.service',
+      serviceToken: 'fanfare.party.p1.serviceToken',
+      serviceExpiresAt: 'fanfare.party.p1.serviceExpiresAt',
+      grant: 'fanfare.party.p1.grant',
+      locale: 'fanfare.locale',
+    });
+  });
+});
+
+describe('Apple login without MusicKit: an address without the token is returned exactly as given', () => {
+  it('does not normalise the address', () => {
+    expect(takeMusicUserToken('HTTP://Example.COM/#/x')).toEqual({ token: null, cleanedHref: 'HTTP://Example.COM/#/x' });
+  });
+});

@@ -29,3 +29,30 @@ describe('duplicate signup rule: errorDuplicateEmail / errorDuplicateUserName (s
     expect(signupFailures(new Error('offline'))).toEqual(['failure']);
   });
 });
+
+describe('signup payload and failures, value by value', () => {
+  it('trims every text field, and sends the sticker and the competition answer only when they apply', () => {
+    expect(buildSignupBody({ realName: ' A ', displayName: ' b ', email: ' c@x.de ', country: ' DE ', profileSticker: 'fire', competitionAccepted: true }, true)).toEqual({
+      real_name: 'A',
+      display_name: 'b',
+      email: 'c@x.de',
+      country: 'DE',
+      profile_sticker: 'fire',
+      competition_accepted: true,
+    });
+    expect(buildSignupBody({ ...form, email: '   ', country: '  ', profileSticker: '', competitionAccepted: true }, false)).toEqual({ real_name: 'Lena M', display_name: 'lena' });
+  });
+
+  it('a duplicate that names no known field, no fields, or another error type is a plain failure', () => {
+    const answer = (detail: unknown) => new ApiError(409, { detail } as ConstructorParameters<typeof ApiError>[1], 'u');
+    expect(signupFailures(answer({ type: 'DuplicateSignupError', fields: ['phone'] }))).toEqual(['failure']);
+    expect(signupFailures(answer({ type: 'DuplicateSignupError' }))).toEqual(['failure']);
+    expect(signupFailures(answer({ type: 'ValidationError', fields: ['email'] }))).toEqual(['failure']);
+    expect(signupFailures(answer([{ type: 'DuplicateSignupError', fields: ['email'] }]))).toEqual(['failure']);
+    expect(signupFailures(answer(null))).toEqual(['failure']);
+    expect(signupFailures(new ApiError(409, null, 'u'))).toEqual(['failure']);
+    expect(signupFailures(new ApiError(409, 'Duplicate', 'u'))).toEqual(['failure']);
+    // Not an API answer, even if it looks like one.
+    expect(signupFailures({ body: { detail: { type: 'DuplicateSignupError', fields: ['email'] } } })).toEqual(['failure']);
+  });
+});

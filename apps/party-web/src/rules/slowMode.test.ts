@@ -53,3 +53,39 @@ describe('quiz scoreboard closes_at_ms (the scoreboard honours duration_seconds)
     expect(scoreboardRemainingMs({}, 60_000)).toBeNull();
   });
 });
+
+describe('slow mode: values that are not a usable interval or refusal', () => {
+  it('an interval that is negative or not finite is off', () => {
+    expect(slowModeSecondsFor({ chatSlowModeSeconds: -5 }, 'listener')).toBe(0);
+    expect(slowModeSecondsFor({ chatSlowModeSeconds: Number.POSITIVE_INFINITY }, 'listener')).toBe(0);
+    expect(slowModeSecondsFor({ chatSlowModeSeconds: Number.NaN }, null)).toBe(0);
+    expect(slowModeSecondsFor({ chatSlowModeSeconds: 0.5 }, undefined)).toBe(0.5);
+    expect(slowModeWaitMs(-1, 100_000, 100_001)).toBe(0);
+    expect(slowModeWaitMs(1, 100_000, 100_000)).toBe(1000);
+  });
+  it('a refusal detail that is a list, a non-number or infinite wait, or a long message', () => {
+    expect(slowModeRefusal({ detail: [CHAT_SLOW_MODE_ERROR] })).toBeNull();
+    expect(slowModeRefusal({ detail: null })).toBeNull();
+    expect(slowModeRefusal('429')).toBeNull();
+    expect(slowModeRefusal({ detail: { type: CHAT_SLOW_MODE_ERROR, message: 5, retry_after_ms: '9' } })).toEqual({ message: '', retryAfterMs: 0 });
+    expect(slowModeRefusal({ detail: { type: CHAT_SLOW_MODE_ERROR, retry_after_ms: Number.POSITIVE_INFINITY } })?.retryAfterMs).toBe(0);
+    expect(slowModeRefusal({ detail: { type: CHAT_SLOW_MODE_ERROR, retry_after_ms: 0 } })?.retryAfterMs).toBe(0);
+    expect(slowModeRefusal({ detail: { type: CHAT_SLOW_MODE_ERROR, message: 'm'.repeat(400) } })?.message).toBe('m'.repeat(300));
+  });
+  it('a negative wait shows as 0 s; no user has no own message', () => {
+    expect(waitSeconds(-2500)).toBe(0);
+    expect(lastOwnPostMs([{ timestamp_ms: 1, sender: { id: '' } }], '')).toBeNull();
+    expect(lastOwnPostMs([], 'me')).toBeNull();
+  });
+});
+
+describe('slow mode: the wait at the edges', () => {
+  it('no interval or no own message means no wait, even when the clocks disagree', () => {
+    expect(slowModeWaitMs(30, null, 0)).toBe(0);
+    expect(slowModeWaitMs(0, 200_000, 100_000)).toBe(0);
+    expect(slowModeWaitMs(-10, 200_000, 100_000)).toBe(0);
+  });
+  it("the fan's only own message may be the first of the list", () => {
+    expect(lastOwnPostMs([{ timestamp_ms: 7, sender: { id: 'me' } }, { timestamp_ms: 8, sender: { id: 'x' } }], 'me')).toBe(7);
+  });
+});

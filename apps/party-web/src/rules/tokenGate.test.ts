@@ -53,3 +53,27 @@ describe('party token gate', () => {
     expect(parseStoredKey(JSON.stringify('x'.repeat(501)))).toBeNull();
   });
 });
+
+describe('party token gate: the configuration and the stored key, value by value', () => {
+  it('only a true enabled flag, a non-empty product and gate URL count; an empty id or a missing gate is no gate', () => {
+    expect(readPartyTokenGate({ id: 'c1', token_gate: { enabled: 'yes', product_id: 7 }, token_gate_url: 5 })).toEqual({ campaignId: 'c1', enabled: false, productId: null, gateUrl: null });
+    expect(readPartyTokenGate({ id: '', token_gate: { enabled: true, product_id: 'p' } })).toBeNull();
+    expect(readPartyTokenGate({ id: 'c1', token_gate: null })).toBeNull();
+    expect(readPartyTokenGate({ id: 'c1', token_gate: 'on' })).toBeNull();
+    expect(readPartyTokenGate({ id: 5, token_gate: { enabled: true } })).toBeNull();
+    expect(readPartyTokenGate('c1')).toBeNull();
+  });
+
+  it('a stored key is a JSON string of 1 to 500 characters', () => {
+    expect(parseStoredKey(JSON.stringify('k'.repeat(500)))).toBe('k'.repeat(500));
+    expect(parseStoredKey(JSON.stringify('k'))).toBe('k');
+    expect(parseStoredKey('123')).toBeNull();
+    expect(parseStoredKey('')).toBeNull();
+  });
+
+  it('without a stored key nothing is verified; a refused key sends the fan to the gate', async () => {
+    const none = access({}, []);
+    await expect(tokenGateRedirect(GATE, false, none)).resolves.toBe(GATE.gateUrl);
+    expect(none.verify).not.toHaveBeenCalled();
+  });
+});

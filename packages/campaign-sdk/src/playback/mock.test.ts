@@ -32,6 +32,26 @@ describe('mock queue', () => {
   });
 });
 
+describe('mock queue offsets and covers', () => {
+  it('campaign spec §3: the start index is the offset kept inside the queue; a single track always starts at 0', async () => {
+    const several = vi.fn(async (ids: readonly string[]) => ids.map((id) => t(id)));
+    const one = vi.fn(async (id: string) => t(id));
+    const api = fakeApi({ spotifyTracks: several, spotifyTrack: one });
+    expect((await buildMockQueue(api, { type: 'tracks', ids: ['a', 'b', 'c'], offset: 2 })).index).toBe(2);
+    expect((await buildMockQueue(api, { type: 'tracks', ids: ['a', 'b', 'c'], offset: 9 })).index).toBe(2);
+    expect((await buildMockQueue(api, { type: 'tracks', ids: ['a', 'b'], offset: -3 })).index).toBe(0);
+    expect((await buildMockQueue(api, { type: 'tracks', ids: [], offset: 4 })).index).toBe(0);
+  });
+
+  it("campaign spec §3: a track's own album wins over the album it was looked up from; no image is null", async () => {
+    const noCover: SpotifyTrack = { id: 'n', name: 'N', duration_ms: 10, artists: [{ id: 'a1', name: 'A' }, { id: 'a2', name: 'B' }], album: { name: 'Own', images: [] } };
+    const api = fakeApi({ spotifyAlbum: vi.fn(async () => ({ id: 'al', name: 'Paper', images: [{ url: 'https://img/p.png', width: 1, height: 1 }], tracks: { items: [noCover] } })) });
+    expect((await buildMockQueue(api, { type: 'album', id: 'al' })).tracks).toEqual([{ id: 'n', name: 'N', artists: ['A', 'B'], album: 'Own', durationMs: 10, image: null }]);
+    const bare = fakeApi({ spotifyTrack: vi.fn(async () => ({ id: 'b', name: 'B', duration_ms: 5, artists: [] })) });
+    expect((await buildMockQueue(bare, { type: 'track', id: 'b' })).tracks[0]).toMatchObject({ album: '', image: null });
+  });
+});
+
 describe('mock player', () => {
   beforeEach(() => vi.useFakeTimers());
   afterEach(() => vi.useRealTimers());
@@ -78,5 +98,61 @@ describe('mock player', () => {
     await player.play();
     expect(store.state.isPaused).toBe(true);
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('campaign spec §3/§4: pause stops the clock, play resumes it; seek stays within the track; volume stays within 0 to 1', async () => {
+    const { store, player } = setup();
+    expect(player.currentQueue).toEqual({ tracks: [], index: 0 });
+    await player.play({ type: 'album', id: 'x', positionMs: 1000 });
+    expect(store.state).toMatchObject({ isLoading: false, isPaused: false, progressMs: 1000 });
+    await player.pause();
+    expect(store.state.isPaused).toBe(true);
+    expect(vi.getTimerCount()).toBe(0);
+    vi.advanceTimersByTime(5000);
+    expect(store.state.progressMs).toBe(1000);
+    await player.play();
+    expect(store.state.isPaused).toBe(false);
+    expect(vi.getTimerCount()).toBe(1);
+    await player.seek(99_999);
+    expect(store.state.progressMs).toBe(3000);
+    await player.seek(500);
+    expect(store.state.progressMs).toBe(500);
+    await player.setVolume(1.5);
+    expect(store.state.volume).toBe(1);
+    await player.setVolume(-0.2);
+    expect(store.state.volume).toBe(0);
+    await player.setVolume(0.4);
+    expect(store.state.volume).toBe(0.4);
+    await player.setShuffle(true);
+    expect(store.state.isShuffle).toBe(true);
+    player.destroy();
+    expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('campaign spec §3/§4: repeat track replays the track; repeat context starts the queue again; off ends it', async () => {
+    const { store, player } = setup();
+    await player.play({ type: 'album', id: 'x' });
+    await player.setRepeat('track');
+    expect(store.state.repeatMode).toBe('track');
+    vi.advanceTimersByTime(3000);
+    expect(store.state.currentTrack?.id).toBe('a');
+    expect(store.state.progressMs).toBe(0);
+    await player.setRepeat('context');
+    await player.next();
+    expect(store.state.currentTrack?.id).toBe('b');
+    await player.next();
+    expect(store.state.currentTrack?.id).toBe('a');
+    expect(player.currentQueue.index).toBe(0);
+    await player.setRepeat('off');
+    await player.next();
+    await player.next();
+    expect(store.state).toMatchObject({ currentTrack: null, isPaused: true });
+    // Previous from past the end comes back to the last track.
+    await player.previous();
+    expect(store.state.currentTrack?.id).toBe('b');
+    await player.previous();
+    await player.previous();
+    expect(store.state.currentTrack?.id).toBe('a');
+    player.destroy();
   });
 });

@@ -52,4 +52,30 @@ describe('playback state model', () => {
     store.update({ isShuffle: false });
     expect(seen).toEqual([true]);
   });
+
+  it('a change of the original provider event alone is no change; reset returns to the defaults and broadcasts', () => {
+    const sent: unknown[] = [];
+    const store = new PlaybackStore((s) => sent.push(s));
+    store.update({ originalEvent: { raw: 1 } });
+    expect(sent).toEqual([]);
+    store.update({ isPaused: false, originalEvent: { raw: 2 } });
+    expect(sent).toHaveLength(1);
+    store.reset();
+    expect(sent).toHaveLength(2);
+    expect(store.state).toMatchObject(initialPlaybackState());
+  });
+
+  it('progress readings are rounded to whole ms and never below 0; destroy drops the subscribers', () => {
+    const store = new PlaybackStore(() => undefined);
+    store.updateProgress(2500.6);
+    expect(store.state.progressMs).toBe(2501);
+    store.updateProgress(-50);
+    expect(store.state.progressMs).toBe(0);
+    const seen: number[] = [];
+    store.subscribe((s) => seen.push(s.progressMs));
+    store.destroy();
+    store.updateProgress(5000);
+    expect(seen).toEqual([]);
+    expect(store.state.progressMs).toBe(5000);
+  });
 });

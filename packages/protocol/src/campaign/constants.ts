@@ -63,6 +63,11 @@ export const CAMPAIGN_META = {
   mediaAlt: 'fanfare:media-alt',
   /** The address of the replay of the campaign's party (`tag_manager.party_id`), once it is built (issue 47). */
   partyReplay: 'fanfare:party-replay',
+  /**
+   * The backend origin the deployment configured for this page (the CMS's public URL). Without it
+   * the environment's default applies (spec 7: local on port 1337).
+   */
+  backendOrigin: 'fanfare:backend-origin',
 } as const;
 
 /** Default CMS backend port of the local environment (spec 7). */

@@ -46,6 +46,8 @@ describe.each(DB_TARGETS)('campaign pages (%s)', (db) => {
     expect(html).not.toContain('<live>');
     expect(metaContent(html, CAMPAIGN_META.environment)).toBe('production');
     expect(metaContent(html, CAMPAIGN_META.campaignId)).toBe(c.id);
+    // The page is told its backend (the CMS's public origin), so the SDK's environment default is not needed.
+    expect(metaContent(html, CAMPAIGN_META.backendOrigin)).toBe(new URL(ts.cmsUrl).origin);
     // With the built-in emulators (no credentials) the page loads their stand-in SDK scripts and
     // plays through the Spotify emulator's Web API (issue 44: real credentials load the official ones).
     expect(metaContent(html, PROVIDER_SDK_META.spotifySdkSrc)).toBe(`${ts.partyUrl}/emulator/spotify/spotify-player.js`);

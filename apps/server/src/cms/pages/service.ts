@@ -57,6 +57,9 @@ function pageHead(ctx: ServerContext, campaign: Campaign, altOf: Record<string, 
       meta(CAMPAIGN_META.campaignId, pub.id),
       meta(CAMPAIGN_META.campaign, JSON.stringify(pub)),
       meta(CAMPAIGN_META.environment, ctx.config.cms.environment),
+      // Where the page's calls go (the CMS's public URL); the spec's environment default
+      // (local: port 1337) applies only to a page without it.
+      meta(CAMPAIGN_META.backendOrigin, new URL(ctx.config.cmsPublicUrl).origin),
       meta(CAMPAIGN_META.mediaAlt, JSON.stringify(altOf)),
       // The replay of the campaign's party, once built (issue 47): the page links to it.
       ...(replayUrl ? [meta(CAMPAIGN_META.partyReplay, replayUrl)] : []),
