@@ -220,8 +220,8 @@ describe('chat list rules, kind by kind and edge by edge', () => {
   it('a catch-up page keeps a message of the same millisecond with a lower seq_id than its first', () => {
     const at = (id: string, ts: number, s: number) => msg({ id, timestamp_ms: ts, seq_id: s });
     const existing = [at('before', 5000, 1), at('gone', 5000, 3)];
-    const recent = [at('first', 5000, 2)];
-    expect(reconcileWithRecent(existing, recent).map((m) => m.id)).toEqual(['before', 'first']);
+    const recent = [at('first', 5000, 2), at('last', 5000, 4)];
+    expect(reconcileWithRecent(existing, recent).map((m) => m.id)).toEqual(['before', 'first', 'last']);
   });
 
   it('the catch-up cursor is the highest positive seq_id in any order', () => {
