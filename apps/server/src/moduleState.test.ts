@@ -14,6 +14,7 @@ const ALLOWED: Record<string, string> = {
   'party/parties/service.ts: settingsByRow': 'pure memoisation keyed by a frozen party row',
   'party/parties/service.ts: partyAnswers': 'pure memoisation keyed by a frozen party row and play state',
   'platform/route.ts: sharedAnswers': 'pure memoisation of the JSON of shared, immutable answers',
+  'platform/route.ts: gzippedAnswers': 'pure memoisation of the gzip of shared, immutable answers (keyed by the answer, collected with it)',
   'providers/emulators/sdk/standInScripts.ts: built': 'pure memoisation of an emulator stand-in bundle by its kind and the addresses written into it',
   'platform/db/cache.ts: changesByDb': 'the change feed belongs to a database handle: openDatabase builds both, and a cached read finds it through the Db it runs on',
 };
