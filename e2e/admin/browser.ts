@@ -1,10 +1,12 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { ROOT, SCREENSHOT_DIR } from '../party/browser.ts';
+
+import { launchChromium } from '../party/browser.ts';
 
 export { launchChromium, waitFor } from '../party/browser.ts';
 
@@ -15,6 +17,28 @@ export async function signInToBackOffice(page: Page, cmsUrl: string): Promise<vo
   await page.locator('input[type="password"]').fill(ADMIN.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Campaigns', level: 2 }).waitFor();
+}
+
+/** Chromium at 1280 × 900 with reduced motion, a page that logs its errors, signed in to the back office. */
+export async function openBackOffice(cmsUrl: string, timeoutMs = 15_000): Promise<{ browser: Browser; page: Page }> {
+  const browser = await launchChromium();
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
+  context.setDefaultTimeout(timeoutMs);
+  const page = await context.newPage();
+  page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
+  await signInToBackOffice(page, cmsUrl);
+  return { browser, page };
+}
+
+/** Calls the CMS API with a bearer token; the status and the parsed body (null when empty). */
+export async function callCms<T = unknown>(cmsUrl: string, token: string, method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
+  const res = await fetch(`${cmsUrl}${p}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
 }
 
 /** Newest modification time of the files under `dir` (node_modules and dist left out). */

@@ -9,7 +9,7 @@ import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { setUpParty, TestSocket, type LiveFan } from '../../apps/server/src/test/liveParty.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
 import type { PartyClient } from '@fanfare/client';
-import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshot, signInToBackOffice, waitFor } from './browser.ts';
+import { buildAdminWeb, expectAccessibleAtBothWidths, openBackOffice, screenshot, waitFor } from './browser.ts';
 
 const PARTY = 'e2e-numbers';
 
@@ -29,12 +29,7 @@ describe('the live dashboard counts what happened: joins, leaves, listeners, mes
     const set = await setUpParty(server, PARTY, { grants: false });
     cms = set.cms;
     cast = set;
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await signInToBackOffice(page, server.cmsUrl);
+    ({ browser, page } = await openBackOffice(server.cmsUrl));
   }, 180_000);
 
   afterAll(async () => {

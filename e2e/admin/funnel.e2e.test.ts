@@ -15,21 +15,13 @@ import type { CampaignPageInput, FunnelCounts, FunnelReport, NewsletterEntry } f
 import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { readOutbox } from '../../apps/server/src/platform/mail.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths, launchChromium, screenshotChecked, signInToBackOffice, waitFor } from './browser.ts';
+import { buildAdminWeb, buildCampaignWebForPreview, callCms, expectAccessibleAtBothWidths, launchChromium, screenshotChecked, signInToBackOffice, waitFor } from './browser.ts';
 
 let server: TestServer;
 let browser: Browser;
 let adminToken: string;
 
-async function api<T = unknown>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.cmsUrl}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-}
+const api = <T = unknown>(method: string, p: string, body?: unknown) => callCms<T>(server.cmsUrl, adminToken, method, p, body);
 
 const newsletters: NewsletterEntry[] = [
   {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, cmsApi, createApp, createCampaign, login } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths, launchChromium, screenshot, signInToBackOffice, waitFor } from './browser.ts';
+import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths, openBackOffice, screenshot, waitFor } from './browser.ts';
 import { noisePng } from './png.ts';
 
 let server: TestServer;
@@ -22,12 +22,7 @@ describe('media items have alt text and sizes, used on the campaign page', { tim
     await buildCampaignWebForPreview();
     server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
     token = await login(server, ADMIN.email, ADMIN.password);
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await signInToBackOffice(page, server.cmsUrl);
+    ({ browser, page } = await openBackOffice(server.cmsUrl));
   }, 180_000);
 
   afterAll(async () => {

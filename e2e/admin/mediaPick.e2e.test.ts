@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Frame, Page } from 'playwright-core';
 import { ADMIN, cmsApi, createApp, createCampaign, login } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths, launchChromium, screenshot, signInToBackOffice, waitFor } from './browser.ts';
+import { buildAdminWeb, buildCampaignWebForPreview, expectAccessibleAtBothWidths, openBackOffice, screenshot, waitFor } from './browser.ts';
 import { noisePng } from './png.ts';
 
 let server: TestServer;
@@ -29,12 +29,7 @@ describe('the media picker picks: from the preview and from the editor\'s image 
     const appId = await createApp(server, token, 'media-app');
     const data = { page: { modules: [{ id: 'hero-1', type: 'hero', title: { de: 'Neues Album', en: 'New album' } }, { id: 'card-1', type: 'card', title: { de: 'Vinyl', en: 'Vinyl' } }] } };
     campaignId = (await createCampaign(server, token, { app_id: appId, name: 'Media pick', slug: 'media-pick', data } as Parameters<typeof createCampaign>[2])).id;
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await signInToBackOffice(page, server.cmsUrl);
+    ({ browser, page } = await openBackOffice(server.cmsUrl));
   }, 180_000);
 
   afterAll(async () => {

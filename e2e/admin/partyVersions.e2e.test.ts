@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN, cmsApi, login } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, TEST_CMS_TOKEN, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, expectAccessibleAtBothWidths as expectAccessible, launchChromium, screenshotChecked as screenshot, signInToBackOffice } from './browser.ts';
+import { buildAdminWeb, expectAccessibleAtBothWidths as expectAccessible, openBackOffice, screenshotChecked as screenshot } from './browser.ts';
 
 const PARTY_ID = 'history-night';
 
@@ -29,12 +29,7 @@ describe('party settings history in Chromium', { timeout: 120_000 }, () => {
     token = await login(server, ADMIN.email, ADMIN.password);
     await putParty({ name: 'History Night', voting_enabled: true });
     await putParty({ name: 'History Night (moved)', voting_enabled: false });
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(10_000);
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await signInToBackOffice(page, server.cmsUrl);
+    ({ browser, page } = await openBackOffice(server.cmsUrl, 10_000));
   }, 180_000);
 
   afterAll(async () => {

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ADMIN } from '../../apps/server/src/cms/testing.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
-import { buildAdminWeb, expectAccessibleAtBothWidths, launchChromium, screenshotChecked, signInToBackOffice, waitFor } from './browser.ts';
+import { buildAdminWeb, callCms, expectAccessibleAtBothWidths, openBackOffice, screenshotChecked, waitFor } from './browser.ts';
 
 const DAY = 86_400_000;
 
@@ -18,15 +18,7 @@ let browser: Browser;
 let page: Page;
 let adminToken: string;
 
-async function api<T = unknown>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.cmsUrl}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-}
+const api = <T = unknown>(method: string, p: string, body?: unknown) => callCms<T>(server.cmsUrl, adminToken, method, p, body);
 
 /** `YYYY-MM-DDTHH:mm` of a UTC instant (a wall-clock time the clock reads in each zone). */
 const wallClock = (ms: number) => new Date(ms).toISOString().slice(0, 16);
@@ -37,12 +29,7 @@ describe('the Release tab: per-territory exceptions and where the release stands
     server = await startTestServer({ env: { ADMIN_EMAIL: ADMIN.email, ADMIN_PASSWORD: ADMIN.password } });
     const login = await fetch(`${server.cmsUrl}/api/users/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(ADMIN) });
     adminToken = ((await login.json()) as { access_token: string }).access_token;
-    browser = await launchChromium();
-    const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, reducedMotion: 'reduce' });
-    context.setDefaultTimeout(15_000);
-    page = await context.newPage();
-    page.on('pageerror', (e) => console.error(`[pageerror] ${e.message}`));
-    await signInToBackOffice(page, server.cmsUrl);
+    ({ browser, page } = await openBackOffice(server.cmsUrl));
   }, 180_000);
 
   afterAll(async () => {

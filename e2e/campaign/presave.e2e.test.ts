@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { readOutbox } from '../../apps/server/src/platform/mail.ts';
 import { startTestServer, type TestServer } from '../../apps/server/src/test/harness.ts';
+import { callCms } from '../admin/browser.ts';
 import { buildCampaignWeb, launchChromium, seriousViolations, waitFor } from './browser.ts';
 
 const ADMIN = { email: 'admin@example.com', password: 'admin-password-0123' };
@@ -18,15 +19,7 @@ let server: TestServer;
 let browser: Browser;
 let adminToken: string;
 
-async function api<T = unknown>(method: string, p: string, body?: unknown): Promise<{ status: number; body: T }> {
-  const res = await fetch(`${server.cmsUrl}${p}`, {
-    method,
-    headers: { authorization: `Bearer ${adminToken}`, ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : null) as T };
-}
+const api = <T = unknown>(method: string, p: string, body?: unknown) => callCms<T>(server.cmsUrl, adminToken, method, p, body);
 
 describe('pre-save in Chromium', { timeout: 120_000 }, () => {
   beforeAll(async () => {
