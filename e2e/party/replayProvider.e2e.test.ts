@@ -99,7 +99,10 @@ describe('party replay through the fan’s own provider', { timeout: 180_000 }, 
     // The emulator's login, ending where Spotify sends a fan back: the party page with the tokens.
     const login = await loginWithSpotify(server.partyUrl, 'replay-premium', { partyId: PARTY, redirectUri: `${server.partyUrl}/p/${PARTY}/` });
     await page.goto(login.finalUrl.toString());
-    await page.goto(`${server.partyUrl}/p/${PARTY}/#/replay`);
+    // As a fan does: the ended party's page first, then its replay link. Typing the replay's address
+    // while the app still routes the fresh login raced the redirect to the end page.
+    await page.getByTestId('end-replay').click();
+    await page.waitForURL(/#\/replay$/);
     await page.reload();
     await page.getByRole('heading', { name: `Replay: Party ${PARTY}` }).waitFor();
 
