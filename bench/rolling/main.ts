@@ -42,7 +42,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     concurrency: { type: 'string', default: '200' },
     'http-connections': { type: 'string', default: '128' },
-    'nginx-workers': { type: 'string', default: '1' },
+    'nginx-workers': { type: 'string', default: '2' },
     'pg-url': { type: 'string', default: process.env.PG_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     'redis-url': { type: 'string', default: process.env.REDIS_URL || 'redis://127.0.0.1:6379' },
     'no-save': { type: 'boolean', default: false },
