@@ -11,6 +11,7 @@ import {
   SpotifyArtist,
   SpotifyLookupParams,
   SpotifyPlaylist,
+  SpotifyTrack,
 } from './campaign/lookups.ts';
 import {
   BRIDGE_CHANNEL,
@@ -165,5 +166,13 @@ describe('listening source reports', () => {
     expect(ok(SourceCounts, { ...emptySourceCounts(), preview: -1 })).toBe(false);
     expect(ok(SourceCounts, { ...emptySourceCounts(), none: 1.5 })).toBe(false);
     expect(ok(SourceCounts, { provider: 0 })).toBe(false);
+  });
+
+  it("a Spotify track's artists and album must have their names (and the album its images)", () => {
+    const track = { id: 't1', name: 'Intro', duration_ms: 1000, artists: [{ id: 'a1', name: 'Band' }], album: { name: 'Record', images: [] } };
+    expect(SpotifyTrack.parse(track)).toEqual(track);
+    expect(SpotifyTrack.safeParse({ ...track, artists: [{ id: 'a1' }] }).success).toBe(false);
+    expect(SpotifyTrack.safeParse({ ...track, album: { name: 'Record' } }).success).toBe(false);
+    expect(SpotifyTrack.safeParse({ ...track, album: { images: [] } }).success).toBe(false);
   });
 });

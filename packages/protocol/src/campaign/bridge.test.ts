@@ -138,5 +138,9 @@ describe('campaign spec §7 editor messaging: bridge schemas', () => {
     const theme = (primary_color: string) => parseEditorToPageMessage({ channel: BRIDGE_CHANNEL, type: 'theme', theme: { primary_color } }).ok;
     expect(theme('#A1b2C3')).toBe(true);
     for (const bad of ['#a1b2c3d', 'x#a1b2c3', '#a1b2c', 'a1b2c3']) expect(theme(bad), bad).toBe(false);
+    const scheme = (color_scheme: string) => parseEditorToPageMessage({ channel: BRIDGE_CHANNEL, type: 'theme', theme: { color_scheme } }).ok;
+    expect(scheme('light')).toBe(true);
+    expect(scheme('dark')).toBe(true);
+    expect(scheme('sepia')).toBe(false);
   });
 });

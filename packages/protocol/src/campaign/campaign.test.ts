@@ -23,6 +23,8 @@ describe('campaign protocol', () => {
     expect(PluralForm.safeParse(DEFAULT_PLURAL_FORM).success).toBe(true);
     expect(PluralForm.safeParse('nplurals=3; plural=(n%10==1 && n%100!=11 ? 0 : n != 0 ? 1 : 2);').success).toBe(true);
     expect(PluralForm.safeParse('alert(1)').success).toBe(false);
+    expect(PluralForm.safeParse('nplurals=2; plural=alert(n);').success).toBe(false);
+    expect(PluralForm.safeParse('nplurals=2; plural=x(n != 1);').success).toBe(false);
   });
 
   it('newsletter signup payload (spec 3): e-mail lower-cased, consents default to none', () => {

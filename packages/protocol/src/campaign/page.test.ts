@@ -54,4 +54,64 @@ describe('campaign page data (data.page)', () => {
     expect(legal({ imprint_url: '/imprint', privacy_url: 'https://label.example/privacy' }).success).toBe(true);
     expect(legal({ imprint_url: 'not a url' }).success).toBe(false);
   });
+
+  it('a page with every module field set parses to itself', () => {
+    const page = {
+      look: { font: 'mono', primary_color: '#A1B2C3', background_color: '#000000', text_color: '#ffffff', background_image: '/uploads/bg.jpg' },
+      modules: [
+        { id: 'hero', type: 'hero', title: { de: 'Neu', 'pt-BR': 'Novo', en_GB: 'New' }, subtitle: { en: 'Out now' }, cover_image: 'https://img.example.com/c.jpg' },
+        { id: 'cd', type: 'countdown', ended_text: { en: 'Out now' } },
+        { id: 'news', type: 'newsletter', text: { en: 'Sign up' } },
+        { id: 'play', type: 'player', spotify_track_ids: ['t1', 't2'] },
+        { id: 'pre', type: 'presave', text: { en: 'Pre-save' } },
+        { id: 'txt', type: 'text', body: { en: 'Hello' } },
+        { id: 'card', type: 'card', text: { en: 'Tour' }, button_label: { en: 'Tickets' }, url: '/tour', image: null },
+        { id: 'links', type: 'links', ticket_url: 'https://tickets.example.com', ticket_label: { en: 'Tickets' }, socials: [{ network: 'instagram', url: 'https://instagram.com/band' }] },
+      ],
+      legal: { imprint_url: '/imprint', privacy_url: null },
+    };
+    expect(CampaignPage.parse(page)).toEqual(page);
+  });
+
+  it('a bare page gets the default look, no modules and no legal links', () => {
+    expect(CampaignPage.parse({})).toEqual({ look: { font: 'poppins', primary_color: '#ff5a36', background_color: '#14142b' }, modules: [], legal: {} });
+    expect(CampaignPage.parse({ look: {} }).look).toEqual({ font: 'poppins', primary_color: '#ff5a36', background_color: '#14142b' });
+    expect(CampaignPage.safeParse({ look: { accent: '#ffffff' } }).success).toBe(false);
+  });
+
+  it('colours are #rrggbb; texts are keyed by locale codes', () => {
+    const look = (primary_color: string) => CampaignPage.safeParse({ look: { primary_color } });
+    for (const bad of ['#abc', '#abcdeff', 'x#abcdef', '#abcdefx', '#ghijkl', 'abcdef']) expect(look(bad).success, bad).toBe(false);
+    expect(look('#abc').error?.issues[0]?.message).toMatch(/#rrggbb/);
+    const hero = (title: Record<string, string>) => PageModule.safeParse({ type: 'hero', id: 'h', title }).success;
+    for (const bad of ['DE', 'd', 'de-', 'de-x', 'de+AT', 'de-ABCDEFGHI', 'de1', '1de', 'de-AT!']) expect(hero({ [bad]: 'x' }), bad).toBe(false);
+    expect(hero({ de: 'x'.repeat(5000) })).toBe(true);
+    expect(hero({ de: 'x'.repeat(5001) })).toBe(false);
+  });
+
+  it('page URLs: the refusal names both forms; addresses are bounded', () => {
+    const refused = PageModule.safeParse({ type: 'card', id: 'c', url: 'media/x.png' });
+    expect(refused.error?.issues[0]?.message).toMatch(/http\(s\) URL or a path/);
+    expect(PageModule.safeParse({ type: 'card', id: 'c', url: `/${'x'.repeat(2000)}` }).success).toBe(false);
+  });
+
+  it('a player holds 1 to 50 track ids of 1 to 100 characters', () => {
+    const player = (ids: string[]) => PageModule.safeParse({ type: 'player', id: 'p', spotify_track_ids: ids }).success;
+    expect(player(Array.from({ length: 50 }, (_, i) => `track${i}`))).toBe(true);
+    expect(player(Array.from({ length: 51 }, (_, i) => `track${i}`))).toBe(false);
+    expect(player([])).toBe(false);
+    expect(player([''])).toBe(false);
+    expect(player(['x'.repeat(100)])).toBe(true);
+    expect(player(['x'.repeat(101)])).toBe(false);
+  });
+
+  it('links: up to 10 socials of the known networks, none by default', () => {
+    const social = { network: 'tiktok', url: 'https://tiktok.com/@band' };
+    expect(PageModule.parse({ type: 'links', id: 'l' })).toEqual({ type: 'links', id: 'l', socials: [] });
+    expect(PageModule.safeParse({ type: 'links', id: 'l', socials: Array.from({ length: 10 }, () => social) }).success).toBe(true);
+    expect(PageModule.safeParse({ type: 'links', id: 'l', socials: Array.from({ length: 11 }, () => social) }).success).toBe(false);
+    expect(PageModule.safeParse({ type: 'links', id: 'l', socials: [{ network: 'myspace', url: '/x' }] }).success).toBe(false);
+    expect(PageModule.safeParse({ type: 'links', id: 'l', socials: [{ network: 'x', url: '/x', extra: 1 }] }).success).toBe(false);
+    expect(PageModule.safeParse({ type: 'links', id: 'l', socials: [{ network: 'x' }] }).success).toBe(false);
+  });
 });

@@ -54,3 +54,76 @@ describe('campaign spec §6: roles and permissions', () => {
     expect(cmsRolesCan([], 'campaigns.read')).toBe(false);
   });
 });
+
+/** The table's entry for a call of the spec, written as the spec writes it (`{param}`). */
+function cmsRoute(method: string, specPath: string): RouteDef | undefined {
+  const path = specPath.replace(/\{(\w+)\}/g, ':$1');
+  return routes.map(([, r]) => r).find((r) => r.method === method && r.path === path);
+}
+
+describe('campaign spec §7: every call of the CMS API is in the route table', () => {
+  it.each([
+    'GET /api/apps',
+    'POST /api/apps',
+    'POST /api/apps/{id}/config/reload',
+    'GET /api/users/me',
+    'GET /api/users',
+    'POST /api/users',
+    'POST /api/users/{id}/roles',
+    'POST /api/users/{id}/state',
+    'PUT /api/users/password',
+    'POST /api/users/password_reset',
+    'GET /api/campaigns',
+    'GET /api/campaigns/{id}',
+    'POST /api/campaigns/{id}/patch',
+    'POST /api/campaigns',
+    'POST /api/campaigns/{id}/clone',
+    'GET /api/campaigns/{app}/{slug}/exists',
+    'DELETE /api/campaigns/{id}',
+    'PUT /api/campaigns/{id}/lock',
+    'DELETE /api/campaigns/{id}/lock',
+    'GET /api/uploads',
+    'POST /api/uploads',
+    'DELETE /api/uploads/{id}',
+    'GET /api/uploads/folders',
+    'GET /api/spotify/tracks',
+    'GET /api/campaigns/{id}/translations',
+    'GET /api/apps/{app}/translations',
+    'GET /api/i18n/geo',
+    'GET /api/i18n/countries',
+    'POST /api/campaigns/{id}/newsletter/signup',
+    'GET /api/campaigns/{id}/auth/{service}/login',
+    'POST /api/campaigns/{id}/auth/apple/login',
+    'POST /api/accounts/session/refresh',
+    'DELETE /api/accounts/session',
+    'GET /api/accounts/me',
+    'POST /api/campaigns/{id}/token_gate/provider_check',
+    'GET /api/campaigns/{id}/token_gate/verify_access',
+  ])('%s', (call) => {
+    const [method, path] = call.split(' ') as [string, string];
+    expect(cmsRoute(method, path)).toBeDefined();
+  });
+
+  it('the public calls need no back-office token; the account calls take the account token', () => {
+    for (const call of ['POST /api/campaigns/{id}/newsletter/signup', 'GET /api/i18n/geo', 'GET /api/spotify/tracks']) {
+      const [method, path] = call.split(' ') as [string, string];
+      expect(cmsRoute(method, path)?.auth, call).toBe('none');
+    }
+    expect(cmsRoute('POST', '/api/users')?.auth).toBe('cms_optional');
+    expect(cmsRoute('GET', '/api/accounts/me')?.auth).toBe('account');
+    expect(cmsRoute('POST', '/api/accounts/session/refresh')?.auth).toBe('account');
+    expect(cmsRoute('GET', '/api/campaigns/{id}/auth/{service}/login')?.redirect).toBe(true);
+    expect(cmsRoute('POST', '/api/uploads')?.multipart).toBe(true);
+  });
+
+  it('user administration needs the users permission; campaign writes the campaigns one', () => {
+    for (const call of ['POST /api/users/{id}/roles', 'POST /api/users/{id}/state', 'GET /api/users']) {
+      const [method, path] = call.split(' ') as [string, string];
+      expect(cmsRoute(method, path), call).toMatchObject({ auth: 'cms', permission: 'users.manage' });
+    }
+    for (const call of ['POST /api/campaigns/{id}/patch', 'POST /api/campaigns', 'POST /api/campaigns/{id}/clone']) {
+      const [method, path] = call.split(' ') as [string, string];
+      expect(cmsRoute(method, path), call).toMatchObject({ auth: 'cms', permission: 'campaigns.write' });
+    }
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PARTY_PREVIEW_CHANNEL, PartyPreviewFromApp, PartyPreviewToApp } from './preview.ts';
+import { PARTY_PREVIEW_CHANNEL, PARTY_PREVIEW_PARAM, PartyPreviewFromApp, PartyPreviewToApp } from './preview.ts';
 
 const party = {
   id: 'p1',
@@ -38,5 +38,11 @@ describe('party preview bridge (listening-party §2: "the admin flag lets the ed
     expect(PartyPreviewFromApp.parse({ channel: PARTY_PREVIEW_CHANNEL, type: 'ready' }).type).toBe('ready');
     expect(PartyPreviewFromApp.parse({ channel: PARTY_PREVIEW_CHANNEL, type: 'rendered', revision: 2, screen: 'player' })).toMatchObject({ revision: 2 });
     expect(PartyPreviewFromApp.safeParse({ channel: PARTY_PREVIEW_CHANNEL, type: 'rendered', revision: -1, screen: 'player' }).success).toBe(false);
+  });
+
+  it('frames without our channel are refused; the preview flag is a query key', () => {
+    for (const channel of ['', 'other', undefined]) expect(PartyPreviewFromApp.safeParse({ channel, type: 'ready' }).success, String(channel)).toBe(false);
+    expect(PARTY_PREVIEW_CHANNEL).toMatch(/^fanfare-/);
+    expect(PARTY_PREVIEW_PARAM).toMatch(/^[a-z]+$/);
   });
 });
