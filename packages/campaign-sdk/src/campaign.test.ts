@@ -2,7 +2,8 @@ import { BRIDGE_CHANNEL } from '@fanfare/protocol';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createCampaign } from './campaign.ts';
 import { storageKeys } from './storage.ts';
-import { campaignFixture, fakeEnv, pageMeta, tokenFixture } from './test/fakes.ts';
+import { campaignFixture, fakeEnv, fakeSpotifySdk, pageMeta, recordingFetch, tokenFixture } from './test/fakes.ts';
+import type { MediaElementLike } from './playback/hlsPlayer.ts';
 
 const EDITOR = 'https://cms.fanfare.example';
 
@@ -128,5 +129,175 @@ describe('campaign instance', () => {
     f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 't' });
     await c.bridge.settled();
     expect(tokens).toEqual([]);
+  });
+
+  it('campaign spec §5/§7: a given campaign runs in production unless told otherwise, with the configured backend', () => {
+    const f = fakeEnv();
+    const c = createCampaign({ env: f.env, campaign: campaignFixture(), environment: 'staging', backendOrigins: { staging: 'https://staging.example' } });
+    expect(c.environment).toBe('staging');
+    expect(c.backendOrigin).toBe('https://staging.example');
+    expect(c.api.baseUrl).toBe('https://staging.example');
+    expect(c.isEmbedded).toBe(false);
+    expect(c.token).toBeNull();
+    expect(c.currentSimulation).toBeNull();
+    expect(c.theme).toBeNull();
+    expect(c.now()).toBe(Date.parse('2026-03-01T00:00:00Z'));
+    c.destroy();
+    const d = createCampaign({ env: f.env, campaign: campaignFixture() });
+    expect(d.environment).toBe('production');
+    expect(d.backendOrigin).toBe('https://cms.fanfare.example');
+    d.destroy();
+  });
+
+  it("campaign spec §7: the editor's simulation, saved campaign and theme reach the page; a saved campaign keeps the simulation", async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    expect(c.isEmbedded).toBe(true);
+    const seen: unknown[] = [];
+    c.events.on('campaign', (x) => seen.push(['campaign', x.name]));
+    c.events.on('simulation', (x) => seen.push(['simulation', x]));
+    c.events.on('theme', (x) => seen.push(['theme', x]));
+    const simulation = { now: '2026-07-01T00:00:00Z' };
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignInfo:v2', campaign: campaignFixture({ name: 'A' }), simulation });
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignSaved', campaign: campaignFixture({ name: 'B' }) });
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'theme', theme: { font: 'mono' } });
+    await c.bridge.settled();
+    expect(seen).toEqual([['campaign', 'A'], ['simulation', simulation], ['campaign', 'B'], ['simulation', simulation], ['theme', { font: 'mono' }]]);
+    expect(c.campaign.name).toBe('B');
+    expect(c.currentSimulation).toEqual(simulation);
+    expect(c.now()).toBe(Date.parse('2026-07-01T00:00:00Z'));
+    expect(c.theme).toEqual({ font: 'mono' });
+    // A campaignInfo:v2 without a simulation ends it: the page's own clock again.
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignInfo:v2', campaign: campaignFixture({ name: 'C' }) });
+    await c.bridge.settled();
+    expect(c.currentSimulation).toBeNull();
+    expect(c.now()).toBe(Date.parse('2026-03-01T00:00:00Z'));
+    c.destroy();
+  });
+
+  it('campaign spec §4: start and end are announced as document events naming the campaign', () => {
+    const f = fakeEnv();
+    const c = createCampaign({ env: f.env, campaign: campaignFixture({ ends_at: '2026-03-01T00:00:10Z' }) });
+    const ended: unknown[] = [];
+    c.events.on('ended', (e) => ended.push(e));
+    c.timing.start();
+    vi.advanceTimersByTime(10_000);
+    expect(f.dispatched.filter((d) => d.type.startsWith('fanfare:campaign-'))).toEqual([
+      { type: 'fanfare:campaign-started', detail: { campaignId: 'c1' } },
+      { type: 'fanfare:campaign-ended', detail: { campaignId: 'c1' } },
+    ]);
+    expect(ended).toHaveLength(1);
+    c.destroy();
+  });
+
+  it('the funnel of a live visit: the visit, a new login, a gate pass and a play go to the campaign funnel endpoint', async () => {
+    const http = recordingFetch((url) => (url.pathname.endsWith('/funnel/events') ? Response.json({ recorded: 1 }, { status: 202 }) : new Response('{}', { status: 500 })));
+    const f = fakeEnv({ fetch: http.fetch });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture({ token_gate: { enabled: true, product_id: 'p1' } }) });
+    await c.start();
+    // A login or gate pass announced after the start counts; the login only once per page load.
+    c.login.events.emit('change', tokenFixture());
+    c.login.events.emit('change', tokenFixture());
+    c.tokenGate.events.emit('change', { has_access: true, access_key: 'k' });
+    c.playback.store.update({ isPaused: false });
+    c.playback.store.update({ isPaused: true, currentTrack: { id: 't1', name: 'Song', artists: [], album: '', durationMs: 1000, image: null } });
+    expect(http.calls.filter((q) => q.url.pathname.endsWith('/funnel/events'))).toEqual([]);
+    c.playback.store.update({ isPaused: false });
+    await vi.advanceTimersByTimeAsync(400);
+    const sent = http.calls.filter((q) => q.url.pathname.endsWith('/funnel/events'));
+    expect(sent.map((q) => q.url.href)).toEqual(['https://cms.fanfare.example/api/campaigns/c1/funnel/events']);
+    expect((sent[0]!.body as { events: { kind: string; variant: string }[] }).events.map((e) => e.kind)).toEqual(['visit', 'login', 'gate_pass', 'play']);
+    // Not an A/B test: no visitor id is kept.
+    expect(f.local.getItem('fanfare:c1:visitor')).toBeNull();
+    c.destroy();
+  });
+
+  it('the funnel counts no login from a token stored by an earlier visit, and no gate pass when the gate is off', async () => {
+    const http = recordingFetch();
+    const f = fakeEnv({ fetch: http.fetch });
+    f.local.setItem(storageKeys('c1').accountToken, JSON.stringify(tokenFixture()));
+    const c = createCampaign({ env: f.env, campaign: campaignFixture({ data: { ab_test: { enabled: true } } as never }) });
+    await c.start();
+    c.login.events.emit('change', tokenFixture());
+    c.tokenGate.events.emit('change', { has_access: true, access_key: 'k' });
+    await vi.advanceTimersByTimeAsync(400);
+    const sent = http.calls.filter((q) => q.url.pathname.endsWith('/funnel/events'));
+    expect((sent[0]!.body as { events: { kind: string }[] }).events.map((e) => e.kind)).toEqual(['visit']);
+    // An A/B test keeps a visitor id for the variant.
+    expect(f.local.getItem('fanfare:c1:visitor')).not.toBeNull();
+    // Logged out, then in again: that is a login.
+    c.login.events.emit('change', null);
+    c.login.events.emit('change', tokenFixture());
+    await vi.advanceTimersByTimeAsync(400);
+    const again = http.calls.filter((q) => q.url.pathname.endsWith('/funnel/events'));
+    expect((again[1]!.body as { events: { kind: string }[] }).events.map((e) => e.kind)).toEqual(['login']);
+    c.destroy();
+  });
+
+  it("the funnel records nothing inside the editor's frame or from a preview link", async () => {
+    for (const f of [fakeEnv({ parentOrigin: EDITOR, fetch: recordingFetch().fetch }), fakeEnv({ href: 'https://cms.fanfare.example/c/fan-pages/demo?preview=tok', fetch: recordingFetch().fetch })]) {
+      const posts: string[] = [];
+      const inner = f.env.fetch;
+      f.env.fetch = (async (input: string | URL | Request, init?: RequestInit) => {
+        posts.push(String(input));
+        return inner(input, init);
+      }) as typeof fetch;
+      const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+      await c.start();
+      await vi.advanceTimersByTimeAsync(400);
+      expect(posts.filter((u) => u.includes('/funnel/'))).toEqual([]);
+      c.destroy();
+    }
+  });
+
+  it('a failing start step is logged; the newsletter banner is announced at start and when dismissed', async () => {
+    const f = fakeEnv();
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    const banners: unknown[] = [];
+    c.events.on('newsletterBanner', (b) => banners.push(b));
+    await c.start();
+    expect(f.logs.filter((l) => l.args[0] === 'Campaign start step failed').length).toBeGreaterThan(0);
+    expect(banners).toEqual([null]);
+    expect(f.posted).toEqual([]);
+    c.dismissNewsletterBanner();
+    expect(c.newsletterBanner).toBeNull();
+    expect(banners).toEqual([null, null]);
+    c.destroy();
+  });
+
+  it('campaign spec §4/§7/§9: the players get the product name, the Web API address and the campaign as the preview callback', async () => {
+    const f = fakeEnv();
+    const http = recordingFetch();
+    f.env.fetch = http.fetch;
+    f.local.setItem(storageKeys('c1').accountToken, JSON.stringify(tokenFixture()));
+    const spotify = fakeSpotifySdk();
+    const media = { src: '', currentTime: 0, duration: Number.NaN, volume: 1, paused: true, canPlayType: () => 'maybe', play: async () => undefined, pause: () => undefined, addEventListener: () => undefined, removeEventListener: () => undefined, removeAttribute: () => undefined, load: () => undefined } satisfies MediaElementLike;
+    const c = createCampaign({ env: f.env, campaign: campaignFixture(), spotifySdk: async () => spotify.sdk, spotifyApiUrl: 'https://spotify.emulator/v1', createMedia: () => media });
+    expect(c.token?.account_id).toBe('acct-1');
+    const player = await c.playback.loadPlayer('spotify');
+    expect(spotify.created[0]!.options.name).toBe('Fanfare');
+    await player.pause();
+    expect(http.calls.at(-1)!.url.href).toBe('https://spotify.emulator/v1/me/player/pause');
+    await c.playback.preview().play({ type: 'track', id: 't1' });
+    expect(media.src).toBe('https://cms.fanfare.example/api/previews/manifest.m3u8?id=t1&callback=c1');
+    expect(c.playback.isMock).toBe(false);
+    c.destroy();
+    const named = createCampaign({ env: f.env, campaign: campaignFixture(), spotifySdk: async () => spotify.sdk, playerName: 'Label', mockPlayer: false });
+    await named.playback.loadPlayer('spotify');
+    expect(spotify.created[1]!.options.name).toBe('Label');
+    named.destroy();
+    const mock = createCampaign({ env: f.env, campaign: campaignFixture(), mockPlayer: true });
+    expect(mock.playback.isMock).toBe(true);
+    mock.destroy();
+  });
+
+  it('teardown: destroy drops the listeners of the instance events', () => {
+    const f = fakeEnv();
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    const got: unknown[] = [];
+    c.events.on('theme', (t) => got.push(t));
+    c.destroy();
+    c.events.emit('theme', { font: 'mono' });
+    expect(got).toEqual([]);
   });
 });
