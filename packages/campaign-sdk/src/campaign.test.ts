@@ -60,6 +60,10 @@ describe('campaign instance', () => {
     f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignInfo:v2', campaign: campaignFixture({ i18n }) });
     await c.bridge.settled();
     expect(c.i18n.t('title')).toBe('Neuer Titel');
+    // A later version without translations leaves the shown ones alone.
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignInfo:v2', campaign: campaignFixture({ i18n: { translations: [] } }) });
+    await c.bridge.settled();
+    expect(c.i18n.t('title')).toBe('Neuer Titel');
     c.destroy();
   });
 
@@ -192,8 +196,8 @@ describe('campaign instance', () => {
 
   it('the funnel of a live visit: the visit, a new login, a gate pass and a play go to the campaign funnel endpoint', async () => {
     const http = recordingFetch((url) => (url.pathname.endsWith('/funnel/events') ? Response.json({ recorded: 1 }, { status: 202 }) : new Response('{}', { status: 500 })));
-    const f = fakeEnv({ fetch: http.fetch });
-    const c = createCampaign({ env: f.env, campaign: campaignFixture({ token_gate: { enabled: true, product_id: 'p1' } }) });
+    const f = fakeEnv({ fetch: http.fetch, href: 'https://cms.fanfare.example/c/fan-pages/demo?utm_source=insta' });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture({ token_gate: { enabled: true, product_id: 'p1' } }), funnel: { referrer: 'https://l.instagram.com/x' } });
     await c.start();
     // A login or gate pass announced after the start counts; the login only once per page load.
     c.login.events.emit('change', tokenFixture());
@@ -206,7 +210,12 @@ describe('campaign instance', () => {
     await vi.advanceTimersByTimeAsync(400);
     const sent = http.calls.filter((q) => q.url.pathname.endsWith('/funnel/events'));
     expect(sent.map((q) => q.url.href)).toEqual(['https://cms.fanfare.example/api/campaigns/c1/funnel/events']);
-    expect((sent[0]!.body as { events: { kind: string; variant: string }[] }).events.map((e) => e.kind)).toEqual(['visit', 'login', 'gate_pass', 'play']);
+    const events = (sent[0]!.body as { events: { kind: string; utm_source: string; referrer_host: string }[] }).events;
+    expect(events.map((e) => e.kind)).toEqual(['visit', 'login', 'gate_pass', 'play']);
+    expect(events[0]).toMatchObject({ utm_source: 'insta', referrer_host: 'l.instagram.com' });
+    // A campaign without translations of its own asks for its app's.
+    expect(http.calls.some((q) => q.url.pathname === '/api/apps/fan-pages/translations')).toBe(true);
+    expect(http.calls.some((q) => q.url.pathname === '/api/campaigns/c1/translations')).toBe(false);
     // Not an A/B test: no visitor id is kept.
     expect(f.local.getItem('fanfare:c1:visitor')).toBeNull();
     c.destroy();
