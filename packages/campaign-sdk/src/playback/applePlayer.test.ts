@@ -300,4 +300,45 @@ describe('Apple-style player', () => {
     mk.fire('playbackVolumeDidChange');
     expect(store.state).toMatchObject({ isPaused: true, volume: 0.8 });
   });
+
+  it('campaign spec §3: artwork without an address gives no image', () => {
+    const { mk, store } = setup();
+    mk.nowPlayingItem = { id: 'n1', attributes: { name: 'No art', artwork: {} } };
+    mk.fire('nowPlayingItemDidChange');
+    expect(store.state.currentTrack).toMatchObject({ id: 'n1', name: 'No art', image: null });
+  });
+
+  it('campaign spec §4: a start position applies to a single track only; a playlist with one is queued at its offset', async () => {
+    const { mk, player } = setup();
+    await player.play({ type: 'playlist', id: 'pl.1', offset: 1, positionMs: 5000 });
+    expect(mk.calls.map((c) => c[0])).toEqual(['setQueue', 'play']);
+    expect(mk.calls[0]).toEqual(['setQueue', { playlist: 'pl.1', startPosition: 1 }]);
+  });
+
+  it('campaign spec §4: an older request that resumes after a newer one started never seeks', async () => {
+    const { mk, player } = setup(['a', 'b']);
+    mk.playbackState = 2;
+    const slow = mk as { changeToMediaAtIndex: (i: number) => Promise<unknown> };
+    const change = slow.changeToMediaAtIndex;
+    let releaseFirst!: () => void;
+    const firstChange = new Promise<void>((r) => (releaseFirst = r));
+    let changes = 0;
+    slow.changeToMediaAtIndex = async (i) => {
+      await change(i);
+      if (++changes === 1) await firstChange;
+    };
+    const older = player.playTrackAt('a', 90_000);
+    await new Promise((r) => setTimeout(r, 0));
+    await player.playTrackAt('b', 30_000);
+    releaseFirst();
+    await older;
+    mk.fire('playbackTimeDidChange');
+    expect(mk.calls.filter((c) => c[0] === 'seekToTime')).toEqual([['seekToTime', 30]]);
+  });
+
+  it('campaign spec §4: a seek shows at once, even a short one', async () => {
+    const { player, store } = setup();
+    await player.seek(400);
+    expect(store.state.progressMs).toBe(400);
+  });
 });

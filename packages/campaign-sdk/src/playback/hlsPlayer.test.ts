@@ -260,4 +260,32 @@ describe('HLS preview player', () => {
     player.destroy();
     expect(media.pauses).toBe(1);
   });
+
+  it('campaign spec §4: one media element serves every preview; pause pauses it; a seek shows at once, even a short one', async () => {
+    const { player, media, store } = setup(true);
+    expect(player.kind).toBe('preview');
+    let created = 0;
+    const counting = new HlsPreviewPlayer(store, { createMedia: () => {
+        created += 1;
+        return media;
+      }, manifestUrl: (id) => id, logger: fakeEnv().env.logger });
+    await counting.play({ type: 'track', id: 'a' });
+    await counting.play({ type: 'track', id: 'b' });
+    await counting.setVolume(0.5);
+    expect(created).toBe(1);
+    expect(media.listenerCount()).toBe(8);
+    await player.play({ type: 'track', id: 't1' });
+    await player.pause();
+    expect(media.pauses).toBe(1);
+    await player.seek(400);
+    expect(store.state.progressMs).toBe(400);
+    expect(media.currentTime).toBe(0.4);
+  });
+
+  it("campaign spec §4: without an injected loader hls.js itself is loaded (this runtime has no Media Source, so 'Playback unsupported')", async () => {
+    const f = fakeEnv();
+    const store = new PlaybackStore(() => undefined);
+    const player = new HlsPreviewPlayer(store, { createMedia: () => fakeMedia(false), manifestUrl: (id) => id, logger: f.env.logger });
+    await expect(player.play({ type: 'track', id: 't1' })).rejects.toThrow('Playback unsupported');
+  });
 });

@@ -290,14 +290,33 @@ describe('Spotify-style player', () => {
   });
 
   it('teardown: destroy removes every SDK listener', () => {
-    const { sdk, player, store } = setup();
+    const { sdk, player, store, logs, initErrors } = setup();
     player.destroy();
+    for (const event of ['not_ready', 'initialization_error', 'authentication_error', 'account_error', 'playback_error']) sdk.fire(event, { message: 'late' });
+    expect(logs).toEqual([]);
+    expect(initErrors).toEqual([]);
     sdk.fire('ready', { device_id: 'late' });
     sdk.fire('player_state_changed', spotifyState());
     expect(player.deviceId).toBeNull();
     expect(store.state.isLoading).toBe(true);
     expect(store.state.currentTrack).toBeNull();
     expect(vi.getTimerCount()).toBe(0);
+  });
+
+  it('campaign spec §4: a first paused state without a transfer shows paused; a seek shows at once, even a short one', async () => {
+    const { store, sdk, player } = setup();
+    sdk.fire('player_state_changed', spotifyState({ paused: true, position: 0 }));
+    expect(store.state.isPaused).toBe(true);
+    await player.seek(400);
+    expect(store.state.progressMs).toBe(400);
+  });
+
+  it('campaign spec §4/§7: resume and previous go to the chosen device', async () => {
+    const { sdk, player, http } = setup();
+    sdk.fire('ready', { device_id: 'web-dev' });
+    await player.play();
+    await player.previous();
+    expect(http.calls.map((c) => c.url.searchParams.get('device_id'))).toEqual(['web-dev', 'web-dev']);
   });
 });
 
@@ -364,5 +383,14 @@ describe('Spotify Web API calls', () => {
     expect(http.calls).toHaveLength(1);
     expect(tracks).toHaveLength(50);
     expect(tracks[0]).toEqual({ id: 't0', name: 't0', artists: [], album: '', durationMs: 1, image: null });
+  });
+
+  it('campaign spec §3: a track with an album without images, or without its list of images, has no image', async () => {
+    const http = recordingFetch(() => Response.json({ tracks: [
+      { id: 'a', name: 'A', duration_ms: 1, artists: [], album: { name: 'Al', images: [] } },
+      { id: 'b', name: 'B', duration_ms: 1, artists: [], album: { name: 'Bl' } },
+    ] }));
+    const tracks = await new SpotifyPlayerApi(http.fetch, () => 'tok', API).tracks(['a', 'b']);
+    expect(tracks.map((t) => [t.album, t.image])).toEqual([['Al', null], ['Bl', null]]);
   });
 });
