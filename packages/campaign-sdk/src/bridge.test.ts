@@ -212,5 +212,8 @@ describe('editor bridge, page side', () => {
     bridge.destroy();
     await bridge.settled();
     expect(logs).toEqual([]);
+    // The window listener is gone: not even a refused frame is looked at.
+    receive('https://evil.example', { channel: BRIDGE_CHANNEL, type: 'token', token: 'x' });
+    expect(logs).toEqual([]);
   });
 });

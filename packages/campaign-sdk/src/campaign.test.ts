@@ -222,12 +222,16 @@ describe('campaign instance', () => {
   });
 
   it('the funnel counts no login from a token stored by an earlier visit, and no gate pass when the gate is off', async () => {
-    const http = recordingFetch();
+    // The backend refuses everything but the funnel: the stored token is neither refreshed nor dropped.
+    const http = recordingFetch((url) => (url.pathname.endsWith('/funnel/events') ? Response.json({ recorded: 1 }, { status: 202 }) : new Response('{}', { status: 500 })));
     const f = fakeEnv({ fetch: http.fetch });
     f.local.setItem(storageKeys('c1').accountToken, JSON.stringify(tokenFixture()));
     const c = createCampaign({ env: f.env, campaign: campaignFixture({ data: { ab_test: { enabled: true } } as never }) });
     await c.start();
+    expect(c.token).not.toBeNull();
     c.login.events.emit('change', tokenFixture());
+    // The gate is off: losing and regaining access is no gate pass.
+    c.tokenGate.events.emit('change', { has_access: false, access_key: null });
     c.tokenGate.events.emit('change', { has_access: true, access_key: 'k' });
     await vi.advanceTimersByTimeAsync(400);
     const sent = http.calls.filter((q) => q.url.pathname.endsWith('/funnel/events'));
@@ -265,7 +269,8 @@ describe('campaign instance', () => {
     const banners: unknown[] = [];
     c.events.on('newsletterBanner', (b) => banners.push(b));
     await c.start();
-    expect(f.logs.filter((l) => l.args[0] === 'Campaign start step failed').length).toBeGreaterThan(0);
+    // Only the translations fail (the backend answers 500); login and gate succeed.
+    expect(f.logs.filter((l) => l.args[0] === 'Campaign start step failed')).toHaveLength(1);
     expect(banners).toEqual([null]);
     expect(f.posted).toEqual([]);
     c.dismissNewsletterBanner();
@@ -308,5 +313,74 @@ describe('campaign instance', () => {
     c.destroy();
     c.events.emit('theme', { font: 'mono' });
     expect(got).toEqual([]);
+  });
+
+  it('the funnel counts no gate pass without access or for a visitor who had access at the start, and no play without a playing track', async () => {
+    const http = recordingFetch((url) => {
+      if (url.pathname.endsWith('/funnel/events')) return Response.json({ recorded: 1 }, { status: 202 });
+      if (url.pathname.endsWith('/token_gate/verify_access')) return Response.json({ has_access: true, access_key: 'key-1' });
+      return new Response('{}', { status: 500 });
+    });
+    const f = fakeEnv({ fetch: http.fetch, href: 'https://cms.fanfare.example/c/fan-pages/demo?token_gate_access_key=key-1' });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture({ token_gate: { enabled: true, product_id: 'p1' } }) });
+    await c.start();
+    expect(c.tokenGate.result).toMatchObject({ has_access: true });
+    c.tokenGate.events.emit('change', { has_access: true, access_key: 'key-1' });
+    c.playback.store.update({ isPaused: false });
+    c.playback.store.update({ isPaused: true, currentTrack: { id: 't1', name: 'Song', artists: [], album: '', durationMs: 1000, image: null } });
+    await vi.advanceTimersByTimeAsync(400);
+    const kinds = () => http.calls.filter((q) => q.url.pathname.endsWith('/funnel/events')).flatMap((q) => (q.body as { events: { kind: string }[] }).events.map((e) => e.kind));
+    expect(kinds()).toEqual(['visit']);
+    // Access lost: a denial is no pass; access regained is one.
+    c.tokenGate.events.emit('change', { has_access: false, access_key: null });
+    await vi.advanceTimersByTimeAsync(400);
+    expect(kinds()).toEqual(['visit']);
+    c.tokenGate.events.emit('change', { has_access: true, access_key: 'key-2' });
+    await vi.advanceTimersByTimeAsync(400);
+    expect(kinds()).toEqual(['visit', 'gate_pass']);
+    c.destroy();
+  });
+
+  it("a newsletter signup carries the visit's funnel keys on a live page, none inside the editor", async () => {
+    const newsletters = [{ id: 'main', enabled: true, signup_mode: 'implicit' as const, locales: { de: { addressbook_id: 'ab-1', form_id: 'f-1' } } }];
+    const signupBodies = async (parentOrigin: string | null) => {
+      const http = recordingFetch(() => new Response('{}', { status: 500 }));
+      const f = fakeEnv({ fetch: http.fetch, parentOrigin, href: 'https://cms.fanfare.example/c/fan-pages/demo?utm_source=news' });
+      const c = createCampaign({ env: f.env, campaign: campaignFixture({ newsletters }) });
+      c.tracker.captureUtm();
+      await c.newsletter.signup({ email: 'fan@example.com', consents: [], locale: 'de' }).catch(() => undefined);
+      c.destroy();
+      return http.calls.filter((q) => q.url.pathname.includes('newsletter')).map((q) => q.body as { newsletter_ids: string[]; funnel?: { utm_source: string } });
+    };
+    const live = await signupBodies(null);
+    expect(live).toHaveLength(1);
+    expect(live[0]!.newsletter_ids).toEqual(['main']);
+    expect(live[0]!.funnel).toMatchObject({ utm_source: 'news' });
+    const inEditor = await signupBodies(EDITOR);
+    expect(inEditor).toHaveLength(1);
+    expect(inEditor[0]!.funnel).toBeUndefined();
+  });
+
+  it('the page calls of a preview link carry its token; tracking events reach the given sink', async () => {
+    const http = recordingFetch(() => new Response('{}', { status: 500 }));
+    const f = fakeEnv({ fetch: http.fetch, href: 'https://cms.fanfare.example/c/fan-pages/demo?preview=signed.tok' });
+    const tracked: unknown[] = [];
+    const c = createCampaign({ env: f.env, campaign: campaignFixture(), trackingSink: (e) => tracked.push(e) });
+    await c.api.campaignTranslations('c1').catch(() => undefined);
+    expect(http.calls.at(-1)!.url.searchParams.get('preview')).toBe('signed.tok');
+    c.tracker.track('custom_event', { a: 1 });
+    expect(tracked).toHaveLength(1);
+    c.destroy();
+  });
+
+  it('campaign spec §4: a token gate redirects only a live page, never inside the editor', async () => {
+    const gate = campaignFixture({ is_token_gate: true, token_gated_campaign_url: 'https://cms.fanfare.example/c/fan-pages/gated' });
+    for (const [parentOrigin, expected] of [[null, ['https://cms.fanfare.example/c/fan-pages/gated']], [EDITOR, []]] as const) {
+      const f = fakeEnv({ parentOrigin });
+      const c = createCampaign({ env: f.env, campaign: gate });
+      await c.tokenGate.check();
+      expect(f.assigned).toEqual(expected);
+      c.destroy();
+    }
   });
 });

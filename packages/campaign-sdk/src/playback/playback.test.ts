@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { fakeApi, fakeEnv, fakeMusicKit, fakeSpotifySdk, recordingFetch, tokenFixture } from '../test/fakes.ts';
 import type { MediaElementLike } from './hlsPlayer.ts';
 import { MOCK_FLAGS } from './mockPlayer.ts';
@@ -200,5 +200,46 @@ describe('playback', () => {
 
   it('campaign spec §7: without a callback label the preview manifest carries only the track id', () => {
     expect(previewManifestUrl('https://cms.example', 't1', null)).toBe('https://cms.example/api/previews/manifest.m3u8?id=t1');
+  });
+
+  it('campaign spec §3/§4: the mock player queues what the backend lookups answer', async () => {
+    const f = fakeEnv();
+    const api = fakeApi({ spotifyTrack: async (id: string) => ({ id, name: `Song ${id}`, duration_ms: 1000, artists: [{ name: 'Mara' }], album: { name: 'Paper', images: [] } }) });
+    const playback = new Playback({ env: f.env, api, token: () => null, playerName: 'Fanfare', mockPlayer: true });
+    const player = await playback.loadPlayer('spotify');
+    await player.play({ type: 'track', id: 'm1' });
+    expect(playback.store.state.currentTrack).toMatchObject({ id: 'm1', name: 'Song m1', artists: ['Mara'] });
+    playback.destroy();
+  });
+});
+
+describe('playback in a browser', () => {
+  afterEach(() => vi.unstubAllGlobals());
+
+  it('campaign spec §7: without a media factory the preview plays through an Audio element', async () => {
+    const created: { src: string }[] = [];
+    vi.stubGlobal('Audio', class {
+      src = '';
+      currentTime = 0;
+      duration = Number.NaN;
+      volume = 1;
+      paused = true;
+      constructor() {
+        created.push(this);
+      }
+      canPlayType() {
+        return 'maybe';
+      }
+      async play() {}
+      pause() {}
+      addEventListener() {}
+      removeEventListener() {}
+      removeAttribute() {}
+      load() {}
+    });
+    const playback = new Playback({ env: fakeEnv().env, api: fakeApi(), token: () => null, playerName: 'Fanfare' });
+    await playback.preview().play({ type: 'track', id: 't1' });
+    expect(created).toHaveLength(1);
+    expect(created[0]!.src).toBe('https://cms.fanfare.example/api/previews/manifest.m3u8?id=t1');
   });
 });
