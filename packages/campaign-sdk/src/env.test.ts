@@ -118,6 +118,9 @@ describe('the browser as the page sees it', () => {
     vi.unstubAllGlobals();
     stubBrowser({ languages: [], language: 'fr-FR' });
     expect(browserEnv().languages()).toEqual(['fr-FR']);
+    // A browser that does not list languages at all.
+    vi.stubGlobal('navigator', { language: 'it-IT' });
+    expect(browserEnv().languages()).toEqual(['it-IT']);
   });
 
   it('messaging, fetch and timers are the window’s', async () => {

@@ -214,4 +214,41 @@ describe('funnel events: batching, consent and the visitor id', () => {
     await r.flush();
     expect(requests).toHaveLength(0);
   });
+
+  it("the consent choice is kept under the SDK's storage prefix; granting keeps the visitor id, refusing drops what is queued", async () => {
+    expect(FUNNEL_CONSENT_KEY).toBe('fanfare:tracking-consent');
+    const { r, f, events } = recording({ isAbTestOn: true });
+    void r.variant;
+    const id = f.local.getItem(funnelVisitorKey('c1'));
+    expect(id).not.toBeNull();
+    r.record('visit');
+    r.setConsent(true);
+    expect(f.local.getItem(funnelVisitorKey('c1'))).toBe(id);
+    await r.flush();
+    expect(events()).toEqual([['visit']]);
+    r.record('play');
+    r.setConsent(false);
+    r.setConsent(true);
+    await r.flush();
+    expect(events()).toEqual([['visit']]);
+  });
+
+  it('the visitor id is read once per page: 12 random bytes in hex, kept even if storage is cleared meanwhile', () => {
+    const bytes = vi.spyOn(crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T) => {
+      const view = array as unknown as Uint8Array;
+      view.forEach((_, i) => (view[i] = i));
+      return array;
+    });
+    try {
+      const { r, f } = recording({ isAbTestOn: true });
+      void r.variant;
+      const key = funnelVisitorKey('c1');
+      expect(f.local.getItem(key)!.split(':')[0]).toBe('000102030405060708090a0b');
+      f.local.removeItem(key);
+      void r.variant;
+      expect(f.local.getItem(key)).toBeNull();
+    } finally {
+      bytes.mockRestore();
+    }
+  });
 });
