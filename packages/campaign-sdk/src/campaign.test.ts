@@ -343,9 +343,9 @@ describe('campaign instance', () => {
 
   it("a newsletter signup carries the visit's funnel keys on a live page, none inside the editor", async () => {
     const newsletters = [{ id: 'main', enabled: true, signup_mode: 'implicit' as const, locales: { de: { addressbook_id: 'ab-1', form_id: 'f-1' } } }];
-    const signupBodies = async (parentOrigin: string | null) => {
+    const signupBodies = async (parentOrigin: string | null, query = '') => {
       const http = recordingFetch(() => new Response('{}', { status: 500 }));
-      const f = fakeEnv({ fetch: http.fetch, parentOrigin, href: 'https://cms.fanfare.example/c/fan-pages/demo?utm_source=news' });
+      const f = fakeEnv({ fetch: http.fetch, parentOrigin, href: `https://cms.fanfare.example/c/fan-pages/demo?utm_source=news${query}` });
       const c = createCampaign({ env: f.env, campaign: campaignFixture({ newsletters }) });
       c.tracker.captureUtm();
       await c.newsletter.signup({ email: 'fan@example.com', consents: [], locale: 'de' }).catch(() => undefined);
@@ -359,6 +359,21 @@ describe('campaign instance', () => {
     const inEditor = await signupBodies(EDITOR);
     expect(inEditor).toHaveLength(1);
     expect(inEditor[0]!.funnel).toBeUndefined();
+    const fromPreviewLink = await signupBodies(null, '&preview=signed.tok');
+    expect(fromPreviewLink).toHaveLength(1);
+    expect(fromPreviewLink[0]!.funnel).toBeUndefined();
+  });
+
+  it("campaign spec §7: the editor's translations with a broken plural rule are not applied (a warning), the campaign still is", async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    const c = createCampaign({ env: f.env, campaign: campaignFixture() });
+    const i18n = { default_locale: 'de', locales: [{ code: 'de', pluralForm: 'nplurals=2; plural=((n;' }], translations: [{ locale: 'de', messages: { title: 'Kaputt' } }] };
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'campaignInfo:v2', campaign: campaignFixture({ name: 'Broken rule', i18n }) });
+    await c.bridge.settled();
+    expect(c.campaign.name).toBe('Broken rule');
+    expect(f.logs.filter((l) => l.args[0] === 'Editor translations not applied')).toHaveLength(1);
+    expect(c.i18n.t('title')).toBe('title');
+    c.destroy();
   });
 
   it('the page calls of a preview link carry its token; tracking events reach the given sink', async () => {
