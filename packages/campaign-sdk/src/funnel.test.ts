@@ -234,8 +234,8 @@ describe('funnel events: batching, consent and the visitor id', () => {
   });
 
   it('the visitor id is read once per page: 12 random bytes in hex, kept even if storage is cleared meanwhile', () => {
-    const bytes = vi.spyOn(crypto, 'getRandomValues').mockImplementation(<T extends ArrayBufferView | null>(array: T) => {
-      const view = array as unknown as Uint8Array;
+    const bytes = vi.spyOn(crypto, 'getRandomValues').mockImplementation((array) => {
+      const view = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
       view.forEach((_, i) => (view[i] = i));
       return array;
     });
@@ -244,6 +244,9 @@ describe('funnel events: batching, consent and the visitor id', () => {
       void r.variant;
       const key = funnelVisitorKey('c1');
       expect(f.local.getItem(key)!.split(':')[0]).toBe('000102030405060708090a0b');
+      // This visitor falls in variant B, so a variant stuck at A would show.
+      expect(funnelVariantOf('c1', '000102030405060708090a0b', true)).toBe('b');
+      expect(r.variant).toBe('b');
       f.local.removeItem(key);
       void r.variant;
       expect(f.local.getItem(key)).toBeNull();
