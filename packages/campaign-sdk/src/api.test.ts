@@ -81,3 +81,118 @@ describe("the editor's preview of a draft (a page opened through a preview link)
     expect(client.call.mock.calls.map((c) => (c[1] as { query?: unknown }).query)).toEqual([undefined, undefined]);
   });
 });
+
+describe('the calls of the page (campaign spec §7)', () => {
+  function recordingClient() {
+    const calls: unknown[][] = [];
+    const client = {
+      call: vi.fn(async (...args: unknown[]) => {
+        calls.push(['call', ...args]);
+        return { tracks: [] };
+      }),
+      url: vi.fn((...args: unknown[]) => {
+        calls.push(['url', ...args]);
+        return 'https://cms.example/login';
+      }),
+      with: vi.fn((o: { token: () => string }) => ({
+        call: async (...args: unknown[]) => {
+          calls.push(['with', o.token(), ...args]);
+          return {};
+        },
+      })),
+    };
+    return { client, calls };
+  }
+
+  it('loads the typed client once, however many calls are made', async () => {
+    const { client } = recordingClient();
+    const loadClient = vi.fn(async () => client as unknown as CmsClient);
+    const api = new CampaignApi({ baseUrl: 'https://cms.example', fetch: globalThis.fetch, loadClient });
+    expect(api.baseUrl).toBe('https://cms.example');
+    await Promise.all([api.geo(), api.geo(), api.appTranslations('fan-pages')]);
+    expect(loadClient).toHaveBeenCalledTimes(1);
+    await expect(api.cms()).resolves.toBe(client);
+  });
+
+  it('the account calls carry the session token they are given; lookups and public calls carry none', async () => {
+    const { client, calls } = recordingClient();
+    const api = new CampaignApi({ baseUrl: 'https://cms.example', fetch: globalThis.fetch, loadClient: async () => client as unknown as CmsClient });
+    await api.refreshSession('ref-1');
+    await api.logout('ref-2');
+    await api.me('acc-1');
+    await api.geo();
+    await api.appTranslations('fan-pages');
+    await api.spotifyAlbum('al1');
+    await api.spotifyPlaylist('pl1');
+    await api.spotifyTrack('t1');
+    await api.newsletterSignup('c1', { email: 'fan@example.com' } as NewsletterSignupBody);
+    await api.appleLogin('c1', 'mut');
+    await api.verifyTokenGate('c1', 'key-1');
+    await api.checkTokenGate('c1', 'CODE');
+    await api.loginUrl('c1', 'apple', { redirect_uri: 'https://p/x', state: 's', hash_output: true });
+    expect(calls).toEqual([
+      ['with', 'ref-1', 'refreshAccountSession'],
+      ['with', 'ref-2', 'accountLogout'],
+      ['with', 'acc-1', 'getAccountMe'],
+      ['call', 'getGeo'],
+      ['call', 'getAppTranslations', { params: { app: 'fan-pages' } }],
+      ['call', 'spotifyAlbum', { params: { id: 'al1' } }, { includeToken: false }],
+      ['call', 'spotifyPlaylist', { params: { id: 'pl1' } }, { includeToken: false }],
+      ['call', 'spotifyTrack', { params: { id: 't1' } }, { includeToken: false }],
+      ['call', 'newsletterSignup', { params: { id: 'c1' }, body: { email: 'fan@example.com' } }, { includeToken: false }],
+      ['call', 'accountAppleLogin', { params: { id: 'c1' }, body: { music_user_token: 'mut' } }, { includeToken: false }],
+      ['call', 'tokenGateVerify', { params: { id: 'c1' } }, { includeToken: false, headers: { 'token-gate-access-key': 'key-1' } }],
+      ['call', 'tokenGateCheck', { params: { id: 'c1' }, body: { credentials: { code: 'CODE' } } }, { includeToken: false }],
+      ['url', 'accountLogin', { params: { id: 'c1', service: 'apple' }, query: { redirect_uri: 'https://p/x', state: 's', hash_output: 'true' } }],
+    ]);
+    await api.campaignTranslations('c1');
+    expect(calls.at(-1)).toStrictEqual(['call', 'getCampaignTranslations', { params: { id: 'c1' } }]);
+  });
+
+  it('an empty preview token is no preview', async () => {
+    const { client } = recordingClient();
+    const api = new CampaignApi({ baseUrl: 'https://cms.example', fetch: globalThis.fetch, previewToken: () => '', loadClient: async () => client as unknown as CmsClient });
+    await api.campaignTranslations('c1');
+    expect(client.call.mock.calls[0]).toStrictEqual(['getCampaignTranslations', { params: { id: 'c1' } }]);
+  });
+
+  it('campaign spec §7/§9: no ids, no lookup; exactly 50 ids, one lookup', async () => {
+    const { api, client } = apiWith((_name, input) => ({ tracks: (input as { query: { ids: string } }).query.ids.split(',').map((id) => ({ id })) }));
+    await expect(api.spotifyTracks([])).resolves.toEqual([]);
+    expect(client.call).not.toHaveBeenCalled();
+    const ids = Array.from({ length: 50 }, (_, i) => `t${i}`);
+    await expect(api.spotifyTracks(ids)).resolves.toHaveLength(50);
+    expect(client.call).toHaveBeenCalledTimes(1);
+    expect(client.call.mock.calls[0]![0]).toBe('spotifyTracks');
+    expect(client.call.mock.calls[0]![2]).toEqual({ includeToken: false });
+  });
+
+  it('campaign spec §7: Apple references: any letter case of the scheme, a storefront only of two letters, a URL without a path', () => {
+    expect(appleLookupTarget('HTTPS://music.apple.com/DE/album/x/77')).toEqual({ storefront: 'de', id: '77' });
+    expect(appleLookupTarget('http://music.apple.com/deu/album/x/78', 'fr')).toEqual({ storefront: 'fr', id: '78' });
+    expect(appleLookupTarget('https://music.apple.com/x1/album/79')).toEqual({ storefront: 'us', id: '79' });
+    expect(appleLookupTarget('https://music.apple.com/')).toEqual({ storefront: 'us', id: 'https://music.apple.com/' });
+    expect(appleLookupTarget('https://')).toEqual({ storefront: 'us', id: 'https://' });
+    expect(appleLookupTarget('music.apple.com/de/album/x/80')).toEqual({ storefront: 'us', id: 'music.apple.com/de/album/x/80' });
+    expect(appleLookupTarget('xhttps://music.apple.com/de/album/x/81')).toEqual({ storefront: 'us', id: 'xhttps://music.apple.com/de/album/x/81' });
+  });
+
+  it('the default client goes to the CMS origin with the editor token, through the page fetch', async () => {
+    const seen: { url: string; auth: string | null }[] = [];
+    const fetchFn = (async (url: string, init: RequestInit) => {
+      seen.push({ url: String(url), auth: new Headers(init.headers).get('authorization') });
+      return Response.json({ country: 'DE' });
+    }) as unknown as typeof fetch;
+    let token: string | null = 'cms-token';
+    const api = new CampaignApi({ baseUrl: 'https://cms.example', fetch: fetchFn, editorToken: () => token });
+    await api.campaignTranslations('c1').catch(() => undefined);
+    token = null;
+    await api.campaignTranslations('c1').catch(() => undefined);
+    expect(seen.map((s) => s.url)).toEqual(['https://cms.example/api/campaigns/c1/translations', 'https://cms.example/api/campaigns/c1/translations']);
+    expect(seen.map((s) => s.auth)).toEqual(['Bearer cms-token', null]);
+    const anonymous = new CampaignApi({ baseUrl: 'https://cms.example', fetch: fetchFn });
+    await anonymous.campaignTranslations('c2').catch(() => undefined);
+    expect(seen).toHaveLength(3);
+    expect(seen.at(-1)).toEqual({ url: 'https://cms.example/api/campaigns/c2/translations', auth: null });
+  });
+});

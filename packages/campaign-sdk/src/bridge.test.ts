@@ -110,4 +110,110 @@ describe('editor bridge, page side', () => {
     await bridge.settled();
     expect(got).toEqual([]);
   });
+
+  it('campaign spec §5/§7: a frame without a request id carries no requestId field; the bridge is connected only to an allowed parent window', () => {
+    const { bridge, posted } = setup();
+    expect(bridge.isConnected).toBe(true);
+    bridge.sendCampaignUrl('https://cms.fanfare.example/c/a/b');
+    expect(Object.keys(posted[0]!.data as object)).toEqual(['channel', 'type', 'url']);
+    expect(setup({ parentOrigin: 'https://evil.example' }).bridge.isConnected).toBe(false);
+    expect(setup({ parentOrigin: null }).bridge.isConnected).toBe(false);
+    // A known origin without a window to post to (no opener, no parent frame) is no connection.
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    f.env.messaging.parent = null;
+    const orphan = new EditorBridge(f.env, allowed, 'c9');
+    expect(orphan.isConnected).toBe(false);
+    expect(orphan.announceReady()).toBeNull();
+  });
+
+  it("campaign spec §5: only bridge frames from a refused origin are logged, with the origin", async () => {
+    const { bridge, receive, logs } = setup();
+    receive('https://evil.example', { channel: 'someone-else', type: 'token', token: 'x' });
+    receive('https://evil.example', null);
+    await bridge.settled();
+    expect(logs).toEqual([]);
+    receive('https://evil.example', { channel: BRIDGE_CHANNEL, type: 'token', token: 'x' });
+    expect(logs).toEqual([{ level: 'warn', args: ['Ignored editor message from https://evil.example: origin not allowed'] }]);
+  });
+
+  it('campaign spec §7: frames of another channel from the editor, or no object at all, are left alone without loading the parser', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    let loads = 0;
+    const bridge = new EditorBridge(f.env, allowed, 'c1', async () => {
+      loads += 1;
+      return import('./bridgeParser.ts');
+    });
+    const got: unknown[] = [];
+    bridge.on('token', (m) => got.push(m.token));
+    f.receive(EDITOR, { channel: 'devtools', type: 'token', token: 'x' });
+    f.receive(EDITOR, null);
+    await bridge.settled();
+    expect(loads).toBe(0);
+    expect(got).toEqual([]);
+    expect(f.logs).toEqual([]);
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 'y' });
+    await bridge.settled();
+    expect(loads).toBe(1);
+    expect(got).toEqual(['y']);
+  });
+
+  it('campaign spec §7: an invalid frame is logged with the schema detail', async () => {
+    const { bridge, receive, logs } = setup();
+    receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 42 });
+    await bridge.settled();
+    expect(logs).toHaveLength(1);
+    expect(logs[0]!.args[0]).toBe('Ignored invalid editor message');
+    expect(String(logs[0]!.args[1])).toContain('token');
+  });
+
+  it('campaign spec §7: a parser that fails to load is logged as an error and later frames are still handled', async () => {
+    const f = fakeEnv({ parentOrigin: EDITOR });
+    let fail = true;
+    const bridge = new EditorBridge(f.env, allowed, 'c1', async () => {
+      if (fail) throw new Error('chunk failed');
+      return import('./bridgeParser.ts');
+    });
+    const got: unknown[] = [];
+    bridge.on('token', (m) => got.push(m.token));
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 'a' });
+    await bridge.settled();
+    expect(f.logs).toMatchObject([{ level: 'error', args: ['Editor message handling failed', { message: 'chunk failed' }] }]);
+    fail = false;
+    f.receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 'b' });
+    await bridge.settled();
+    expect(got).toEqual(['b']);
+  });
+
+  it('campaign spec §7: an answer resolves its request once; other answers and unknown reply ids change nothing', async () => {
+    const { bridge, receive } = setup();
+    const picked = bridge.openMediaLibrary({ fieldId: 'hero', currentFileUrl: null, targetWidth: null, targetHeight: null });
+    const got: unknown[] = [];
+    bridge.on('mediaPicked', (m) => got.push(m.url));
+    receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'mediaPicked', replyTo: 'c1-99', fieldId: 'hero', url: 'https://cdn.example/other.png' });
+    receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', replyTo: 'c1-1', token: 'tok' });
+    receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'mediaPicked', replyTo: 'c1-1', fieldId: 'hero', url: 'https://cdn.example/late.png' });
+    await bridge.settled();
+    // The first answer to c1-1 (not a pick) settles the request; every frame still reaches listeners.
+    await expect(picked).resolves.toBeNull();
+    expect(got).toEqual(['https://cdn.example/other.png', 'https://cdn.example/late.png']);
+  });
+
+  it('teardown: a frame received before destroy but parsed after it is dropped; unsubscribing stops one listener', async () => {
+    const { bridge, receive, logs } = setup();
+    const got: unknown[] = [];
+    const off = bridge.on('token', (m) => got.push(m.token));
+    receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 'one' });
+    await bridge.settled();
+    off();
+    receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 'two' });
+    await bridge.settled();
+    expect(got).toEqual(['one']);
+    receive(EDITOR, { channel: BRIDGE_CHANNEL, type: 'token', token: 42 });
+    bridge.destroy();
+    await bridge.settled();
+    expect(logs).toEqual([]);
+    // The window listener is gone: not even a refused frame is looked at.
+    receive('https://evil.example', { channel: BRIDGE_CHANNEL, type: 'token', token: 'x' });
+    expect(logs).toEqual([]);
+  });
 });

@@ -126,5 +126,11 @@ describe('config', () => {
     const c = campaignFixture();
     const notEmbeddedButOrigin = fakeEnv({ href: 'https://cms.fanfare.example/c/fan-pages/demo', meta: pageMeta(c), parentOrigin: null });
     expect(readCampaignConfig(notEmbeddedButOrigin.env).backendOrigin).toBe('https://cms.fanfare.example');
+    // An allowed origin reported without a window to talk to (no frame, no opener) is no editor.
+    const originWithoutWindow = fakeEnv({ meta: pageMeta(c, 'production'), parentOrigin: 'https://staging.example' });
+    originWithoutWindow.env.messaging.parent = null;
+    const config = readCampaignConfig(originWithoutWindow.env, { staging: 'https://staging.example' });
+    expect(config.isEmbedded).toBe(false);
+    expect(config.backendOrigin).toBe('https://cms.fanfare.example');
   });
 });

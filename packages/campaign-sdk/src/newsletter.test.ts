@@ -1,6 +1,6 @@
 import type { NewsletterEntry } from '@fanfare/protocol';
 import { describe, expect, it, vi } from 'vitest';
-import { Newsletter, readNewsletterBanner, selectNewsletters } from './newsletter.ts';
+import { Newsletter, campaignNewsletters, readNewsletterBanner, selectNewsletters } from './newsletter.ts';
 import { NEWSLETTER_BANNER_SHOWN_KEY, storageKeys } from './storage.ts';
 import { campaignFixture, fakeApi, fakeEnv } from './test/fakes.ts';
 import { Tracker, type TrackingEvent } from './tracking.ts';
@@ -79,6 +79,50 @@ describe('newsletter signup', () => {
     const required = setup(campaignFixture({ newsletters: [nl('req', 'required')] }));
     await expect(required.newsletter.signup({ email: 'a@b.co', consents: [], locale: 'de' })).rejects.toThrow('Required consent for the newsletter with id req not provided');
     expect(required.events[0]!.event).toBe('newsletter_soi_fail');
+  });
+});
+
+describe('newsletter signup: which newsletters and where the fan lands', () => {
+  function setup(campaign: ReturnType<typeof campaignFixture> | null) {
+    const f = fakeEnv({ href: 'https://cms.fanfare.example/c/fan-pages/demo' });
+    const signup = vi.fn(async () => undefined);
+    const tracker = new Tracker(f.env, () => undefined, campaign ?? campaignFixture(), storageKeys('c1'));
+    const newsletter = new Newsletter(f.env, fakeApi({ newsletterSignup: signup }), tracker, () => campaign);
+    return { ...f, newsletter, signup };
+  }
+
+  it("campaign spec §3: the campaign's single legacy newsletter counts too, once", () => {
+    const legacy = nl('legacy', 'implicit');
+    expect(campaignNewsletters({ newsletter: legacy, newsletters: [nl('a', 'implicit')] }).map((n) => n.id)).toEqual(['a', 'legacy']);
+    expect(campaignNewsletters({ newsletter: nl('a', 'optional'), newsletters: [nl('a', 'implicit')] }).map((n) => [n.id, n.signup_mode])).toEqual([['a', 'implicit']]);
+    expect(campaignNewsletters({ newsletter: null, newsletters: [nl('a', 'implicit')] }).map((n) => n.id)).toEqual(['a']);
+  });
+
+  it('campaign spec §5: newsletters are on when at least one is enabled; no campaign, no signup', async () => {
+    const some = setup(campaignFixture({ newsletters: [nl('off', 'implicit', ['de'], false), nl('on', 'implicit')] }));
+    expect(some.newsletter.isEnabled).toBe(true);
+    await expect(some.newsletter.signup({ email: 'a@b.co', consents: [], locale: 'de' })).resolves.toEqual({ status: 'sent', newsletterIds: ['on'] });
+    const none = setup(null);
+    expect(none.newsletter.isEnabled).toBe(false);
+    await expect(none.newsletter.signup({ email: 'a@b.co', consents: [], locale: 'de' })).resolves.toEqual({ status: 'skipped' });
+    expect(none.signup).not.toHaveBeenCalled();
+  });
+
+  it('campaign spec §5: with nothing chosen (only optional newsletters, no consent) nothing is sent; a missing locale entry warns', async () => {
+    const { newsletter, signup, logs } = setup(campaignFixture({ newsletters: [nl('opt', 'optional'), nl('en-only', 'implicit', ['en'])] }));
+    await expect(newsletter.signup({ email: 'a@b.co', consents: [], locale: 'de' })).resolves.toEqual({ status: 'skipped' });
+    expect(signup).not.toHaveBeenCalled();
+    expect(logs).toEqual([{ level: 'warn', args: ['Newsletter en-only has no entry for locale de: skipped'] }]);
+  });
+
+  it('campaign spec §3/§7: the confirmation link lands on the given page; an error lands on its own page, else on the same one', async () => {
+    const { newsletter, signup } = setup(campaignFixture({ newsletters: [nl('main', 'implicit')] }));
+    await newsletter.signup({ email: 'a@b.co', consents: [], locale: 'de', redirectUrl: 'https://label.example/thanks' });
+    await newsletter.signup({ email: 'a@b.co', consents: [], locale: 'de', redirectUrl: 'https://label.example/thanks', errorRedirectUrl: 'https://label.example/sorry' });
+    expect(signup.mock.calls.map((c) => [(c as unknown[])[1] as { redirect_url: string; error_redirect_url: string }].map((b) => [b.redirect_url, b.error_redirect_url])[0])).toEqual([
+      ['https://label.example/thanks', 'https://label.example/thanks'],
+      ['https://label.example/thanks', 'https://label.example/sorry'],
+    ]);
   });
 });
 

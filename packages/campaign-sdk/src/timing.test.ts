@@ -78,6 +78,30 @@ describe('campaign timing', () => {
     expect(fired).toEqual([1]);
   });
 
+  it('campaign spec §4: the phase is upcoming before start; the events carry the time they fired at', () => {
+    const { env } = fakeEnv();
+    const t = new CampaignTiming(env.timers, env.now, () => ({ starts_at: null, ends_at: '2026-03-01T00:00:05Z' }));
+    const events: unknown[] = [];
+    t.events.on('started', (e) => events.push(['started', e]));
+    t.events.on('ended', (e) => events.push(['ended', e]));
+    expect(t.phase).toBe('upcoming');
+    t.start();
+    expect(t.phase).toBe('running');
+    vi.advanceTimersByTime(5000);
+    expect(t.phase).toBe('ended');
+    expect(events).toEqual([['started', { at: Date.parse('2026-03-01T00:00:00Z') }], ['ended', { at: Date.parse('2026-03-01T00:00:05Z') }]]);
+    t.destroy();
+  });
+
+  it('campaign spec §4: a campaign that ends before it would start never starts', () => {
+    const { t, seen } = timing({ starts_at: '2026-03-01T00:00:10Z', ends_at: '2026-03-01T00:00:05Z' });
+    t.start();
+    vi.advanceTimersByTime(20_000);
+    expect(seen).toEqual(['ended']);
+    expect(t.phase).toBe('ended');
+    t.destroy();
+  });
+
   it('teardown: stop cancels pending waits', () => {
     const { t, seen } = timing({ starts_at: '2026-03-05T00:00:00Z', ends_at: null });
     t.start();

@@ -140,4 +140,56 @@ describe('token gate', () => {
     const longest = setup({ stored: 'k'.repeat(500), valid: ['k'.repeat(500)] });
     await expect(longest.gate.check()).resolves.toMatchObject({ has_access: true });
   });
+
+  it('campaign spec §4: a stored key the backend refuses is forgotten; one it accepts is kept', async () => {
+    const refused = setup({ stored: 'old', valid: [] });
+    await expect(refused.gate.check()).resolves.toEqual({ has_access: false, access_key: null });
+    expect(refused.local.getItem(keys.tokenGateAccess)).toBeNull();
+    const accepted = setup({ stored: 'kept', valid: ['kept'] });
+    await accepted.gate.check();
+    expect(JSON.parse(accepted.local.getItem(keys.tokenGateAccess)!)).toBe('kept');
+  });
+
+  it('campaign spec §4/§8: a verification that fails (network, server) counts as no access, with a warning', async () => {
+    const f = fakeEnv({ href: PAGE });
+    f.local.setItem(keys.tokenGateAccess, JSON.stringify('kept'));
+    const failure = new Error('offline');
+    const gate = new TokenGate(f.env, fakeApi({ verifyTokenGate: vi.fn(async () => Promise.reject(failure)) }), campaignFixture(gated), keys, () => false);
+    await expect(gate.check()).resolves.toEqual({ has_access: false, access_key: null });
+    expect(f.logs).toEqual([{ level: 'warn', args: ['Token gate verification failed', failure] }]);
+  });
+
+  it('campaign spec §7: a code answered without access, or granted without a key, stores nothing; only a grant is announced', async () => {
+    const f = fakeEnv({ href: PAGE });
+    const answers = [{ has_access: false, access_key: null }, { has_access: true, access_key: null }];
+    const api = fakeApi({ checkTokenGate: vi.fn(async () => answers.shift()) });
+    const gate = new TokenGate(f.env, api, campaignFixture({ ...gated, is_token_gate: true }), keys, () => false);
+    const changes: unknown[] = [];
+    gate.events.on('change', (r) => changes.push(r));
+    await expect(gate.submitCode('NOPE')).resolves.toEqual({ has_access: false, access_key: null });
+    expect(gate.result).toBeNull();
+    expect(changes).toEqual([]);
+    await expect(gate.submitCode('KEYLESS')).resolves.toEqual({ has_access: true, access_key: null });
+    expect(f.local.getItem(keys.tokenGateAccess)).toBeNull();
+    expect(changes).toEqual([{ has_access: true, access_key: null }]);
+  });
+
+  it('campaign spec §4: only the gate page redirects to the gated campaign, and only with access', async () => {
+    const target = 'https://cms.fanfare.example/c/fan-pages/gated';
+    const blockedOnGate = setup({ campaign: { ...gated, is_token_gate: true, token_gate_url: null, token_gated_campaign_url: target } });
+    await blockedOnGate.gate.check();
+    expect(blockedOnGate.assigned).toEqual([]);
+    const openOnPage = setup({ stored: 'kept', valid: ['kept'], campaign: { ...gated, is_token_gate: false, token_gate_url: null, token_gated_campaign_url: target } });
+    await openOnPage.gate.check();
+    expect(openOnPage.assigned).toEqual([]);
+  });
+
+  it('teardown: destroy drops the change listeners', async () => {
+    const { gate } = setup({ stored: 'kept', valid: ['kept'] });
+    const changes: unknown[] = [];
+    gate.events.on('change', (r) => changes.push(r));
+    gate.destroy();
+    await gate.check();
+    expect(changes).toEqual([]);
+  });
 });

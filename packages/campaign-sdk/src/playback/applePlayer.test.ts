@@ -142,4 +142,203 @@ describe('Apple-style player', () => {
     player.destroy();
     expect(mk.listenerCount()).toBe(0);
   });
+
+  it('campaign spec §4: stalled and the numeric states map too; an unknown state changes nothing', () => {
+    expect(mapAppleState('stalled')).toEqual({ isLoading: true });
+    expect(mapAppleState(9)).toEqual({ isLoading: true });
+    expect(mapAppleState(1)).toEqual({ isLoading: true });
+    expect(mapAppleState(3)).toEqual({ isPaused: true, isLoading: false });
+    expect(mapAppleState(7)).toBeNull();
+    const { mk, store } = setup();
+    mk.fire('playbackStateDidChange', { state: 2 });
+    const before = store.state;
+    mk.fire('playbackStateDidChange', { state: 7 });
+    expect(store.state).toBe(before);
+  });
+
+  it('campaign spec §4: a state event without a state reads the player; the event travels with the state', () => {
+    const { mk, store } = setup();
+    mk.playbackState = 2;
+    const event = { kind: 'no state field' };
+    mk.fire('playbackStateDidChange', event);
+    expect(store.state).toMatchObject({ isPaused: false, isLoading: false, originalEvent: event });
+    mk.playbackState = 3;
+    mk.fire('playbackStateDidChange', null);
+    expect(store.state.isPaused).toBe(true);
+  });
+
+  it('campaign spec §3/§4: the model starts with the provider volume and now-playing item; a bare item gives empty fields', () => {
+    const f = fakeEnv();
+    const mk = fakeMusicKit();
+    mk.volume = 0.45;
+    mk.nowPlayingItem = { id: 'x1' };
+    const store = new PlaybackStore(() => undefined);
+    new ApplePlayer(mk, store, f.env.logger, () => undefined);
+    expect(store.state.volume).toBe(0.45);
+    expect(store.state.currentTrack).toEqual({ id: 'x1', name: '', artists: [], album: '', durationMs: 0, image: null });
+    mk.nowPlayingItem = null;
+    mk.fire('nowPlayingItemDidChange');
+    expect(store.state.currentTrack).toBeNull();
+  });
+
+  it('campaign spec §4/§9: a new now-playing item starts its progress at 0', () => {
+    const { mk, store } = setup();
+    mk.currentPlaybackTime = 40;
+    mk.fire('playbackTimeDidChange');
+    expect(store.state.progressMs).toBe(40_000);
+    mk.nowPlayingItem = item('7');
+    const event = { item: '7' };
+    mk.fire('nowPlayingItemDidChange', event);
+    expect(store.state.progressMs).toBe(0);
+    expect(store.state.originalEvent).toBe(event);
+  });
+
+  it('campaign spec §4: the pending seek also fires when the state turns to playing, and when playback is ahead of the wanted position', async () => {
+    const { mk, player } = setup(['a', 'b']);
+    await player.playTrackAt('a', 3000);
+    // Index 0 is found in the queue: nothing is queued again.
+    expect(mk.calls.some((c) => c[0] === 'setQueue')).toBe(false);
+    expect(mk.calls).toContainEqual(['changeToMediaAtIndex', 0]);
+    mk.playbackState = 2;
+    mk.currentPlaybackTime = 6; // 3000 ms ahead
+    mk.fire('playbackStateDidChange', { state: 2 });
+    expect(mk.calls.filter((c) => c[0] === 'seekToTime')).toEqual([['seekToTime', 3]]);
+  });
+
+  it('campaign spec §4: exactly 2000 ms off is within the tolerance (no seek)', async () => {
+    const { mk, player } = setup(['a']);
+    await player.playTrackAt('a', 3000);
+    mk.playbackState = 2;
+    mk.currentPlaybackTime = 1;
+    mk.fire('playbackTimeDidChange');
+    expect(mk.calls.some((c) => c[0] === 'seekToTime')).toBe(false);
+  });
+
+  it('campaign spec §4: a seek waits while playback is paused or in an unknown state', async () => {
+    const { mk, player } = setup(['a']);
+    await player.playTrackAt('a', 60_000);
+    for (const state of [3, 7]) {
+      mk.playbackState = state;
+      mk.fire('playbackTimeDidChange');
+    }
+    expect(mk.calls.some((c) => c[0] === 'seekToTime')).toBe(false);
+  });
+
+  it('campaign spec §4: a track with a start position of 0 also goes through stop and jump', async () => {
+    const { mk, player } = setup(['a', 'b']);
+    await player.play({ type: 'track', id: 'b', positionMs: 0 });
+    expect(mk.calls.map((c) => c[0])).toEqual(['stop', 'changeToMediaAtIndex', 'play']);
+  });
+
+  it('campaign spec §7: a track, a track list at an offset, an album: queued with their start position, progress back to 0, then played', async () => {
+    const { mk, player, store } = setup();
+    store.updateProgress(50_000, true);
+    await player.play({ type: 'track', id: 's1' });
+    expect(store.state.progressMs).toBe(0);
+    store.updateProgress(50_000, true);
+    await player.play({ type: 'tracks', ids: ['a', 'b', 'c'], offset: 2 });
+    expect(store.state.progressMs).toBe(0);
+    await player.play({ type: 'tracks', ids: ['a'] });
+    await player.play({ type: 'playlist', id: 'pl.1', offset: 3 });
+    expect(mk.calls.filter((c) => c[0] === 'setQueue' || c[0] === 'play')).toEqual([
+      ['setQueue', { song: 's1', startPosition: 0 }],
+      ['play'],
+      ['setQueue', { songs: ['a', 'b', 'c'], startPosition: 2 }],
+      ['play'],
+      ['setQueue', { songs: ['a'], startPosition: 0 }],
+      ['play'],
+      ['setQueue', { playlist: 'pl.1', startPosition: 3 }],
+      ['play'],
+    ]);
+  });
+
+  it('campaign spec §8/§9: a queue of exactly 300 tracks is queued whole, once, without a warning', async () => {
+    const { mk, player, logs } = setup();
+    const ids = Array.from({ length: 300 }, (_, i) => `t${i}`);
+    await player.play({ type: 'tracks', ids });
+    expect(mk.calls.filter((c) => c[0] === 'setQueue')).toEqual([['setQueue', { songs: ids, startPosition: 0 }]]);
+    expect(logs).toEqual([]);
+  });
+
+  it("campaign spec §8: the provider's message is matched without regard to case; a non-Error failure is rethrown", async () => {
+    const { mk, player, initErrors } = setup();
+    mk.playError = new Error('UNSUITABLE Media Provider Object');
+    await expect(player.play()).resolves.toBeUndefined();
+    expect(initErrors).toEqual(['Playback unsupported']);
+    mk.playError = 'unsuitable media provider object' as unknown as Error;
+    await expect(player.play()).rejects.toBe('unsuitable media provider object');
+    expect(initErrors).toHaveLength(1);
+  });
+
+  it('campaign spec §4/§7: pause, seek, next, previous, volume within 0..1, shuffle', async () => {
+    const { mk, player, store } = setup();
+    await player.pause();
+    await player.seek(42_500);
+    await player.next();
+    await player.previous();
+    expect(mk.calls).toEqual([['pause'], ['seekToTime', 42.5], ['next'], ['previous']]);
+    expect(store.state.progressMs).toBe(42_500);
+    await player.setVolume(1.7);
+    expect(mk.volume).toBe(1);
+    await player.setVolume(-0.3);
+    expect(mk.volume).toBe(0);
+    await player.setVolume(0.35);
+    expect(mk.volume).toBe(0.35);
+    await player.setShuffle(true);
+    expect(mk.shuffleMode).toBe(1);
+    expect(store.state.isShuffle).toBe(true);
+    await player.setShuffle(false);
+    expect(mk.shuffleMode).toBe(0);
+    expect(store.state.isShuffle).toBe(false);
+  });
+
+  it('teardown: after destroy MusicKit events no longer reach the model', () => {
+    const { mk, player, store } = setup();
+    player.destroy();
+    mk.fire('playbackStateDidChange', { state: 2 });
+    mk.volume = 0.1;
+    mk.fire('playbackVolumeDidChange');
+    expect(store.state).toMatchObject({ isPaused: true, volume: 0.8 });
+  });
+
+  it('campaign spec §3: artwork without an address gives no image', () => {
+    const { mk, store } = setup();
+    mk.nowPlayingItem = { id: 'n1', attributes: { name: 'No art', artwork: {} } };
+    mk.fire('nowPlayingItemDidChange');
+    expect(store.state.currentTrack).toMatchObject({ id: 'n1', name: 'No art', image: null });
+  });
+
+  it('campaign spec §4: a start position applies to a single track only; a playlist with one is queued at its offset', async () => {
+    const { mk, player } = setup();
+    await player.play({ type: 'playlist', id: 'pl.1', offset: 1, positionMs: 5000 });
+    expect(mk.calls.map((c) => c[0])).toEqual(['setQueue', 'play']);
+    expect(mk.calls[0]).toEqual(['setQueue', { playlist: 'pl.1', startPosition: 1 }]);
+  });
+
+  it('campaign spec §4: an older request that resumes after a newer one started never seeks', async () => {
+    const { mk, player } = setup(['a', 'b']);
+    mk.playbackState = 2;
+    const slow = mk as { changeToMediaAtIndex: (i: number) => Promise<unknown> };
+    const change = slow.changeToMediaAtIndex;
+    let releaseFirst!: () => void;
+    const firstChange = new Promise<void>((r) => (releaseFirst = r));
+    let changes = 0;
+    slow.changeToMediaAtIndex = async (i) => {
+      await change(i);
+      if (++changes === 1) await firstChange;
+    };
+    const older = player.playTrackAt('a', 90_000);
+    await new Promise((r) => setTimeout(r, 0));
+    await player.playTrackAt('b', 30_000);
+    releaseFirst();
+    await older;
+    mk.fire('playbackTimeDidChange');
+    expect(mk.calls.filter((c) => c[0] === 'seekToTime')).toEqual([['seekToTime', 30]]);
+  });
+
+  it('campaign spec §4: a seek shows at once, even a short one', async () => {
+    const { player, store } = setup();
+    await player.seek(400);
+    expect(store.state.progressMs).toBe(400);
+  });
 });

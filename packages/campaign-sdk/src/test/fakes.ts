@@ -61,8 +61,9 @@ export function fakeEnv(o: { href?: string; parentOrigin?: string | null; langua
     meta: (name) => meta[name] ?? null,
     dispatch: (type, detail) => void dispatched.push({ type, detail }),
     messaging: {
-      addEventListener: (_t, fn) => void listeners.add(fn),
-      removeEventListener: (_t, fn) => void listeners.delete(fn),
+      // Only `message` listeners hear what `receive` delivers, as in a browser window.
+      addEventListener: (t, fn) => void (t === 'message' && listeners.add(fn)),
+      removeEventListener: (t, fn) => void (t === 'message' && listeners.delete(fn)),
       parent: parentOrigin ? { postMessage: (data, origin) => void posted.push({ data, origin }) } : null,
       parentOrigin,
     },
