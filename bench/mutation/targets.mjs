@@ -5,7 +5,7 @@ export const MUTATION_TARGETS = {
     tests: ['packages/campaign-sdk/src/**/*.test.ts'],
   },
   protocol: {
-    mutate: ['packages/protocol/src/**/*.ts', '!packages/protocol/src/**/*.test.ts'],
+    mutate: ['packages/protocol/src/**/*.ts', '!packages/protocol/src/**/*.test.ts', '!packages/protocol/src/test/**'],
     tests: ['packages/protocol/src/**/*.test.ts'],
   },
   'party-rules': {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { FunnelEventsBody, funnelVariantOf } from '@fanfare/protocol';
 import { FUNNEL_CONSENT_KEY, FunnelRecorder, funnelVisitorKey, referrerHostOf } from './funnel.ts';
-import { fakeEnv } from './test/fakes.ts';
+import { blockedStorage, fakeEnv } from './test/fakes.ts';
 
 function recorder(o: { objects?: boolean; isAbTestOn?: boolean; isLive?: boolean } = {}) {
   const sent: unknown[] = [];
@@ -168,17 +168,7 @@ describe('funnel events: batching, consent and the visitor id', () => {
     await r.flush();
     expect(events()).toEqual([['visit']]);
     const blocked = recording({ isAbTestOn: true });
-    blocked.f.env.localStorage = {
-      getItem: () => {
-        throw new Error('blocked');
-      },
-      setItem: () => {
-        throw new Error('blocked');
-      },
-      removeItem: () => {
-        throw new Error('blocked');
-      },
-    };
+    blocked.f.env.localStorage = blockedStorage;
     expect(blocked.r.hasConsent).toBe(true);
     expect(blocked.r.variant).toBe('a');
     expect(() => blocked.r.setConsent(false)).not.toThrow();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { StorageLike } from './env.ts';
 import { NEWSLETTER_BANNER_SHOWN_KEY, readJson, removeKey, storageKeys, writeJson } from './storage.ts';
+import { blockedStorage as blocked } from './test/fakes.ts';
 
 const isNumber = (v: unknown): v is number => typeof v === 'number';
 
@@ -8,19 +9,6 @@ function memory(): StorageLike & { data: Map<string, string> } {
   const data = new Map<string, string>();
   return { data, getItem: (k) => data.get(k) ?? null, setItem: (k, v) => void data.set(k, v), removeItem: (k) => void data.delete(k) };
 }
-
-/** Storage that throws on every call, as in a sandboxed frame or blocked private mode. */
-const blocked: StorageLike = {
-  getItem: () => {
-    throw new Error('SecurityError');
-  },
-  setItem: () => {
-    throw new Error('QuotaExceededError');
-  },
-  removeItem: () => {
-    throw new Error('SecurityError');
-  },
-};
 
 describe('campaign storage', () => {
   it('campaign spec §9: local storage keys per campaign (account token, locale, token gate access, tracking params)', () => {

@@ -20,6 +20,19 @@ export class MemoryStorage implements StorageLike {
   }
 }
 
+/** Storage that throws on every call, as in a sandboxed frame or blocked private mode. */
+export const blockedStorage: StorageLike = {
+  getItem: () => {
+    throw new Error('SecurityError');
+  },
+  setItem: () => {
+    throw new Error('QuotaExceededError');
+  },
+  removeItem: () => {
+    throw new Error('SecurityError');
+  },
+};
+
 export interface FakeEnv {
   env: PageEnv;
   local: MemoryStorage;

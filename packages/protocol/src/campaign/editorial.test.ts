@@ -29,23 +29,9 @@ import {
 } from './editorial.ts';
 import { HANDOVER_QUERY_PARAM, HandoverLink, HandoverRedeemBody, HandoverState } from './handover.ts';
 import { TokenGateCodesCsv, UploadFolderPathParam } from './routes.ts';
+import { expectAllRequired, refusal } from '../test/schemaChecks.ts';
 
 const lock = { user_id: 'cu1', user_email: 'ed@label.example', locked_at: '2025-05-01T11:00:00Z', expires_at: '2025-05-01T11:05:00Z' };
-
-/** Dropping any key of `example` is refused. */
-function expectAllRequired(schema: { safeParse(v: unknown): { success: boolean } }, example: Record<string, unknown>) {
-  for (const key of Object.keys(example)) {
-    const { [key]: _dropped, ...without } = example;
-    expect(schema.safeParse(without).success, `without ${key}`).toBe(false);
-  }
-}
-
-/** The message a schema refuses `value` with. */
-function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown): string {
-  const result = schema.safeParse(value);
-  expect(result.success).toBe(false);
-  return result.error?.issues[0]?.message ?? '';
-}
 
 describe('editorial workflow: publish and schedule', () => {
   it('time zones are the IANA names this runtime knows', () => {

@@ -28,6 +28,7 @@ import {
   UploadFolder,
   UserGeo,
 } from './entities.ts';
+import { expectAllRequired, refusal } from '../test/schemaChecks.ts';
 
 const newsletter = {
   id: 'news',
@@ -76,21 +77,6 @@ const campaign = {
   schedule_time_zone: 'Europe/Berlin',
   scheduled_publish_locales: ['de'],
 };
-
-/** The message a schema refuses `value` with. */
-function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown): string {
-  const result = schema.safeParse(value);
-  expect(result.success).toBe(false);
-  return result.error?.issues[0]?.message ?? '';
-}
-
-/** Every key of `example` except `optional` is required: dropping any one is refused. */
-function expectAllRequired(schema: { safeParse(v: unknown): { success: boolean } }, example: Record<string, unknown>, optional: string[] = []) {
-  for (const key of Object.keys(example).filter((k) => !optional.includes(k))) {
-    const { [key]: _dropped, ...without } = example;
-    expect(schema.safeParse(without).success, `without ${key}`).toBe(false);
-  }
-}
 
 describe('campaign spec §3: campaigns as the CMS sends them', () => {
   it('a campaign with every field set parses to itself; each field is required', () => {

@@ -14,6 +14,7 @@ import {
   TerritoryParams,
   TerritoryRelease,
 } from './presave.ts';
+import { refusal } from '../test/schemaChecks.ts';
 
 const presave = {
   id: 'ps1',
@@ -43,13 +44,6 @@ const territory = {
   services: ['spotify', 'apple'],
   checked_at: null,
 };
-
-/** The message a schema refuses `value` with. */
-function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown): string {
-  const result = schema.safeParse(value);
-  expect(result.success).toBe(false);
-  return result.error?.issues[0]?.message ?? '';
-}
 
 describe('pre-save: the release clock', () => {
   it('territories are upper-case country codes', () => {

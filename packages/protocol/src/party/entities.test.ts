@@ -40,6 +40,7 @@ import {
   VisualSettings,
 } from './entities.ts';
 import { REACTION_RATE_LIMITED_ERROR } from './socket.ts';
+import { expectAllRequired, refusal } from '../test/schemaChecks.ts';
 
 const track = { id: 't1', name: 'Intro', artists: ['Band', 'Guest'], album: 'Record', duration_ms: 180_000, image: 'https://img.example.com/c.jpg', service: 'umg_hls', hls_url: 'https://cdn.example.com/t1.m3u8' };
 const status = { track, progress_ms: 1000, is_paused: false, timestamp_ms: 1_700_000_000_000 };
@@ -129,21 +130,6 @@ const grant = {
   redeemed_by: [{ user_id: 'u3', display_name: 'bassist', redeemed_at: '2025-05-03T10:00:00Z' }],
 };
 const poll = { id: 'po1', question: 'Next?', options: ['t2', 't3'], duration_seconds: 60, set_next_track: true, created_at_ms: 1, closes_at_ms: 60_001, closed: true, results: [2, 1] };
-
-/** The message a schema refuses `value` with. */
-function refusal(schema: { safeParse(v: unknown): { success: boolean; error?: { issues: { message: string }[] } } }, value: unknown): string {
-  const result = schema.safeParse(value);
-  expect(result.success).toBe(false);
-  return result.error?.issues[0]?.message ?? '';
-}
-
-/** Every required key of `example` is required by `schema`: dropping any one is refused. */
-function expectAllRequired(schema: { safeParse(v: unknown): { success: boolean } }, example: Record<string, unknown>, optional: string[] = []) {
-  for (const key of Object.keys(example).filter((k) => !optional.includes(k))) {
-    const { [key]: _dropped, ...without } = example;
-    expect(schema.safeParse(without).success, `without ${key}`).toBe(false);
-  }
-}
 
 describe('spec 3: entities as the server sends them', () => {
   it('a party with every field set parses to itself, and each field is required', () => {
