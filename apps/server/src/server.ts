@@ -117,7 +117,12 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   await closeStartup();
 
   const dependencies = [{ name: 'database', probe: database.probe }, ...ctx.hub.dependencies()];
-  const isReady = () => checkReadiness(dependencies);
+  let draining = false;
+  // A draining node says so, so a load balancer that reads /readyz stops sending it anyone.
+  const isReady = async () => {
+    const answer = await checkReadiness(dependencies);
+    return draining ? { ready: false, checks: { ...answer.checks, node: 'draining' as const } } : answer;
+  };
   const base = { logger, isReady, bodyLimit: config.uploadMaxBytes + 64 * 1024, trustProxy: config.trustProxy ?? false };
   const party = opts.only === 'cms' ? null : await createHttpApp({ ...base, name: 'party', title: 'Fanfare party API', publicUrl: config.publicUrl });
   const cms = opts.only === 'party' ? null : await createHttpApp({ ...base, name: 'cms', title: 'Fanfare CMS API', publicUrl: config.cmsPublicUrl });
@@ -143,6 +148,13 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   // Stop accepting, let in-flight requests finish, then stop timers and the database.
   const close = () =>
     (closing ??= (async () => {
+      if (party && partyRuntime?.drainSockets) {
+        // New connections go to the other nodes (the proxy's next upstream) while this one's
+        // fans leave in slices; requests under way, chat posts among them, still finish.
+        draining = true;
+        if (party.server.listening) party.server.close();
+        await partyRuntime.drainSockets();
+      }
       await Promise.all([party?.close(), cms?.close()]);
       for (const closer of closers) await closer();
       await ctx.mailer.close();

@@ -11,7 +11,7 @@ import { can, fanActor } from './policies.ts';
 import { registerReactionRoutes } from './presence/routes.ts';
 import { SourcePeakSampler } from './stats/sourcePeaks.ts';
 import { DashboardSockets } from './stats/dashboardSockets.ts';
-import type { Closer } from './surface.ts';
+import type { Closer, PartyRuntime } from './surface.ts';
 import { timelineJobs } from './timeline/jobs.ts';
 import { currentStatus } from './timeline/playback.ts';
 import { registerTimelineRoutes } from './timeline/routes.ts';
@@ -42,7 +42,7 @@ export function partyChannelRules(ctx: ServerContext): ChannelRules {
 }
 
 /** The party's live side: its routes, the fan and dashboard sockets, reactions and timeline jobs. */
-export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobScheduler): Promise<Closer[]> {
+export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobScheduler, runtime: PartyRuntime): Promise<Closer[]> {
   const live = ctx.config.live;
   const sockets = new PartySocketServer(
     { hub: ctx.hub, rules: partyChannelRules(ctx), logger: ctx.logger, now: () => ctx.now(), metrics: ctx.metrics?.socketObserver() },
@@ -71,6 +71,7 @@ export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobS
       app.websocketServer.close();
     },
   });
+  runtime.drainSockets = () => sockets.drain(live.socketDrainPerSecond);
   const dashboards = new DashboardSockets(ctx, sockets);
   // Listeners by source outlive the sockets only as stored samples (the recap's figures).
   const sourcePeaks = new SourcePeakSampler(ctx, sockets, ctx.config.sourceSampleMs);

@@ -30,6 +30,8 @@ export type Closer = () => Promise<void>;
 /** What the composition root builds for the party domains (tests read its counters). */
 export interface PartyRuntime {
   fakeTraffic: FakeTraffic;
+  /** Sends the fans to other nodes before the listener closes (set by the live side). */
+  drainSockets?: () => Promise<void>;
 }
 
 /** The party API: fan identity, parties, music search, the emulators when no credentials are set. */
@@ -82,7 +84,7 @@ export async function registerPartySurface(app: App, ctx: ServerContext, runtime
   await registerRecapAndExportRoutes(app, ctx);
   // The server's one scheduler (made in server.ts) takes the party domains' due-time jobs.
   const closers: Closer[] = [];
-  closers.push(...(await registerPartyLive(app, ctx, jobs)));
+  closers.push(...(await registerPartyLive(app, ctx, jobs, runtime)));
   closers.push(...(await registerChat(app, ctx, jobs, runtime.fakeTraffic)));
   await registerReplay(app, ctx, jobs);
   await registerPartyWebApp(app, ctx);

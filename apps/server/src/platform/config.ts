@@ -133,6 +133,8 @@ export interface LiveConfig {
   socketSweepBudgetMs: number;
   /** Server ping interval; a socket silent for three intervals is closed. */
   socketHeartbeatMs: number;
+  /** On SIGTERM the node's sockets close at this many a second (0: all at once; SOCKET_DRAIN_PER_SECOND). */
+  socketDrainPerSecond: number;
   /** A socket whose unsent bytes stay above this for `socketSlowGraceMs` is shed (close 4008). */
   socketSendBufferSoftBytes: number;
   /** A socket whose unsent bytes exceed this is shed at once. */
@@ -198,6 +200,9 @@ const Env = z.object({
   SOCKET_SWEEP_BUDGET_MS: z.coerce.number().min(0).max(1000).default(5),
   // Decision 0024: `false` sends every frame through `socket.write` (the fan-out bench's before).
   SOCKET_HEARTBEAT_MS: z.coerce.number().int().min(50).default(20_000),
+  // Default: 1,000 a second on a cluster (REDIS_URL), where other nodes take the fans; a single
+  // node has nowhere to send them, so it closes them at once and restarts sooner.
+  SOCKET_DRAIN_PER_SECOND: z.coerce.number().int().min(0).max(1_000_000).optional(),
   SOCKET_SEND_BUFFER_SOFT_BYTES: z.coerce.number().int().positive().default(256 * 1024),
   SOCKET_SEND_BUFFER_HARD_BYTES: z.coerce.number().int().positive().default(1024 * 1024),
   SOCKET_SLOW_GRACE_MS: z.coerce.number().int().min(0).default(5_000),
@@ -312,6 +317,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       socketSweepChunk: e.SOCKET_SWEEP_CHUNK,
       socketSweepBudgetMs: e.SOCKET_SWEEP_BUDGET_MS,
       socketHeartbeatMs: e.SOCKET_HEARTBEAT_MS,
+      socketDrainPerSecond: e.SOCKET_DRAIN_PER_SECOND ?? (e.REDIS_URL ? 1_000 : 0),
       socketSendBufferSoftBytes: e.SOCKET_SEND_BUFFER_SOFT_BYTES,
       socketSendBufferHardBytes: Math.max(e.SOCKET_SEND_BUFFER_HARD_BYTES, e.SOCKET_SEND_BUFFER_SOFT_BYTES),
       socketSlowGraceMs: e.SOCKET_SLOW_GRACE_MS,

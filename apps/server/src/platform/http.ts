@@ -134,7 +134,7 @@ export async function createHttpApp(opts: HttpAppOptions): Promise<App> {
     const down = Object.keys(checks).filter((name) => checks[name] !== 'ok');
     return reply
       .status(ready ? 200 : 503)
-      .send(ready ? { status: 'ready', checks } : { detail: `Not ready: ${down.join(', ') || 'dependencies'} unreachable`, checks });
+      .send(ready ? { status: 'ready', checks } : { detail: `Not ready: ${down.map((name) => `${name} ${checks[name]}`).join(', ') || 'dependencies unreachable'}`, checks });
   });
   return app;
 }

@@ -5,7 +5,8 @@ export interface DependencyCheck {
   probe(timeoutMs: number): Promise<void>;
 }
 
-export type CheckResult = 'ok' | 'unreachable';
+/** A dependency's state; `draining` is the node's own, while it sends its fans elsewhere. */
+export type CheckResult = 'ok' | 'unreachable' | 'draining';
 
 /** What `/readyz` answers: ready only when every check passed. */
 export interface Readiness {

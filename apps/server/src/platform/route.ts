@@ -55,10 +55,11 @@ export interface EntryChecks {
 
 export type RouteHandler<R extends RouteDef, C> = (req: RouteRequest<R>, reply: FastifyReply, caller: C) => Promise<RouteResult<R>>;
 
-/** Fastify options a route may add to its entry (rate limits, the socket upgrade). */
+/** Fastify options a route may add to its entry (rate limits, the socket upgrade and its refusal). */
 export interface RouteExtras {
   config?: Record<string, unknown>;
   wsHandler?: (socket: never, req: never) => void;
+  onRequest?: (req: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
 }
 
 /** Name of every table entry, by identity: a def that is not an entry is refused. */
@@ -237,6 +238,7 @@ export function routeWith<G extends Guards>(guards: G, checks: EntryChecks = {})
         return reply.status(204).send();
       },
       ...(extras.wsHandler ? { wsHandler: extras.wsHandler } : {}),
+      ...(extras.onRequest ? { onRequest: extras.onRequest } : {}),
     };
     app.route(options as unknown as Parameters<App['route']>[0]);
   };

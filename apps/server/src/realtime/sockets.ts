@@ -118,6 +118,22 @@ const OPEN = 1;
 /** The server's text ping, framed once for every socket. */
 const PING_FRAME = wireFrame(Buffer.from(PING_TEXT));
 
+/** A drain closes a slice of the node's sockets this often. */
+const DRAIN_TICK_MS = 50;
+/** A drain ends within this, whatever the rate: the process exits 10 s after SIGTERM (main.ts). */
+export const DRAIN_MAX_MS = 7_000;
+
+/**
+ * How a drain closes `sockets` at `perSecond`: in `ticks` slices of `perTick`, DRAIN_TICK_MS
+ * apart, never longer than DRAIN_MAX_MS. A rate of 0 closes them all at once.
+ */
+export function drainPace(sockets: number, perSecond: number): { ticks: number; perTick: number } {
+  if (perSecond <= 0 || sockets === 0) return { ticks: 1, perTick: sockets };
+  const windowMs = Math.min(DRAIN_MAX_MS, (sockets / perSecond) * 1000);
+  const perTick = Math.ceil(sockets / Math.max(1, Math.ceil(windowMs / DRAIN_TICK_MS)));
+  return { ticks: Math.ceil(sockets / perTick), perTick };
+}
+
 /** Liveness, rate limits and shedding use a monotonic clock: the party clock may be moved in tests. */
 const mono = (): number => performance.now();
 /** A cycle reads the clock once per this many sockets, to end its turn when the budget is spent. */
@@ -438,6 +454,8 @@ export class PartySocketServer {
   private readonly beatSlices: HeartbeatSlices;
   private readonly presenceTimer: NodeJS.Timeout;
   private closing = false;
+  /** Set by `drain`: new sockets are turned away while the open ones leave. */
+  draining = false;
   /** Whether the event loop runs late (see `busyBatchMs`). */
   readonly load = new BusyGauge(BUSY_GAUGE);
 
@@ -529,7 +547,7 @@ export class PartySocketServer {
     });
     ws.on('close', () => this.detach(s, partyId));
     ws.on('error', () => this.detach(s, partyId));
-    if (this.closing) return this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
+    if (this.closing || this.draining) return this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
     this.authenticate(s, partyId, token).catch((err: unknown) => {
       this.deps.logger.error({ err, partyId }, 'socket authentication failed');
       this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server error');
@@ -784,6 +802,23 @@ export class PartySocketServer {
         }
         if (s.ws.readyState === OPEN) writeFrame(s.tcp, PING_FRAME);
       }
+    }
+  }
+
+  /**
+   * Sends this node's fans to the other nodes before it stops (a rolling restart): new sockets are
+   * turned away, and the open ones close with 4001 at `perSecond` (see `drainPace`). Closed all at
+   * once, they would all come back within the spec's first backoff (0.4 s plus up to 1 s) and hand
+   * the nodes that stay every resume in the same second, on top of their own fans.
+   */
+  async drain(perSecond: number): Promise<void> {
+    this.draining = true;
+    const open: FanSocket[] = [];
+    for (const c of this.channels.values()) for (const s of c.sockets) open.push(s);
+    const { ticks, perTick } = drainPace(open.length, perSecond);
+    for (let t = 0; t < ticks; t++) {
+      if (t > 0) await new Promise((r) => setTimeout(r, DRAIN_TICK_MS));
+      for (const s of open.slice(t * perTick, (t + 1) * perTick)) this.closeSocket(s, CloseCode.SERVER_SHUTDOWN, 'server shutting down');
     }
   }
 

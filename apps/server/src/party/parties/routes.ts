@@ -21,6 +21,12 @@ export async function registerPartyRoutes(app: App, ctx: ServerContext, sockets:
       if (query.view === DASHBOARD_VIEW) return dashboards.accept(socket, req.params.id, token);
       sockets.accept(socket, req.socket, req.params.id, token);
     }) as never,
+    // A draining node (SIGTERM in a cluster) takes no new sockets: a proxy passes a 503 on to the
+    // next node (proxy_next_upstream http_503), a client connected directly retries later.
+    onRequest: async (req, reply) => {
+      if (!sockets.draining || !req.headers.upgrade) return;
+      return reply.code(503).header('retry-after', '1').send({ detail: 'This node is shutting down; connect again and resume' });
+    },
   });
 
   // The back office's list of parties: CMS token or a back-office user's bearer (the guard).
