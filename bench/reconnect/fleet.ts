@@ -99,6 +99,19 @@ export function backTimes(fans: FanOutcome[], t0: number): number[] {
   return fans.filter((f) => f.droppedAt !== null).map((f) => (f.backAt === null ? Infinity : f.backAt - t0)).sort((a, b) => a - b);
 }
 
+/**
+ * Where "back" went, p50 / p99 ms over the fans that came back: the socket that brought them back
+ * opening (from t0), its hello (after the open), and the rest of the catch-up (after the hello).
+ */
+export function backPhases(fans: FanOutcome[], t0: number): Record<'open' | 'hello' | 'catch_up', { p50: number; p99: number }> {
+  const back = fans.filter((f) => f.backAt !== null && f.openAt !== null && f.helloAt !== null);
+  const phase = (d: (f: FanOutcome) => number) => {
+    const sorted = back.map(d).sort((a, b) => a - b);
+    return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
+  };
+  return { open: phase((f) => f.openAt! - t0), hello: phase((f) => f.helloAt! - f.openAt!), catch_up: phase((f) => f.backAt! - f.helloAt!) };
+}
+
 /** The value at quantile q of ascending values (nearest rank). */
 export function quantile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;

@@ -24,6 +24,8 @@ export async function storedSeqIds(base: string, token: string, init: RequestIni
 export function summarizeOutcomes(fans: FanOutcome[]) {
   const closeCodes: Record<string, number> = {};
   for (const f of fans) for (const [c, n] of Object.entries(f.closeCodes)) closeCodes[c] = (closeCodes[c] ?? 0) + n;
+  const errors: Record<string, number> = {};
+  for (const f of fans) for (const [c, n] of Object.entries(f.errors)) errors[c] = (errors[c] ?? 0) + n;
   const sum = (pick: (f: FanOutcome) => number) => fans.reduce((a, f) => a + pick(f), 0);
   return {
     dropped: fans.filter((f) => f.droppedAt !== null).length,
@@ -40,6 +42,7 @@ export function summarizeOutcomes(fans: FanOutcome[]) {
     over_retry_cap: fans.filter((f) => f.maxFailures > 5).length,
     shed: closeCodes['4008'] ?? 0,
     close_codes: closeCodes,
+    errors,
   };
 }
 

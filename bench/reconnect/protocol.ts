@@ -37,6 +37,9 @@ export type FromFanWorker =
 export interface FanOutcome {
   droppedAt: number | null;
   backAt: number | null;
+  /** When the socket that brought the fan back opened, and when it said hello (phases of "back"). */
+  openAt: number | null;
+  helloAt: number | null;
   /** Reconnect attempts after the drop (1 = the first one worked). */
   attempts: number;
   /** Most consecutive failed attempts (the app shows its error state beyond 5). */
@@ -56,6 +59,8 @@ export interface FanOutcome {
   firstSeq: number | null;
   extra: number;
   closeCodes: Record<string, number>;
+  /** Why attempts failed (socket errors and handshake answers, digits masked), counted. */
+  errors: Record<string, number>;
 }
 
 export interface FanWorkerReport {

@@ -135,6 +135,8 @@ class Fan {
   catchingUp = false;
   droppedAt: number | null = null;
   backAt: number | null = null;
+  openAt: number | null = null;
+  helloAt: number | null = null;
   attempts = 0;
   maxFailures = 0;
   resynced = 0;
@@ -143,6 +145,7 @@ class Fan {
   restErrors = 0;
   dupSent = 0;
   closeCodes: Record<string, number> = {};
+  errors: Record<string, number> = {};
   have = new Uint8Array(4096);
   /** Live latency samples (ms from due, capped) per latency window. */
   samples: Uint16Array[] = windows.map(() => new Uint16Array(256));
@@ -160,12 +163,16 @@ class Fan {
       this.spec.url,
       {
         onOpen: () => {
+          if (this.pendingBack) this.openAt = Date.now();
           this.resumedFrom = this.lastSeq;
           this.replay = null;
           if (this.lastSeq !== null) ws.send(JSON.stringify({ type: 'resume', last_seq_id: this.lastSeq }));
         },
         onText: (payload) => this.onFrame(ws, payload),
-        onError: () => undefined,
+        onError: (why) => {
+          const kind = why.replace(/\d+/g, 'N').slice(0, 60);
+          this.errors[kind] = (this.errors[kind] ?? 0) + 1;
+        },
         onClose: (code) => this.onClose(ws, code),
       },
       tlsOptions,
@@ -191,6 +198,7 @@ class Fan {
       if (c.type === 'hello') {
         const first = this.lastSeq === null;
         this.hello = true;
+        if (this.pendingBack) this.helloAt = now;
         this.helloSeq = c.seq_id ?? 0;
         if (!first && this.resumedFrom !== null && this.helloSeq > this.resumedFrom) this.replay = { from: this.resumedFrom, to: this.helloSeq };
         this.note(`hello ${this.helloSeq} last ${this.lastSeq}`);
@@ -321,6 +329,8 @@ class Fan {
     return {
       droppedAt: this.droppedAt,
       backAt: this.droppedAt === null ? null : this.pendingBack ? null : this.backAt,
+      openAt: this.openAt,
+      helloAt: this.helloAt,
       attempts: this.attempts,
       maxFailures: this.maxFailures,
       resynced: this.resynced,
@@ -334,6 +344,7 @@ class Fan {
       firstSeq: this.firstSeq,
       extra,
       closeCodes: this.closeCodes,
+      errors: this.errors,
     };
   }
 }

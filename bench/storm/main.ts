@@ -18,7 +18,7 @@ import { cpuSeconds } from '../lib/proc.ts';
 import { sleep } from '../lib/processes.ts';
 import { markdownTable, serverLogDir, textTable, writeResults } from '../lib/results.ts';
 import { createBenchParty, fanPosters, PARTY_ID, posterCount } from '../fanout/targets.ts';
-import { backTimes, FanFleet, quantile } from '../reconnect/fleet.ts';
+import { backPhases, backTimes, FanFleet, quantile } from '../reconnect/fleet.ts';
 import { listenQueueCounters, storedSeqIds, summarizeOutcomes } from '../reconnect/outcomes.ts';
 
 const { values: args } = parseArgs({
@@ -150,6 +150,7 @@ async function main(): Promise<void> {
       process_start_ms: upAt - restartAt,
       back_ms_from_up: { p50: quantile(back, 0.5), p99: quantile(back, 0.99), max: quantile(back, 1) },
       back_within_10s_pct: pct(10_000),
+      back_phases_ms: backPhases(fans, upAt),
       server_cpu_s_until_p99: stormCpuS,
       server_cpu_ms_per_fan: round2((stormCpuS * 1000) / cfg.fans),
       client_cpu_s_until_p99: clientCpuS,
@@ -164,7 +165,10 @@ async function main(): Promise<void> {
     const header = ['fans', 'dropped', 'back', 'p50 back ms', 'p99 back ms', 'max back ms', '≤ 10 s %', 'complete', 'missing', 'extra', 'dup sent', 'resynced', 'resumed', 'REST pages', 'REST errors', 'fans > 5 failures', 'sheds (4008)', 'listen overflows', 'down ms', 'server CPU s to p99', 'load before/after'];
     const row = [cfg.fans, s.dropped, s.back, result.back_ms_from_up.p50, result.back_ms_from_up.p99, result.back_ms_from_up.max, result.back_within_10s_pct, s.complete, s.missing, s.extra, s.dup_sent, s.resynced, s.resumed, s.rest_pages, s.rest_errors, s.over_retry_cap, s.shed, result.listen_overflows, result.down_ms, stormCpuS, `${loadBefore} / ${loadAfter}`];
     process.stdout.write(`\n${textTable(header, [row])}\n`);
-    log(`close codes ${JSON.stringify(s.close_codes)}; posts failed ${JSON.stringify(posted.failed)}; nstat ${JSON.stringify({ listen0, listen1 })}`);
+    const ph = result.back_phases_ms;
+    const phasesLine = `socket open ${ph.open.p50} / ${ph.open.p99} ms after answering again, hello ${ph.hello.p50} / ${ph.hello.p99} ms after the open, caught up ${ph.catch_up.p50} / ${ph.catch_up.p99} ms after the hello (p50 / p99)`;
+    log(`phases: ${phasesLine}`);
+    log(`close codes ${JSON.stringify(s.close_codes)}; attempt errors ${JSON.stringify(s.errors)}; posts failed ${JSON.stringify(posted.failed)}; nstat ${JSON.stringify({ listen0, listen1 })}`);
     if (!args['no-save']) {
       const md = [
         `# Reconnect storm, ${when}`,
@@ -176,8 +180,9 @@ async function main(): Promise<void> {
         markdownTable(header, [row]),
         '',
         `- "back": from the server answering HTTP again (first answer to a 20 ms poll) to the fan having said hello and caught up (replay through its hello, or the REST catch-up done). The node answered ${(result.down_ms / 1000).toFixed(1)} s after the kill; its process start took ${(result.process_start_ms / 1000).toFixed(1)} s.`,
+        `- Phases of "back": ${phasesLine}.`,
         `- "complete": fans holding every stored message (${expected.length}, read back over \`GET chat/messages\` after the run) and nothing else; "dup sent": sequenced events the server sent a fan again (the client drops them).`,
-        `- "fans > 5 failures": fans whose consecutive failed attempts went beyond 5, where the party app shows its error state (spec 5). Close codes seen: ${JSON.stringify(s.close_codes)}.`,
+        `- "fans > 5 failures": fans whose consecutive failed attempts went beyond 5, where the party app shows its error state (spec 5). Close codes seen: ${JSON.stringify(s.close_codes)}; why attempts failed: ${JSON.stringify(s.errors)}.`,
         `- "server CPU s to p99": CPU seconds (user + system) the restarted node used from answering again until 99 % of fans were back (${result.server_cpu_ms_per_fan} ms per fan, chat fan-out included), over ${stormWallS} s; the load client's workers used ${clientCpuS} CPU seconds meanwhile, on the same 2 cores.`,
         `- Listen-queue overflows: \`nstat -az TcpExtListenOverflows\` before and after (machine-wide): ${result.listen_overflows} (drops ${result.listen_drops}).`,
         `- Chat posts that failed (the node was down for part of the run): ${JSON.stringify(posted.failed)}.`,
