@@ -24,7 +24,7 @@ import { machineInfo, machineLine } from '../lib/machine.ts';
 import { freePort, sleep, stopProcess } from '../lib/processes.ts';
 import { markdownTable, serverLogDir, textTable, writeResults } from '../lib/results.ts';
 import { createBenchParty, fanPosters, PARTY_ID, posterCount } from '../fanout/targets.ts';
-import { backTimes, FanFleet, quantile } from '../reconnect/fleet.ts';
+import { backPhases, backTimes, FanFleet, quantile } from '../reconnect/fleet.ts';
 import { storedSeqIds, summarizeOutcomes } from '../reconnect/outcomes.ts';
 
 const PARTY_HOST = 'party.test';
@@ -79,6 +79,7 @@ interface ScenarioResult {
   posts_failed: Record<string, number>;
   node_back_ms: number;
   back_ms_from_gone: { p50: number; p99: number; max: number };
+  back_phases_ms: ReturnType<typeof backPhases>;
   back_within_10s_pct: number;
   back_within_30s_pct: number;
   survivor: { fans: number; steady: { p50: number; p99: number; n: number }; event: { p50: number; p99: number; n: number }; ratio_p99: number };
@@ -96,7 +97,7 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
   let fleet: FanFleet | null = null;
   let proxy: ReturnType<typeof startProxy> | null = null;
   try {
-    for (let i = 0; i < 2; i++) nodes.push(await startFanfareServer({ env, logFile: path.join(logDir, `${scenario}-node${i}.log`) }));
+    for (let i = 0; i < 2; i++) nodes.push(await startFanfareServer({ env, nodeArgs: process.env.BENCH_NODE_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_NODE_CPU_PROF}`] : undefined, logFile: path.join(logDir, `${scenario}-node${i}.log`) }));
     const { cert, key, ca } = selfSignedCertificate(dir, [PARTY_HOST, CMS_HOST]);
     const proxyPort = await freePort();
     writeProxyConfig(findNginx()!, {
@@ -184,6 +185,7 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       posts_failed: posted.failed,
       node_back_ms: nodeBackMs,
       back_ms_from_gone: { p50: quantile(back, 0.5), p99: quantile(back, 0.99), max: quantile(back, 1) },
+      back_phases_ms: backPhases(fans, goneAt),
       back_within_10s_pct: pct(10_000),
       back_within_30s_pct: pct(30_000),
       survivor: { fans: survivorFans, steady: q(steady), event: q(event), ratio_p99: Math.round((event.quantile(0.99) / steady.quantile(0.99)) * 100) / 100 },
@@ -193,6 +195,8 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       client_loop_delay_p99_ms: reports.map((r) => r.loop_delay_ms.p99),
     };
     log(`   back p50/p99/max ${result.back_ms_from_gone.p50}/${result.back_ms_from_gone.p99}/${result.back_ms_from_gone.max} ms; complete ${s.complete}/${cfg.fans}; survivor p99 ${result.survivor.steady.p99} → ${result.survivor.event.p99} ms`);
+    const ph = result.back_phases_ms;
+    log(`   phases p50/p99 ms: open ${ph.open.p50}/${ph.open.p99} after the signal, hello +${ph.hello.p50}/${ph.hello.p99}, caught up +${ph.catch_up.p50}/${ph.catch_up.p99}; attempt errors ${JSON.stringify(s.errors)}; close codes ${JSON.stringify(s.close_codes)}`);
     return result;
   } finally {
     fleet?.stop();
@@ -252,7 +256,7 @@ async function main(): Promise<void> {
       '',
       '- "back": from the node going away (the signal) to the fan having said hello on a node and replayed everything it missed (or finished the REST catch-up after `resync`).',
       '- "survivor": fans that never dropped (the node that stayed); latency from the due time of each chat post, steady state = posts due in the steady window, event = posts due in the 30 s from the signal.',
-      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms.`),
+      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; attempt errors ${JSON.stringify(r.summary.errors)}; phases of back (p50 / p99 ms): socket open ${r.back_phases_ms.open.p50} / ${r.back_phases_ms.open.p99} after the signal, hello ${r.back_phases_ms.hello.p50} / ${r.back_phases_ms.hello.p99} after the open, caught up ${r.back_phases_ms.catch_up.p50} / ${r.back_phases_ms.catch_up.p99} after the hello; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms.`),
       '',
     ].join('\n');
     const files = writeResults(String(args.name).replace(/[^\w.-]/g, '_'), { when, machine, config: cfg, results }, md);
