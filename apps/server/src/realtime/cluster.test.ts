@@ -1,8 +1,7 @@
 import { PartyClient } from '@fanfare/client';
 import { CloseCode, type SequencedEvent } from '@fanfare/protocol';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresDatabase, startTestServer, type TestServer } from '../test/harness.ts';
+import { createPostgresDatabase, dropRedisKeys, startTestServer, type TestServer } from '../test/harness.ts';
 import { TestSocket, closeTestServer, publishEvent, setUpParty, waitFor, type LiveFan } from '../test/liveParty.ts';
 import { voteQueueRefreshed } from '../party/timeline/queue.ts';
 
@@ -46,10 +45,7 @@ describe.runIf(RUN)('two server nodes on one PostgreSQL and one Redis', () => {
     if (!aClosed && a) await closeTestServer(a);
     if (b) await closeTestServer(b);
     await pg?.drop();
-    const redis = new Redis(process.env.TEST_REDIS_URL!);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(prefix);
   });
 
   it('scale-out: fans on different nodes see the same events in the same seq_id order; timers fire once; a killed node\'s fans resume on the other without loss', async () => {

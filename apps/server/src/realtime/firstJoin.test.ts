@@ -5,9 +5,8 @@
  * it is in the REST history the app loads. Raced many times, with fresh nodes and fresh parties.
  */
 import { PartyClient } from '@fanfare/client';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_CMS_TOKEN, createPostgresDatabase, startTestServer, type TestServer } from '../test/harness.ts';
+import { TEST_CMS_TOKEN, createPostgresDatabase, dropRedisKeys, startTestServer, type TestServer } from '../test/harness.ts';
 import { loginWithSpotify } from '../test/logins.ts';
 import { TestSocket, closeTestServer, waitFor } from '../test/liveParty.ts';
 
@@ -32,10 +31,7 @@ describe.runIf(RUN)('no event lost at a node’s first join (PostgreSQL + Redis)
     for (const n of nodes) await closeTestServer(n);
     if (a) await closeTestServer(a);
     await pg?.drop();
-    const redis = new Redis(process.env.TEST_REDIS_URL!);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(prefix);
   });
 
   it(`a post racing a fan’s join on a fresh node reaches the fan, in ${ROUNDS} rounds with fresh parties and ${ROUNDS / ROUNDS_PER_NODE} fresh nodes`, async () => {

@@ -1,12 +1,11 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { Redis } from 'ioredis';
 import pino from 'pino';
 import { afterAll, describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
 import { connectRedis } from '../platform/pubsub/redis.ts';
-import { createPostgresDatabase, DB_TARGETS } from '../test/harness.ts';
+import { createPostgresDatabase, DB_TARGETS, dropRedisKeys } from '../test/harness.ts';
 import { LocalPartyHub, type PartyHub } from './hub.ts';
 import { RedisPartyHub } from './redisHub.ts';
 import { databaseSeqBlocks, SEQ_BLOCK_SIZE } from './seqBlocks.ts';
@@ -75,10 +74,7 @@ const REDIS = process.env.TEST_REDIS_URL;
 describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('the Redis hub\'s seq_id survives Redis losing its data', () => {
   const prefix = `fanfare-seq-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;
   afterAll(async () => {
-    const redis = new Redis(REDIS!);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(prefix, REDIS!);
   });
 
   it('after the counter is lost, numbering resumes above every earlier seq_id and a resume from before gets resync', async () => {
@@ -88,10 +84,7 @@ describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('the Redis hub\'s seq_id 
       const before = await emitMany(hub, 5);
       expect(before).toEqual([1, 2, 3, 4, 5]);
       // What a Redis restart without persistence leaves: none of the party's keys.
-      const redis = new Redis(REDIS!);
-      const keys = await redis.keys(`${prefix}*`);
-      await redis.del(...keys);
-      await redis.quit();
+      await dropRedisKeys(prefix, REDIS!);
 
       expect(await hub.head(P)).toBeGreaterThanOrEqual(5);
       const after = await emitMany(hub, 3);
@@ -111,10 +104,7 @@ describe.runIf(REDIS && process.env.TEST_DATABASE_URL)('the Redis hub\'s seq_id 
 describe.runIf(REDIS)('the Redis hub serves a burst of resumes from shared reads of the log', () => {
   const prefix = `fanfare-burst-${process.pid}-${Math.random().toString(36).slice(2, 8)}:`;
   afterAll(async () => {
-    const redis = new Redis(REDIS!);
-    const keys = await redis.keys(`${prefix}*`);
-    if (keys.length) await redis.del(...keys);
-    await redis.quit();
+    await dropRedisKeys(prefix, REDIS!);
   });
 
   it('200 resumes from different seq_ids at once cost a handful of reads, and each gets exactly the events after its own', async () => {

@@ -2,9 +2,8 @@ import { PartySocket } from '@fanfare/client';
 import { CloseCode, type SequencedEvent } from '@fanfare/protocol';
 import { WebSocket as WsWebSocket } from 'ws';
 import net, { type Socket } from 'node:net';
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DB_TARGETS } from '../test/harness.ts';
+import { DB_TARGETS, dropRedisKeys } from '../test/harness.ts';
 import { loginWithApple } from '../test/logins.ts';
 import { requestsInFlight } from '../platform/requestsInFlight.ts';
 import type { Audience, SequencedEventInput } from './hub.ts';
@@ -46,12 +45,7 @@ describe.each(TARGETS)('party socket on $name', ({ db, redis }) => {
   }, 60_000);
   afterAll(async () => {
     await w?.close();
-    if (redis) {
-      const r = new Redis(process.env.TEST_REDIS_URL!);
-      const keys = await r.keys(`${prefix}*`);
-      if (keys.length) await r.del(...keys);
-      await r.quit();
-    }
+    if (redis) await dropRedisKeys(prefix);
   });
 
   it('spec 4/5 socket: a missing or bad token, an unknown party, or a fan not signed up closes with 1008', async () => {

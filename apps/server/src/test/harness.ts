@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { Redis } from 'ioredis';
 import pg from 'pg';
 import { loadConfig, type Config } from '../platform/config.ts';
 import { createLogger } from '../platform/logger.ts';
@@ -9,6 +10,17 @@ import { startServer, type RunningServer } from '../server.ts';
 import { migrateToLatest, openDatabase, type DatabaseHandle } from '../platform/db/database.ts';
 
 export type DbTarget = 'sqlite' | 'postgres';
+
+/** Deletes every key under a test's own Redis prefix (TEST_REDIS_URL unless `url` is given). */
+export async function dropRedisKeys(prefix: string, url = process.env.TEST_REDIS_URL!): Promise<void> {
+  const redis = new Redis(url);
+  try {
+    const keys = await redis.keys(`${prefix}*`);
+    if (keys.length) await redis.del(...keys);
+  } finally {
+    await redis.quit();
+  }
+}
 
 /** SQLite always; PostgreSQL too when TEST_DATABASE_URL is set (CI sets it). */
 export const DB_TARGETS: DbTarget[] = process.env.TEST_DATABASE_URL ? ['sqlite', 'postgres'] : ['sqlite'];
