@@ -49,6 +49,8 @@ export async function registerPartyLive(app: App, ctx: ServerContext, jobs: JobS
     {
       batchMs: live.socketBatchMs,
       busyBatchMs: live.socketBusyBatchMs,
+      stormBatchMs: live.socketStormBatchMs,
+      stormJoinsPerSecond: live.socketStormJoinsPerSecond,
       sweepChunk: live.socketSweepChunk,
       sweepBudgetMs: live.socketSweepBudgetMs,
       heartbeatMs: live.socketHeartbeatMs,

@@ -127,6 +127,10 @@ export interface LiveConfig {
   socketBatchMs: number;
   /** The batch window while the node's event loop runs late (SOCKET_BUSY_BATCH_MS). */
   socketBusyBatchMs: number;
+  /** The batch window while the node takes a reconnect storm (SOCKET_STORM_BATCH_MS). */
+  socketStormBatchMs: number;
+  /** Sockets arriving within a second that make a reconnect storm (SOCKET_STORM_JOINS_PER_SECOND). */
+  socketStormJoinsPerSecond: number;
   /** Sockets a party's cycle writes to per turn of the event loop at most (SOCKET_SWEEP_CHUNK). */
   socketSweepChunk: number;
   /** Milliseconds of socket writes after which a cycle's turn ends while a request is under way (SOCKET_SWEEP_BUDGET_MS). */
@@ -192,6 +196,10 @@ const Env = z.object({
   SOCKET_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(50),
   // The spec's chat batch window: the party app shows chat no more often than this anyway.
   SOCKET_BUSY_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(CHAT_BATCH_WINDOW_MS),
+  // 5,000 fans back after a crash: a frame a second to those already back leaves the node's time
+  // to letting the others in (bench/README.md, storm); playback events carry their server time.
+  SOCKET_STORM_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(1000),
+  SOCKET_STORM_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(200),
   // 30-50 ms of socket writes per turn on the bench machine; 5,000 (two chunks at 10,000 fans)
   // let the fan-out bench's chat posts back up again.
   SOCKET_SWEEP_CHUNK: z.coerce.number().int().min(1).max(1_000_000).default(2_000),
@@ -314,6 +322,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     live: {
       socketBatchMs: e.SOCKET_BATCH_MS,
       socketBusyBatchMs: e.SOCKET_BUSY_BATCH_MS,
+      socketStormBatchMs: e.SOCKET_STORM_BATCH_MS,
+      socketStormJoinsPerSecond: e.SOCKET_STORM_JOINS_PER_SECOND,
       socketSweepChunk: e.SOCKET_SWEEP_CHUNK,
       socketSweepBudgetMs: e.SOCKET_SWEEP_BUDGET_MS,
       socketHeartbeatMs: e.SOCKET_HEARTBEAT_MS,

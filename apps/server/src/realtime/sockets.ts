@@ -20,6 +20,7 @@ import type { WebSocket } from 'ws';
 import { HeartbeatSlices, heartbeatSliceCount } from './heartbeat.ts';
 import { wireFrame, writeFrame, type WireFrame } from './wireFrame.ts';
 import { inAudience, type Audience, type AudienceMember, type LoggedEvent, type PartyStream } from './hub.ts';
+import { JoinStorm } from './joinStorm.ts';
 import { BusyGauge } from '../platform/busyGauge.ts';
 import { requestsInFlight } from '../platform/requestsInFlight.ts';
 
@@ -79,6 +80,14 @@ export interface SocketOptions {
    * fewer, larger frames leave time for the fans coming back. Defaults to `batchMs`.
    */
   busyBatchMs?: number;
+  /**
+   * The batch window while the node takes a reconnect storm (STORM_JOINS_PER_SECOND sockets a
+   * second): the fans already back get fewer, fuller frames, and the node's time goes to letting
+   * the others in (default `busyBatchMs`).
+   */
+  stormBatchMs?: number;
+  /** Sockets arriving within a second that make a storm (default JOIN_STORM.perSecond). */
+  stormJoinsPerSecond?: number;
   /** Sockets a party's cycle writes to per turn of the event loop at most (see `PartyChannel`). */
   sweepChunk: number;
   /** Milliseconds of writes after which a cycle's turn ends while a request is under way (decision 0035). */
@@ -105,6 +114,8 @@ export interface SocketOptions {
 
 /** A 50 ms timer running 40 ms late marks the node busy, for 2 s after the last late tick. */
 const BUSY_GAUGE = { periodMs: 50, lateMs: 40, holdMs: 2_000 };
+/** 200 sockets arriving within a second is a reconnect storm, until 2 s after the last such second. */
+export const JOIN_STORM = { perSecond: 200, holdMs: 2_000 };
 
 /** Events per frame when replaying history after a `resume`. */
 const REPLAY_FRAME_EVENTS = 500;
@@ -275,8 +286,9 @@ class PartyChannel {
   /** Schedules a cycle (paced by the batch window) unless one is under way or scheduled. */
   kick(): void {
     if (this.cycle || this.cycleTimer) return;
-    const { batchMs, busyBatchMs = batchMs } = this.server.options;
-    const wait = Math.max(0, this.lastCycleAt + (this.server.load.busy ? busyBatchMs : batchMs) - mono());
+    const { batchMs, busyBatchMs = batchMs, stormBatchMs = busyBatchMs } = this.server.options;
+    const windowMs = this.server.storm.active ? stormBatchMs : this.server.load.busy ? busyBatchMs : batchMs;
+    const wait = Math.max(0, this.lastCycleAt + windowMs - mono());
     this.cycleTimer = setTimeout(() => this.startCycle(this.server.options.sweepChunk), wait);
   }
 
@@ -458,12 +470,15 @@ export class PartySocketServer {
   draining = false;
   /** Whether the event loop runs late (see `busyBatchMs`). */
   readonly load = new BusyGauge(BUSY_GAUGE);
+  /** Whether a reconnect storm is coming in (see `stormBatchMs`). */
+  readonly storm: JoinStorm;
 
   constructor(
     readonly deps: SocketDeps,
     readonly options: SocketOptions,
   ) {
     this.load.start();
+    this.storm = new JoinStorm({ ...JOIN_STORM, perSecond: options.stormJoinsPerSecond ?? JOIN_STORM.perSecond });
     // Pings go out in slices over the interval, never to every socket at once (issue 16).
     this.beatSlices = new HeartbeatSlices(heartbeatSliceCount(options.heartbeatMs));
     this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs / this.beatSlices.slices);
@@ -526,6 +541,7 @@ export class PartySocketServer {
   /** Takes a freshly upgraded socket; everything after happens through its events. */
   accept(ws: WebSocket, tcp: Socket, partyId: string, token: string | undefined): void {
     const s = new FanSocket(ws, tcp, mono(), this.options.inboundPerSecond * 2, this.beatSlices.assign());
+    this.storm.joined();
     // @fastify/websocket's own 'error' listener holds the upgrade's request and reply (headers,
     // logger, response object: kilobytes per socket, for the socket's whole life). Ours below
     // handles errors; dropping it lets them be collected (issue 16: memory per idle connection).
