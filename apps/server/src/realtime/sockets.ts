@@ -81,8 +81,8 @@ export interface SocketOptions {
    */
   busyBatchMs?: number;
   /**
-   * The batch window while the node takes a reconnect storm (STORM_JOINS_PER_SECOND sockets a
-   * second): the fans already back get fewer, fuller frames, and the node's time goes to letting
+   * The batch window while the node takes a reconnect storm (`stormJoinsPerSecond` sockets within
+   * a second): the fans already back get fewer, fuller frames, and the node's time goes to letting
    * the others in (default `busyBatchMs`).
    */
   stormBatchMs?: number;
