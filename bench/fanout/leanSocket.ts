@@ -32,7 +32,8 @@ export interface LeanSocketHandlers {
 export interface LeanTlsOptions {
   /** Connect here instead of the URL's host name (which stays the SNI name and `Host`). */
   connectHost?: string;
-  ca?: Buffer;
+  /** Built once per client, as a browser holds one: a context per connection costs milliseconds of CPU. */
+  secureContext?: tls.SecureContext;
   /** Called with each TLS session to resume; the next socket can pass it as `session`. */
   onSession?: (session: Buffer) => void;
   session?: Buffer;
@@ -59,7 +60,7 @@ export class LeanSocket {
         host: tlsOptions.connectHost ?? u.hostname,
         port: Number(u.port || 443),
         servername: u.hostname,
-        ca: tlsOptions.ca,
+        secureContext: tlsOptions.secureContext,
         session: tlsOptions.session,
       });
       t.setNoDelay(true);

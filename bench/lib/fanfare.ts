@@ -46,7 +46,7 @@ export async function startFanfareServer(opts: {
     // Empty counts as unset: SQLite under DATA_DIR and in-process pub/sub, whatever the shell has.
     DATABASE_URL: '',
     REDIS_URL: '',
-    LOG_LEVEL: 'warn',
+    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
     CMS_ADMIN_TOKEN: BENCH_CMS_TOKEN,
     // The bench signs up thousands of anonymous fans from one address.
     ANON_SIGNUP_RATE_LIMIT: '1000000',

@@ -4,6 +4,7 @@
  * against the stored messages and gathers the outcomes.
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds } from '../lib/proc.ts';
@@ -22,20 +23,33 @@ export interface FleetOptions {
   /** Keep-alive HTTP connections per worker for the REST catch-up. */
   httpConnections: number;
   windows: LatencyWindow[];
+  /**
+   * The first `observers` fans get a worker of their own: a few hundred fans whose device is not
+   * also busy reconnecting thousands of others, so their figures show the server, not the load
+   * client's own queue (0: none).
+   */
+  observers?: number;
   log: (line: string) => void;
 }
 
 export class FanFleet {
-  private constructor(private readonly children: ChildProcess[]) {}
+  private constructor(
+    private readonly children: ChildProcess[],
+    private readonly hasObserver: boolean,
+  ) {}
 
   /** Forks the workers and connects every fan; resolves once each said hello (or failed). */
   static async start(o: FleetOptions): Promise<{ fleet: FanFleet; ready: number; failed: number; ms: number; firstError: string | null }> {
-    const children = Array.from({ length: o.workers }, () => fork(path.join(HERE, 'worker.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
-    const fleet = new FanFleet(children);
+    const observers = Math.min(o.observers ?? 0, o.fans.length);
+    const bulk = o.fans.slice(observers);
+    const shares = Array.from({ length: o.workers }, (_, w) => bulk.filter((_, i) => i % o.workers === w));
+    if (observers > 0) shares.push(o.fans.slice(0, observers));
+    const children = shares.map(() => fork(path.join(HERE, 'worker.ts'), [], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CLIENT_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CLIENT_CPU_PROF}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
+    if (process.env.BENCH_CLIENT_NICE) for (const c of children) if (c.pid) os.setPriority(c.pid, Number(process.env.BENCH_CLIENT_NICE));
+    const fleet = new FanFleet(children, observers > 0);
     const results = await Promise.all(
       children.map((child, w) => {
-        const share = o.fans.filter((_, i) => i % o.workers === w);
-        const msg: ToFanWorker = { type: 'init', fans: share, httpBase: o.httpBase, partyId: o.partyId, tls: o.tls, concurrency: o.concurrency, httpConnections: o.httpConnections, windows: o.windows };
+        const msg: ToFanWorker = { type: 'init', fans: shares[w]!, httpBase: o.httpBase, partyId: o.partyId, tls: o.tls, concurrency: o.concurrency, httpConnections: o.httpConnections, windows: o.windows };
         return fleet.ask(child, msg, 'connected', 600_000);
       }),
     );
@@ -62,10 +76,10 @@ export class FanFleet {
   }
 
   /** Checks every fan against `expected` (the stored messages' seq_ids, ascending). */
-  async verify(expected: number[]): Promise<{ fans: FanOutcome[]; reports: FanWorkerReport[] }> {
+  async verify(expected: number[]): Promise<{ fans: FanOutcome[]; reports: FanWorkerReport[]; observer: FanWorkerReport | null }> {
     const reports = await Promise.all(this.children.map((c) => this.ask(c, { type: 'verify', expected }, 'report', 300_000)));
     const rs = reports.flatMap((r) => (r.type === 'report' ? [r.report] : []));
-    return { fans: rs.flatMap((r) => r.fans), reports: rs };
+    return { fans: rs.flatMap((r) => r.fans), reports: rs, observer: this.hasObserver ? (rs.at(-1) ?? null) : null };
   }
 
   stop(): void {

@@ -69,4 +69,6 @@ export interface FanWorkerReport {
   latency: { steady_fans: Record<string, [number, number][]>; dropped_fans: Record<string, [number, number][]> };
   /** Event-loop delay of the worker (client saturation shows here). */
   loop_delay_ms: { p50: number; p99: number; max: number };
+  /** [unix second, worst timer lateness in ms] */
+  late_by_second: [number, number][];
 }

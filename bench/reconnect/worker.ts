@@ -10,6 +10,7 @@
  */
 import http from 'node:http';
 import https from 'node:https';
+import tls from 'node:tls';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { gunzipSync } from 'node:zlib';
 import { reconnectDelayMs } from '@fanfare/client';
@@ -35,6 +36,15 @@ interface Item {
 
 const send = (msg: FromFanWorker) => process.send?.(msg);
 const loop = monitorEventLoopDelay({ resolution: 10 });
+/** The worst lateness of a 10 ms timer per wall-clock second: when the client itself held frames back. */
+const lateBySecond = new Map<number, number>();
+let tickDue = Date.now() + 10;
+setInterval(() => {
+  const now = Date.now();
+  const s = Math.floor(now / 1000);
+  lateBySecond.set(s, Math.max(lateBySecond.get(s) ?? 0, now - tickDue));
+  tickDue = now + 10;
+}, 10).unref();
 loop.enable();
 
 let partyId = '';
@@ -400,6 +410,7 @@ function verify(expectedSeqs: number[]): void {
       fans: fans.map((f) => f.outcome(expected, expectedSeqs, expectedIdx)),
       latency: { steady_fans: sparse(steady), dropped_fans: sparse(dropped) },
       loop_delay_ms: { p50: ms(loop.percentile(50)), p99: ms(loop.percentile(99)), max: ms(loop.max) },
+      late_by_second: [...lateBySecond],
     },
   });
 }
@@ -414,7 +425,7 @@ process.on('message', (msg: ToFanWorker) => {
         const ca = Buffer.from(msg.tls.caPem);
         let session: Buffer | undefined;
         // One TLS session for every fan of the worker: a reconnect resumes it instead of a full handshake.
-        tlsOptions = { ca, connectHost: msg.tls.connectHost, onSession: (s) => (tlsOptions.session = session = s), session };
+        tlsOptions = { secureContext: tls.createSecureContext({ ca }), connectHost: msg.tls.connectHost, onSession: (s) => (tlsOptions.session = session = s), session };
         agent = new https.Agent({ keepAlive: true, maxSockets: msg.httpConnections, ca });
       } else {
         agent = new http.Agent({ keepAlive: true, maxSockets: msg.httpConnections });

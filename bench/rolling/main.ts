@@ -17,7 +17,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
 import { integerReader } from '../lib/args.ts';
-import { runChatLoad } from '../lib/chatLoad.ts';
+import { LATE_MS, runChatLoad } from '../lib/chatLoad.ts';
 import { signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
 import { Histogram } from '../lib/histogram.ts';
 import { machineInfo, machineLine } from '../lib/machine.ts';
@@ -25,9 +25,13 @@ import { freePort, sleep, stopProcess } from '../lib/processes.ts';
 import { markdownTable, serverLogDir, textTable, writeResults } from '../lib/results.ts';
 import { createBenchParty, fanPosters, PARTY_ID, posterCount } from '../fanout/targets.ts';
 import { backPhases, backTimes, FanFleet, quantile } from '../reconnect/fleet.ts';
-import { storedSeqIds, summarizeOutcomes } from '../reconnect/outcomes.ts';
+import type { FanOutcome, FanWorkerReport } from '../reconnect/protocol.ts';
+import { listenQueueCounters, storedSeqIds, summarizeOutcomes } from '../reconnect/outcomes.ts';
 
 const PARTY_HOST = 'party.test';
+/** The survivor's latency is also read in slices of the event window, to show its shape. */
+const SLICE_MS = 2_000;
+const SLICES = 15;
 const CMS_HOST = 'cms.test';
 
 const { values: args } = parseArgs({
@@ -40,6 +44,7 @@ const { values: args } = parseArgs({
     'restart-after': { type: 'string', default: '1' },
     scenarios: { type: 'string', default: 'sigterm,sigkill' },
     workers: { type: 'string', default: '2' },
+    observers: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '200' },
     'http-connections': { type: 'string', default: '128' },
     'nginx-workers': { type: 'string', default: '2' },
@@ -60,6 +65,7 @@ const cfg = {
   restartAfterS: intArg('restart-after', 0, 300),
   scenarios: String(args.scenarios).split(',').filter((s): s is 'sigterm' | 'sigkill' => s === 'sigterm' || s === 'sigkill'),
   workers: intArg('workers', 1, 8),
+  observers: intArg('observers', 0, 2_000),
   concurrency: intArg('concurrency', 1, 5000),
   httpConnections: intArg('http-connections', 1, 10_000),
   nginxWorkers: intArg('nginx-workers', 1, 8),
@@ -71,22 +77,53 @@ if (cfg.scenarios.length === 0) throw new Error('--scenarios: sigterm, sigkill o
 const log = (line: string) => process.stdout.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`);
 const load1 = () => Math.round(os.loadavg()[0]! * 100) / 100;
 
-interface ScenarioResult {
+type Figures = ReturnType<typeof figures>;
+interface ScenarioResult extends Figures {
   scenario: 'sigterm' | 'sigkill';
   fans: number;
   connected: number;
   messages_stored: number;
   posts_failed: Record<string, number>;
   node_back_ms: number;
-  back_ms_from_gone: { p50: number; p99: number; max: number };
-  back_phases_ms: ReturnType<typeof backPhases>;
-  back_within_10s_pct: number;
-  back_within_30s_pct: number;
-  survivor: { fans: number; steady: { p50: number; p99: number; n: number }; event: { p50: number; p99: number; n: number }; ratio_p99: number };
+  /** Machine-wide listen-queue overflows from the signal to the end of the chat (nstat). */
+  listen_overflows: number;
+  /** The same figures over the observers' worker only (--observers). */
+  observers: Figures | null;
+  /** Per 2 s slice from the signal, each load-client worker's worst timer lateness (ms). */
+  client_late_ms_by_slice?: number[][];
   summary: ReturnType<typeof summarizeOutcomes>;
   load_before: number;
   load_after: number;
   client_loop_delay_p99_ms: number[];
+}
+
+/** Back times and the survivor's latency over a set of fans and the reports of their workers. */
+function figures(fans: FanOutcome[], reports: FanWorkerReport[], goneAt: number) {
+  const back = backTimes(fans, goneAt);
+  const pct = (ms: number) => Math.round((back.filter((b) => b <= ms).length / Math.max(1, back.length)) * 1000) / 10;
+  // The surviving node's fans are those that never dropped; their samples split by due time.
+  const steady = new Histogram(65_535);
+  const event = new Histogram(65_535);
+  const slices = Array.from({ length: SLICES }, () => new Histogram(65_535));
+  for (const sp of reports.map((r) => r.latency.steady_fans)) {
+    steady.addSparse(sp.steady ?? []);
+    event.addSparse(sp.event ?? []);
+    slices.forEach((h, i) => h.addSparse(sp[`slice${i}`] ?? []));
+  }
+  const q = (h: Histogram) => ({ p50: h.quantile(0.5), p99: h.quantile(0.99), n: h.total });
+  return {
+    back_ms_from_gone: { p50: quantile(back, 0.5), p99: quantile(back, 0.99), max: quantile(back, 1) },
+    back_phases_ms: backPhases(fans, goneAt),
+    back_within_10s_pct: pct(10_000),
+    back_within_30s_pct: pct(30_000),
+    survivor: {
+      fans: fans.filter((f) => f.droppedAt === null).length,
+      steady: q(steady),
+      event: q(event),
+      slices_p99: slices.map((h) => h.quantile(0.99)),
+      ratio_p99: Math.round((event.quantile(0.99) / steady.quantile(0.99)) * 100) / 100,
+    },
+  };
 }
 
 async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessEnv, tokens: string[], logDir: string): Promise<ScenarioResult> {
@@ -127,6 +164,7 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       concurrency: cfg.concurrency,
       httpConnections: cfg.httpConnections,
       windows: [],
+      observers: cfg.observers,
       log,
     });
     fleet = started.fleet;
@@ -142,10 +180,13 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     fleet.setWindows([
       { name: 'steady', t0: steadyFrom, t1: eventAt },
       { name: 'event', t0: eventAt, t1: eventAt + 30_000 },
+      // The event's shape: 2 s slices of due time, to see when the survivor's fans wait.
+      ...Array.from({ length: SLICES }, (_, i) => ({ name: `slice${i}`, t0: eventAt + i * SLICE_MS, t1: eventAt + (i + 1) * SLICE_MS })),
     ]);
     log(`   chat ${cfg.rate}/s for ${((chatEnd - chatStart) / 1000).toFixed(0)} s; ${scenario} at +${cfg.warmupS + cfg.steadyS} s`);
     const chat = runChatLoad(fanPosters([staying.base], tokens, cfg.rate), cfg.rate, chatStart, chatEnd);
     await sleep(eventAt - Date.now());
+    const listen0 = listenQueueCounters();
     const goneAt = Date.now();
     const exited = new Promise<void>((r) => leaving.child.once('exit', () => r()));
     leaving.child.kill(scenario === 'sigterm' ? 'SIGTERM' : 'SIGKILL');
@@ -157,26 +198,17 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     const nodeBackMs = Date.now() - goneAt;
     log(`   node 1 answering again ${(nodeBackMs / 1000).toFixed(1)} s after it went away`);
     const posted = await chat;
+    const listen1 = listenQueueCounters();
     await sleep(3000);
     const loadAfter = load1();
     const expected = await storedSeqIds(staying.base, tokens[0]!);
     log(`   checking ${cfg.fans} fans against ${expected.length} stored messages`);
-    const { fans, reports } = await fleet.verify(expected);
-    const back = backTimes(fans, goneAt);
+    const { fans, reports, observer } = await fleet.verify(expected);
     const gaps = fans.filter((f) => f.missing > 0).slice(0, 2);
     if (gaps.length) log(`   fans with gaps, e.g.: ${JSON.stringify(gaps.map((f) => ({ missing: f.missingRange, n: f.missing, first: f.firstSeq, dup: f.dupSent, trace: f.trace })))}`);
-    const pct = (ms: number) => Math.round((back.filter((b) => b <= ms).length / Math.max(1, back.length)) * 1000) / 10;
     const s = summarizeOutcomes(fans);
-    // The surviving node's fans are those that never dropped; their samples split by due time.
-    const steady = new Histogram(65_535);
-    const event = new Histogram(65_535);
-    const splitReports = reports.map((r) => r.latency.steady_fans);
-    for (const sp of splitReports) {
-      steady.addSparse(sp.steady ?? []);
-      event.addSparse(sp.event ?? []);
-    }
-    const survivorFans = fans.filter((f) => f.droppedAt === null).length;
-    const q = (h: Histogram) => ({ p50: h.quantile(0.5), p99: h.quantile(0.99), n: h.total });
+    const all = figures(fans, reports, goneAt);
+    const observed = observer ? figures(observer.fans, [observer], goneAt) : null;
     const result: ScenarioResult = {
       scenario,
       fans: cfg.fans,
@@ -184,17 +216,28 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       messages_stored: expected.length,
       posts_failed: posted.failed,
       node_back_ms: nodeBackMs,
-      back_ms_from_gone: { p50: quantile(back, 0.5), p99: quantile(back, 0.99), max: quantile(back, 1) },
-      back_phases_ms: backPhases(fans, goneAt),
-      back_within_10s_pct: pct(10_000),
-      back_within_30s_pct: pct(30_000),
-      survivor: { fans: survivorFans, steady: q(steady), event: q(event), ratio_p99: Math.round((event.quantile(0.99) / steady.quantile(0.99)) * 100) / 100 },
+      listen_overflows: listen1.overflows - listen0.overflows,
+      ...all,
+      observers: observed,
       summary: s,
       load_before: loadBefore,
       load_after: loadAfter,
       client_loop_delay_p99_ms: reports.map((r) => r.loop_delay_ms.p99),
     };
-    log(`   back p50/p99/max ${result.back_ms_from_gone.p50}/${result.back_ms_from_gone.p99}/${result.back_ms_from_gone.max} ms; complete ${s.complete}/${cfg.fans}; survivor p99 ${result.survivor.steady.p99} → ${result.survivor.event.p99} ms`);
+    const clientLate = Array.from({ length: SLICES }, (_, i) => {
+      const [a, b] = [Math.floor((eventAt + i * SLICE_MS) / 1000), Math.floor((eventAt + (i + 1) * SLICE_MS) / 1000)];
+      return reports.map((r) => Math.max(0, ...r.late_by_second.filter(([sec]) => sec >= a && sec < b).map(([, ms]) => ms)));
+    });
+    result.client_late_ms_by_slice = clientLate;
+    for (const [who, f] of [['all fans', all], [`${cfg.observers} observers`, observed]] as const) {
+      if (!f) continue;
+      log(`   ${who}: back p50/p99/max ${f.back_ms_from_gone.p50}/${f.back_ms_from_gone.p99}/${f.back_ms_from_gone.max} ms, ≤ 10 s ${f.back_within_10s_pct} %; survivor p99 ${f.survivor.steady.p99} → ${f.survivor.event.p99} ms (${f.survivor.ratio_p99}×)`);
+      log(`     survivor p99 ms by ${SLICE_MS / 1000} s of due time from the signal: ${f.survivor.slices_p99.join(' ')}`);
+    }
+    log(`   load client workers' worst timer lateness ms by ${SLICE_MS / 1000} s from the signal: ${clientLate.map((w) => w.join('/')).join(' ')}`);
+    const lateBySlice = Array.from({ length: SLICES }, (_, i) => posted.late_dues.filter((d) => d >= eventAt + i * SLICE_MS && d < eventAt + (i + 1) * SLICE_MS).length);
+    log(`   chat posts answered p50/p99/max ${posted.answer_ms.p50}/${posted.answer_ms.p99}/${posted.answer_ms.max} ms after due (sent p99/max ${posted.send_lag_ms.p99}/${posted.send_lag_ms.max} ms late); answered over ${LATE_MS} ms late by 2 s slice: ${lateBySlice.join(' ')}`);
+    log(`   complete ${s.complete}/${cfg.fans}; listen-queue overflows ${result.listen_overflows}`);
     const ph = result.back_phases_ms;
     log(`   phases p50/p99 ms: open ${ph.open.p50}/${ph.open.p99} after the signal, hello +${ph.hello.p50}/${ph.hello.p99}, caught up +${ph.catch_up.p50}/${ph.catch_up.p99}; attempt errors ${JSON.stringify(s.errors)}; close codes ${JSON.stringify(s.close_codes)}`);
     return result;
@@ -206,8 +249,12 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
   }
 }
 
-const HEADER = ['scenario', 'fans', 'dropped', 'back', 'p50 back ms', 'p99 back ms', 'max back ms', '≤ 10 s %', '≤ 30 s %', 'complete', 'missing', 'extra', 'dup sent', 'resumed', 'resynced', 'survivor fans', 'survivor p99 steady ms', 'survivor p99 event ms', 'ratio', 'node back ms', 'load before/after'];
-const row = (r: ScenarioResult) => [r.scenario, r.fans, r.summary.dropped, r.summary.back, r.back_ms_from_gone.p50, r.back_ms_from_gone.p99, r.back_ms_from_gone.max, r.back_within_10s_pct, r.back_within_30s_pct, r.summary.complete, r.summary.missing, r.summary.extra, r.summary.dup_sent, r.summary.resumed, r.summary.resynced, r.survivor.fans, r.survivor.steady.p99, r.survivor.event.p99, r.survivor.ratio_p99, r.node_back_ms, `${r.load_before} / ${r.load_after}`];
+const HEADER = ['scenario', 'fans', 'dropped', 'back', 'p50 back ms', 'p99 back ms', 'max back ms', '≤ 10 s %', '≤ 30 s %', 'complete', 'missing', 'extra', 'dup sent', 'resumed', 'resynced', 'survivor fans', 'survivor p99 steady ms', 'survivor p99 event ms', 'ratio', 'observers: p99 back ms', 'observers: ≤ 10 s %', 'observers: survivor p99 steady → event ms', 'observers: ratio', 'listen overflows', 'node back ms', 'load before/after'];
+const row = (r: ScenarioResult) => {
+  const o = r.observers;
+  return [r.scenario, r.fans, r.summary.dropped, r.summary.back, r.back_ms_from_gone.p50, r.back_ms_from_gone.p99, r.back_ms_from_gone.max, r.back_within_10s_pct, r.back_within_30s_pct, r.summary.complete, r.summary.missing, r.summary.extra, r.summary.dup_sent, r.summary.resumed, r.summary.resynced, r.survivor.fans, r.survivor.steady.p99, r.survivor.event.p99, r.survivor.ratio_p99,
+    o?.back_ms_from_gone.p99 ?? '', o?.back_within_10s_pct ?? '', o ? `${o.survivor.steady.p99} → ${o.survivor.event.p99}` : '', o?.survivor.ratio_p99 ?? '', r.listen_overflows, r.node_back_ms, `${r.load_before} / ${r.load_after}`];
+};
 
 async function main(): Promise<void> {
   if (!findNginx()) throw new Error('nginx is not installed (apt-get install -y nginx)');
@@ -256,7 +303,8 @@ async function main(): Promise<void> {
       '',
       '- "back": from the node going away (the signal) to the fan having said hello on a node and replayed everything it missed (or finished the REST catch-up after `resync`).',
       '- "survivor": fans that never dropped (the node that stayed); latency from the due time of each chat post, steady state = posts due in the steady window, event = posts due in the 30 s from the signal.',
-      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; attempt errors ${JSON.stringify(r.summary.errors)}; phases of back (p50 / p99 ms): socket open ${r.back_phases_ms.open.p50} / ${r.back_phases_ms.open.p99} after the signal, hello ${r.back_phases_ms.hello.p50} / ${r.back_phases_ms.hello.p99} after the open, caught up ${r.back_phases_ms.catch_up.p50} / ${r.back_phases_ms.catch_up.p99} after the hello; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms.`),
+      `- "observers": the first ${cfg.observers} fans, on a load-client worker of their own: their device is not also reconnecting thousands of other fans, so their figures show the proxy and the nodes rather than the load client's own queue (the bulk workers' timer lateness per 2 s slice is listed below).`,
+      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; attempt errors ${JSON.stringify(r.summary.errors)}; phases of back (p50 / p99 ms): socket open ${r.back_phases_ms.open.p50} / ${r.back_phases_ms.open.p99} after the signal, hello ${r.back_phases_ms.hello.p50} / ${r.back_phases_ms.hello.p99} after the open, caught up ${r.back_phases_ms.catch_up.p50} / ${r.back_phases_ms.catch_up.p99} after the hello; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms; workers' worst timer lateness per 2 s slice from the signal (ms, bulk workers then observers): ${(r.client_late_ms_by_slice ?? []).map((w) => w.join('/')).join(' ')}; survivor p99 per 2 s slice (all fans): ${r.survivor.slices_p99.join(' ')}${r.observers ? `, observers: ${r.observers.survivor.slices_p99.join(' ')}` : ''}.`),
       '',
     ].join('\n');
     const files = writeResults(String(args.name).replace(/[^\w.-]/g, '_'), { when, machine, config: cfg, results }, md);
