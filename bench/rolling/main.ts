@@ -201,7 +201,18 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     const listen1 = listenQueueCounters();
     await sleep(3000);
     const loadAfter = load1();
-    const expected = await storedSeqIds(staying.base, tokens[0]!);
+    // At 10,000 fans the survivor may still be catching up: a few tries before giving up.
+    let expected: number[] = [];
+    for (let attempt = 1; ; attempt++) {
+      try {
+        expected = await storedSeqIds(staying.base, tokens[0]!);
+        break;
+      } catch (e) {
+        if (attempt >= 4) throw e;
+        log(`   reading the stored messages failed (${String(e)}); again in 5 s`);
+        await sleep(5000);
+      }
+    }
     log(`   checking ${cfg.fans} fans against ${expected.length} stored messages`);
     const { fans, reports, observer } = await fleet.verify(expected);
     const gaps = fans.filter((f) => f.missing > 0).slice(0, 2);
