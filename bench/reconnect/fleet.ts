@@ -4,7 +4,6 @@
  * against the stored messages and gathers the outcomes.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { cpuSeconds } from '../lib/proc.ts';
@@ -44,8 +43,10 @@ export class FanFleet {
     const bulk = o.fans.slice(observers);
     const shares = Array.from({ length: o.workers }, (_, w) => bulk.filter((_, i) => i % o.workers === w));
     if (observers > 0) shares.push(o.fans.slice(0, observers));
-    const children = shares.map(() => fork(path.join(HERE, 'worker.ts'), [], { execArgv: ['--import', 'tsx', ...(process.env.BENCH_CLIENT_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CLIENT_CPU_PROF}`] : [])], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
-    if (process.env.BENCH_CLIENT_NICE) for (const c of children) if (c.pid) os.setPriority(c.pid, Number(process.env.BENCH_CLIENT_NICE));
+    // BENCH_CLIENT_CPU_PROF=dir: a CPU profile of each worker, as BENCH_NODE_CPU_PROF for the nodes.
+    const prof = process.env.BENCH_CLIENT_CPU_PROF;
+    const execArgv = ['--import', 'tsx', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])];
+    const children = shares.map(() => fork(path.join(HERE, 'worker.ts'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     const fleet = new FanFleet(children, observers > 0);
     const results = await Promise.all(
       children.map((child, w) => {
