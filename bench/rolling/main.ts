@@ -45,6 +45,7 @@ const { values: args } = parseArgs({
     scenarios: { type: 'string', default: 'sigterm,sigkill' },
     workers: { type: 'string', default: '2' },
     observers: { type: 'string', default: '200' },
+    'shared-socket-port': { type: 'boolean', default: false },
     concurrency: { type: 'string', default: '200' },
     'http-connections': { type: 'string', default: '128' },
     'nginx-workers': { type: 'string', default: '2' },
@@ -66,6 +67,8 @@ const cfg = {
   scenarios: String(args.scenarios).split(',').filter((s): s is 'sigterm' | 'sigkill' => s === 'sigterm' || s === 'sigkill'),
   workers: intArg('workers', 1, 8),
   observers: intArg('observers', 0, 2_000),
+  /** The nodes take socket upgrades on PORT, as before SOCKET_PORT. */
+  sharedSocketPort: Boolean(args['shared-socket-port']),
   concurrency: intArg('concurrency', 1, 5000),
   httpConnections: intArg('http-connections', 1, 10_000),
   nginxWorkers: intArg('nginx-workers', 1, 8),
@@ -134,7 +137,11 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
   let fleet: FanFleet | null = null;
   let proxy: ReturnType<typeof startProxy> | null = null;
   try {
-    for (let i = 0; i < 2; i++) nodes.push(await startFanfareServer({ env, nodeArgs: process.env.BENCH_NODE_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_NODE_CPU_PROF}`] : undefined, logFile: path.join(logDir, `${scenario}-node${i}.log`) }));
+    // Each node's SOCKET_PORT (unless --shared-socket-port): upgrades in an accept queue of their own.
+    const socketPorts = [await freePort(), await freePort()];
+    const nodeEnv = (i: number) => (cfg.sharedSocketPort ? env : { ...env, SOCKET_PORT: String(socketPorts[i]) });
+    const socketsOf = (i: number) => `127.0.0.1:${cfg.sharedSocketPort ? nodes[i]!.port : socketPorts[i]}`;
+    for (let i = 0; i < 2; i++) nodes.push(await startFanfareServer({ env: nodeEnv(i), nodeArgs: process.env.BENCH_NODE_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_NODE_CPU_PROF}`] : undefined, logFile: path.join(logDir, `${scenario}-node${i}.log`) }));
     const { cert, key, ca } = selfSignedCertificate(dir, [PARTY_HOST, CMS_HOST]);
     const proxyPort = await freePort();
     writeProxyConfig(findNginx()!, {
@@ -145,8 +152,8 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       cert,
       key,
       nodes: [
-        { party: `127.0.0.1:${nodes[0]!.port}`, cms: `127.0.0.1:${nodes[0]!.cmsPort}` },
-        { party: `127.0.0.1:${nodes[1]!.port}`, cms: `127.0.0.1:${nodes[1]!.cmsPort}` },
+        { party: `127.0.0.1:${nodes[0]!.port}`, sockets: socketsOf(0), cms: `127.0.0.1:${nodes[0]!.cmsPort}` },
+        { party: `127.0.0.1:${nodes[1]!.port}`, sockets: socketsOf(1), cms: `127.0.0.1:${nodes[1]!.cmsPort}` },
       ],
       workerProcesses: cfg.nginxWorkers,
       workerConnections: Math.ceil((cfg.fans * 2.5) / cfg.nginxWorkers) + 1024,
@@ -193,7 +200,7 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     await exited;
     log(`   node 1 exited ${Date.now() - goneAt} ms after ${scenario.toUpperCase()}`);
     await sleep(Math.max(0, goneAt + cfg.restartAfterS * 1000 - Date.now()));
-    const again = await startFanfareServer({ env, dataDir: leaving.dataDir, port: leaving.port, cmsPort: leaving.cmsPort, logFile: path.join(logDir, `${scenario}-node0-again.log`) });
+    const again = await startFanfareServer({ env: nodeEnv(0), dataDir: leaving.dataDir, port: leaving.port, cmsPort: leaving.cmsPort, logFile: path.join(logDir, `${scenario}-node0-again.log`) });
     nodes[0] = again;
     const nodeBackMs = Date.now() - goneAt;
     log(`   node 1 answering again ${(nodeBackMs / 1000).toFixed(1)} s after it went away`);
@@ -308,7 +315,7 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine(machine)}. Shared with other engineers' work (load average per scenario in the table); nginx, both nodes, PostgreSQL, Redis and the load client share the 2 cores.`,
       '',
-      `Run: ${cfg.fans.toLocaleString('en')} fans through nginx (\`deploy/nginx/fanfare.conf.template\` rendered as the topology test renders it: TLS, round robin over 2 nodes, ${cfg.nginxWorkers} worker(s)) onto 2 nodes on one PostgreSQL database and one Redis (${cfg.redisUrl}, own key prefix); chat ${cfg.rate} posts/s over HTTP to the node that stays; ${cfg.warmupS} s warm-up, ${cfg.steadyS} s steady state, then node 1 gets SIGTERM (graceful restart) or SIGKILL (crash); it is started again ${cfg.restartAfterS} s after the signal (once it exited); ${cfg.settleS} s to settle. Each scenario starts fresh nodes and sockets. Fans reconnect as the party app does (spec backoff and jitter, \`resume\`, REST catch-up after \`resync\`), ${cfg.workers} load-client workers, TLS sessions resumed.`,
+      `Run: ${cfg.fans.toLocaleString('en')} fans through nginx (\`deploy/nginx/fanfare.conf.template\` rendered as the topology test renders it: TLS, round robin over 2 nodes, ${cfg.nginxWorkers} worker(s), socket upgrades to ${cfg.sharedSocketPort ? 'PORT' : 'each node\'s SOCKET_PORT'}) onto 2 nodes on one PostgreSQL database and one Redis (${cfg.redisUrl}, own key prefix); chat ${cfg.rate} posts/s over HTTP to the node that stays; ${cfg.warmupS} s warm-up, ${cfg.steadyS} s steady state, then node 1 gets SIGTERM (graceful restart) or SIGKILL (crash); it is started again ${cfg.restartAfterS} s after the signal (once it exited); ${cfg.settleS} s to settle. Each scenario starts fresh nodes and sockets. Fans reconnect as the party app does (spec backoff and jitter, \`resume\`, REST catch-up after \`resync\`), ${cfg.workers} load-client workers, TLS sessions resumed.`,
       '',
       markdownTable(HEADER, results.map(row)),
       '',

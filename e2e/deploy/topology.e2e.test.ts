@@ -96,7 +96,7 @@ describe.skipIf(missing.length > 0)('the reference deployment: nginx with TLS an
   let dir: string;
   let partyUrl: string;
   let cmsUrl: string;
-  let nodePorts: { party: number; cms: number }[] = [];
+  let nodePorts: { party: number; sockets: number; cms: number }[] = [];
   let db: { url: string; drop: () => Promise<void> } | undefined;
   const children: Child[] = [];
   let nginx: Child | undefined;
@@ -118,7 +118,7 @@ describe.skipIf(missing.length > 0)('the reference deployment: nginx with TLS an
     partyUrl = `https://${PARTY_HOST}:${proxyPort}`;
     cmsUrl = `https://${CMS_HOST}:${proxyPort}`;
     nodePorts = [];
-    for (let i = 0; i < 2; i++) nodePorts.push({ party: await freePort(), cms: await freePort() });
+    for (let i = 0; i < 2; i++) nodePorts.push({ party: await freePort(), sockets: await freePort(), cms: await freePort() });
     db = await createPostgresDatabase();
 
     // The settings that must match on every node (docs/DEPLOY.md), once; then each node's own.
@@ -147,7 +147,7 @@ describe.skipIf(missing.length > 0)('the reference deployment: nginx with TLS an
       LOG_LEVEL: 'warn',
     };
     for (const ports of nodePorts) {
-      const env: NodeJS.ProcessEnv = { ...process.env, ...shared, HOST: '127.0.0.1', PORT: String(ports.party), CMS_PORT: String(ports.cms) };
+      const env: NodeJS.ProcessEnv = { ...process.env, ...shared, HOST: '127.0.0.1', PORT: String(ports.party), SOCKET_PORT: String(ports.sockets), CMS_PORT: String(ports.cms) };
       delete env.NODE_OPTIONS;
       const proc = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], { cwd: path.join(ROOT, 'apps/server'), env, stdio: ['ignore', 'pipe', 'pipe'] });
       children.push(new Child(proc));
@@ -161,8 +161,8 @@ describe.skipIf(missing.length > 0)('the reference deployment: nginx with TLS an
       cert,
       key,
       nodes: [
-        { party: `127.0.0.1:${nodePorts[0]!.party}`, cms: `127.0.0.1:${nodePorts[0]!.cms}` },
-        { party: `127.0.0.1:${nodePorts[1]!.party}`, cms: `127.0.0.1:${nodePorts[1]!.cms}` },
+        { party: `127.0.0.1:${nodePorts[0]!.party}`, sockets: `127.0.0.1:${nodePorts[0]!.sockets}`, cms: `127.0.0.1:${nodePorts[0]!.cms}` },
+        { party: `127.0.0.1:${nodePorts[1]!.party}`, sockets: `127.0.0.1:${nodePorts[1]!.sockets}`, cms: `127.0.0.1:${nodePorts[1]!.cms}` },
       ],
     });
     nginx = new Child(startProxy(NGINX!, dir));

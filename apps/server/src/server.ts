@@ -14,6 +14,7 @@ import { databaseSeqBlocks } from './realtime/seqBlocks.ts';
 import { UnitOfWork } from './realtime/unitOfWork.ts';
 import { ChatSeqRecorder } from './party/chat/messages/publish.ts';
 import { checkReadiness } from './platform/readiness.ts';
+import { closeListener, listen, socketListenerFor, socketListenerUrl } from './platform/socketListener.ts';
 import { Metrics, registerMetrics } from './platform/metrics.ts';
 import { registerPartySurface, type PartyRuntime } from './party/surface.ts';
 import { registerCmsSurface } from './cms/surface.ts';
@@ -42,8 +43,8 @@ export interface RunningServer {
   partyRuntime: PartyRuntime | null;
   party: App | null;
   cms: App | null;
-  /** Base URLs the listeners answer on. */
-  urls: { party: string | null; cms: string | null };
+  /** Base URLs the listeners answer on; `sockets` is the SOCKET_PORT listener's (null: none). */
+  urls: { party: string | null; cms: string | null; sockets: string | null };
   close(): Promise<void>;
 }
 
@@ -144,6 +145,8 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
   if (cms) await registerCmsSurface(cms, ctx);
   jobs.start();
 
+  const socketPort = party ? config.socketPort : null;
+  const socketListener = socketPort !== null && party ? socketListenerFor(party.server) : null;
   let closing: Promise<void> | null = null;
   // Stop accepting, let in-flight requests finish, then stop timers and the database.
   const close = () =>
@@ -153,9 +156,10 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
         // fans leave in slices; requests under way, chat posts among them, still finish.
         draining = true;
         if (party.server.listening) party.server.close();
+        if (socketListener?.listening) socketListener.close();
         await partyRuntime.drainSockets();
       }
-      await Promise.all([party?.close(), cms?.close()]);
+      await Promise.all([party?.close(), cms?.close(), socketListener && closeListener(socketListener)]);
       for (const closer of closers) await closer();
       await ctx.mailer.close();
       await ctx.hub.close();
@@ -166,6 +170,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     // A deep accept queue: after a restart thousands of fans reconnect within seconds, and a
     // full queue makes the kernel drop their SYNs, which they retry on TCP's backoff, not ours.
     if (party) await party.listen({ host: config.host, port: config.partyPort, backlog: config.live.listenBacklog });
+    if (socketListener && socketPort !== null) await listen(socketListener, config.host, socketPort, config.live.listenBacklog);
     if (cms) await cms.listen({ host: config.host, port: config.cmsPort, backlog: config.live.listenBacklog });
   } catch (e) {
     // A port already taken: release the timers, hub and database made above, then report it.
@@ -178,7 +183,7 @@ export async function startServer(config: Config, opts: StartOptions): Promise<R
     partyRuntime,
     party,
     cms,
-    urls: { party: party ? config.publicUrl : null, cms: cms ? config.cmsPublicUrl : null },
+    urls: { party: party ? config.publicUrl : null, cms: cms ? config.cmsPublicUrl : null, sockets: socketListenerUrl(socketListener) },
     close,
   };
 }

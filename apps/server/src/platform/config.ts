@@ -12,6 +12,8 @@ export interface Config {
   production: boolean;
   host: string;
   partyPort: number;
+  /** A port of its own for the party sockets' upgrades (SOCKET_PORT); null: they share PORT. */
+  socketPort: number | null;
   cmsPort: number;
   /** Public base URL of the party API (what browsers and providers are sent to). */
   publicUrl: string;
@@ -186,6 +188,7 @@ const Env = z.object({
   NODE_ENV: z.string().optional(),
   HOST: z.string().default('127.0.0.1'),
   PORT: Port.default(8080),
+  SOCKET_PORT: Port.optional(),
   CMS_PORT: Port.default(1337),
   PUBLIC_URL: z.url().optional(),
   CMS_PUBLIC_URL: z.url().optional(),
@@ -312,6 +315,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production,
     host: e.HOST,
     partyPort: e.PORT,
+    socketPort: e.SOCKET_PORT ?? null,
     cmsPort: e.CMS_PORT,
     publicUrl,
     cmsPublicUrl,

@@ -39,6 +39,12 @@ export function selfSignedCertificate(dir: string, hosts: string[]): { cert: str
   return { cert, key, ca: fs.readFileSync(cert) };
 }
 
+export interface ProxyNode {
+  party: string;
+  sockets?: string;
+  cms: string;
+}
+
 export interface ProxyConfig {
   /** The folder for the configuration, pid, logs and temp files (readable by nginx's workers). */
   dir: string;
@@ -48,8 +54,8 @@ export interface ProxyConfig {
   cmsHost: string;
   cert: string;
   key: string;
-  /** The two nodes of the template, `127.0.0.1:port` each. */
-  nodes: [{ party: string; cms: string }, { party: string; cms: string }];
+  /** The two nodes of the template, `127.0.0.1:port` each; `sockets` is the SOCKET_PORT (default: `party`). */
+  nodes: [ProxyNode, ProxyNode];
   workerProcesses?: number;
   /** Connections per worker: a proxied socket takes two. */
   workerConnections?: number;
@@ -66,6 +72,8 @@ export function writeProxyConfig(nginx: string, c: ProxyConfig): string {
     TLS_KEY: c.key,
     NODE1_PARTY: c.nodes[0].party,
     NODE2_PARTY: c.nodes[1].party,
+    NODE1_SOCKETS: c.nodes[0].sockets ?? c.nodes[0].party,
+    NODE2_SOCKETS: c.nodes[1].sockets ?? c.nodes[1].party,
     NODE1_CMS: c.nodes[0].cms,
     NODE2_CMS: c.nodes[1].cms,
   }));
