@@ -4,6 +4,7 @@
  * apart. In a reconnect storm thousands of upgrades wait in it, and a chat post on a new
  * connection to PORT no longer waits behind them.
  */
+import { once } from 'node:events';
 import http from 'node:http';
 import type { Socket } from 'node:net';
 
@@ -15,14 +16,10 @@ export function socketListenerFor(app: http.Server): http.Server {
   return listener;
 }
 
-export function listen(listener: http.Server, host: string, port: number, backlog: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    listener.once('error', reject);
-    listener.listen({ host, port, backlog }, () => {
-      listener.off('error', reject);
-      resolve();
-    });
-  });
+/** Listens; rejects with the listener's error (a port already taken). */
+export async function listen(listener: http.Server, host: string, port: number, backlog: number): Promise<void> {
+  listener.listen({ host, port, backlog });
+  await once(listener, 'listening');
 }
 
 /** `http://host:port` of a listening listener, else null. */
@@ -32,11 +29,9 @@ export function socketListenerUrl(listener: http.Server | null): string | null {
   return `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 }
 
-/** Stops accepting and closes every connection it still holds (the sockets' own drain came first). */
+/** Stops accepting and closes every connection it still holds (the sockets' own drain came first, which may have stopped it). */
 export function closeListener(listener: http.Server): Promise<void> {
-  return new Promise((resolve) => {
-    if (!listener.listening) return resolve();
-    listener.close(() => resolve());
-    listener.closeAllConnections();
-  });
+  listener.closeAllConnections();
+  if (!listener.listening) return Promise.resolve();
+  return new Promise((resolve) => listener.close(() => resolve()));
 }
