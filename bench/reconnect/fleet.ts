@@ -10,6 +10,8 @@ import { cpuSeconds } from '../lib/proc.ts';
 import type { FanOutcome, FanSpec, FanTls, FanWorkerReport, FromFanWorker, LatencyWindow, ToFanWorker } from './protocol.ts';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
+/** With observers, the fans connect in this many rounds (see `FanFleet.start`). */
+const CONNECT_ROUNDS = 10;
 
 export interface FleetOptions {
   fans: FanSpec[];
@@ -48,19 +50,29 @@ export class FanFleet {
     const execArgv = ['--import', 'tsx', ...(prof ? ['--cpu-prof', `--cpu-prof-dir=${prof}`] : [])];
     const children = shares.map(() => fork(path.join(HERE, 'worker.ts'), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] }));
     const fleet = new FanFleet(children, observers > 0);
-    const results = await Promise.all(
-      children.map((child, w) => {
-        const msg: ToFanWorker = { type: 'init', fans: shares[w]!, httpBase: o.httpBase, partyId: o.partyId, tls: o.tls, concurrency: o.concurrency, httpConnections: o.httpConnections, windows: o.windows };
-        return fleet.ask(child, msg, 'connected', 600_000);
-      }),
-    );
+    // Every worker connects a tenth of its fans per round, so the observers sit all through each
+    // node's order of sockets: a draining node closes them in that order, and observers connected
+    // first would all leave (and come back) ahead of the crowd.
+    const rounds = observers > 0 ? CONNECT_ROUNDS : 1;
     const sum = { ready: 0, failed: 0, ms: 0, firstError: null as string | null };
-    for (const r of results) {
-      if (r.type !== 'connected') continue;
-      sum.ready += r.ready;
-      sum.failed += r.failed;
-      sum.ms = Math.max(sum.ms, r.ms);
-      sum.firstError ??= r.firstError;
+    for (let round = 0; round < rounds; round++) {
+      const results = await Promise.all(
+        children.map((child, w) => {
+          const share = shares[w]!;
+          const fans = share.slice(Math.floor((share.length * round) / rounds), Math.floor((share.length * (round + 1)) / rounds));
+          const msg: ToFanWorker = { type: 'init', fans, httpBase: o.httpBase, partyId: o.partyId, tls: o.tls, concurrency: o.concurrency, httpConnections: o.httpConnections, windows: o.windows };
+          return fleet.ask(child, msg, 'connected', 600_000);
+        }),
+      );
+      let roundMs = 0;
+      for (const r of results) {
+        if (r.type !== 'connected') continue;
+        sum.ready += r.ready;
+        sum.failed += r.failed;
+        roundMs = Math.max(roundMs, r.ms);
+        sum.firstError ??= r.firstError;
+      }
+      sum.ms += roundMs;
     }
     o.log(`   ${sum.ready} fans connected in ${(sum.ms / 1000).toFixed(1)} s (${sum.failed} failed${sum.firstError ? `: ${sum.firstError}` : ''})`);
     return { fleet, ...sum };
@@ -96,14 +108,16 @@ export class FanFleet {
   private ask(child: ChildProcess, msg: ToFanWorker, answer: FromFanWorker['type'], timeoutMs: number): Promise<FromFanWorker> {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`fan worker gave no ${answer} within ${timeoutMs} ms`)), timeoutMs);
+      const onExit = (code: number | null) => reject(new Error(`fan worker exited with ${code}`));
       const onMsg = (m: FromFanWorker) => {
         if (m.type !== answer) return;
         clearTimeout(timer);
         child.off('message', onMsg);
+        child.off('exit', onExit);
         resolve(m);
       };
       child.on('message', onMsg);
-      child.once('exit', (code) => reject(new Error(`fan worker exited with ${code}`)));
+      child.once('exit', onExit);
       child.send(msg);
     });
   }

@@ -418,6 +418,8 @@ function verify(expectedSeqs: number[]): void {
 process.on('message', (msg: ToFanWorker) => {
   switch (msg.type) {
     case 'init':
+      // Sent once per connect round (fleet.ts): the settings and the TLS session stay from the first.
+      if (partyId) return void connectAll(msg.fans, msg.concurrency);
       partyId = msg.partyId;
       httpBase = msg.httpBase;
       windows = msg.windows;
