@@ -38,6 +38,13 @@ describe('SOCKET_PORT: the party sockets\' upgrades on a listener of their own',
     expect(loadConfig({ SOCKET_PORT: '8081' }).socketPort).toBe(8081);
   });
 
+  it('refuses SOCKET_PORT equal to PORT or CMS_PORT, naming both, instead of failing to bind', () => {
+    expect(() => loadConfig({ PORT: '8080', SOCKET_PORT: '8080' })).toThrow(/SOCKET_PORT: 8080 is PORT too/);
+    expect(() => loadConfig({ PORT: '8080', SOCKET_PORT: '1337' })).toThrow(/SOCKET_PORT: 1337 is CMS_PORT too/);
+    // 0 asks for any free port on each listener: never a clash.
+    expect(loadConfig({ PORT: '0', SOCKET_PORT: '0', CMS_PORT: '0' }).socketPort).toBe(0);
+  });
+
   it('listens on a port apart from PORT', () => {
     expect(sockets).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(new URL(sockets).port).not.toBe(new URL(t.partyUrl).port);
