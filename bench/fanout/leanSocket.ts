@@ -26,6 +26,8 @@ export interface LeanSocketHandlers {
   onClose: (code: number) => void;
   /** The handshake was answered 101: frames may be sent. */
   onOpen?: () => void;
+  /** The connection (and TLS, for `wss:`) is up; the upgrade request goes out now. */
+  onConnected?: () => void;
 }
 
 /** For `wss:` URLs: where to connect and how to check the certificate. */
@@ -82,6 +84,7 @@ export class LeanSocket {
       });
     }
     this.sock.on(u.protocol === 'wss:' ? 'secureConnect' : 'connect', () => {
+      this.handlers.onConnected?.();
       this.sock.write(
         `GET ${path} HTTP/1.1\r\nHost: ${u.host}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n` +
           `Sec-WebSocket-Key: ${key}\r\nSec-WebSocket-Version: 13\r\n\r\n`,

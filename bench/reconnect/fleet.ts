@@ -83,6 +83,12 @@ export class FanFleet {
     for (const c of this.children) c.send({ type: 'windows', windows } satisfies ToFanWorker);
   }
 
+  /** The workers' pids: the bulk workers, then the observers' worker if there is one. */
+  pids(): { bulk: number[]; observers: number[] } {
+    const pids = this.children.map((c) => c.pid!);
+    return this.hasObserver ? { bulk: pids.slice(0, -1), observers: pids.slice(-1) } : { bulk: pids, observers: [] };
+  }
+
   /** CPU seconds of the workers so far. */
   cpuSeconds(): number {
     return this.children.reduce((a, c) => a + (cpuSeconds(c.pid!) ?? 0), 0);
@@ -129,16 +135,25 @@ export function backTimes(fans: FanOutcome[], t0: number): number[] {
 }
 
 /**
- * Where "back" went, p50 / p99 ms over the fans that came back: the socket that brought them back
- * opening (from t0), its hello (after the open), and the rest of the catch-up (after the hello).
+ * Where "back" went, p50 / p99 ms over the fans that came back: the drop (from t0), the backoff
+ * until the attempt that worked began, its connection and TLS handshake, its upgrade (to the 101), the
+ * open itself (from t0), its hello (after the open), and the rest of the catch-up (after the hello).
  */
-export function backPhases(fans: FanOutcome[], t0: number): Record<'open' | 'hello' | 'catch_up', { p50: number; p99: number }> {
-  const back = fans.filter((f) => f.backAt !== null && f.openAt !== null && f.helloAt !== null);
+export function backPhases(fans: FanOutcome[], t0: number): Record<'dropped' | 'attempt' | 'tls' | 'upgrade' | 'open' | 'hello' | 'catch_up', { p50: number; p99: number }> {
+  const back = fans.filter((f) => f.backAt !== null && f.droppedAt !== null && f.attemptAt !== null && f.connectedAt !== null && f.openAt !== null && f.helloAt !== null);
   const phase = (d: (f: FanOutcome) => number) => {
     const sorted = back.map(d).sort((a, b) => a - b);
     return { p50: quantile(sorted, 0.5), p99: quantile(sorted, 0.99) };
   };
-  return { open: phase((f) => f.openAt! - t0), hello: phase((f) => f.helloAt! - f.openAt!), catch_up: phase((f) => f.backAt! - f.helloAt!) };
+  return {
+    dropped: phase((f) => f.droppedAt! - t0),
+    attempt: phase((f) => f.attemptAt! - f.droppedAt!),
+    tls: phase((f) => f.connectedAt! - f.attemptAt!),
+    upgrade: phase((f) => f.openAt! - f.connectedAt!),
+    open: phase((f) => f.openAt! - t0),
+    hello: phase((f) => f.helloAt! - f.openAt!),
+    catch_up: phase((f) => f.backAt! - f.helloAt!),
+  };
 }
 
 /** The value at quantile q of ascending values (nearest rank). */

@@ -39,6 +39,10 @@ export interface FanOutcome {
   backAt: number | null;
   /** When the socket that brought the fan back opened, and when it said hello (phases of "back"). */
   openAt: number | null;
+  /** When the attempt whose socket opened started (after the drop and the backoff). */
+  attemptAt: number | null;
+  /** When that attempt's connection and TLS were up and its upgrade request went out. */
+  connectedAt: number | null;
   helloAt: number | null;
   /** Reconnect attempts after the drop (1 = the first one worked). */
   attempts: number;

@@ -146,6 +146,10 @@ class Fan {
   droppedAt: number | null = null;
   backAt: number | null = null;
   openAt: number | null = null;
+  /** When the attempt that brought the fan back started (its connect, after the backoff). */
+  attemptAt: number | null = null;
+  /** When that attempt's connection and TLS were up (its upgrade request went out). */
+  connectedAt: number | null = null;
   helloAt: number | null = null;
   attempts = 0;
   maxFailures = 0;
@@ -169,9 +173,13 @@ class Fan {
   connect(): void {
     if (exiting) return;
     this.hello = false;
+    if (this.pendingBack) this.attemptAt = Date.now();
     const ws: LeanSocket = new LeanSocket(
       this.spec.url,
       {
+        onConnected: () => {
+          if (this.pendingBack) this.connectedAt = Date.now();
+        },
         onOpen: () => {
           if (this.pendingBack) this.openAt = Date.now();
           this.resumedFrom = this.lastSeq;
@@ -340,6 +348,8 @@ class Fan {
       droppedAt: this.droppedAt,
       backAt: this.droppedAt === null ? null : this.pendingBack ? null : this.backAt,
       openAt: this.openAt,
+      attemptAt: this.attemptAt,
+      connectedAt: this.connectedAt,
       helloAt: this.helloAt,
       attempts: this.attempts,
       maxFailures: this.maxFailures,

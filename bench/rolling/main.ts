@@ -17,6 +17,7 @@ import { Redis } from 'ioredis';
 import pg from 'pg';
 import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
 import { integerReader } from '../lib/args.ts';
+import { coresUsed, cpuSnapshot } from '../lib/cpuShare.ts';
 import { LATE_MS, runChatLoad } from '../lib/chatLoad.ts';
 import { signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
 import { Histogram } from '../lib/histogram.ts';
@@ -32,6 +33,7 @@ const PARTY_HOST = 'party.test';
 /** The survivor's latency is also read in slices of the event window, to show its shape. */
 const SLICE_MS = 2_000;
 const SLICES = 15;
+const coresLine = (c: NonNullable<ScenarioResult['cores_used']>) => Object.keys(c.event).map((g) => `${g} ${c.steady[g] ?? 0} → ${c.event[g]}`).join(', ');
 const CMS_HOST = 'cms.test';
 
 const { values: args } = parseArgs({
@@ -94,6 +96,8 @@ interface ScenarioResult extends Figures {
   observers: Figures | null;
   /** Per 2 s slice from the signal, each load-client worker's worst timer lateness (ms). */
   client_late_ms_by_slice?: number[][];
+  /** Cores each process group used in the steady window and in the 30 s from the signal. */
+  cores_used?: { steady: Record<string, number>; event: Record<string, number> };
   summary: ReturnType<typeof summarizeOutcomes>;
   load_before: number;
   load_after: number;
@@ -190,10 +194,18 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       // The event's shape: 2 s slices of due time, to see when the survivor's fans wait.
       ...Array.from({ length: SLICES }, (_, i) => ({ name: `slice${i}`, t0: eventAt + i * SLICE_MS, t1: eventAt + (i + 1) * SLICE_MS })),
     ]);
+    // Who holds the 2 cores, in the steady window and in the 30 s from the signal.
+    const snapshot = () => {
+      const { bulk, observers } = fleet!.pids();
+      return cpuSnapshot({ 'load client': bulk, observers, survivor: [staying.child.pid!], 'node 1': [nodes[0]!.child.pid!], 'chat poster': [process.pid] });
+    };
+    const atSteady = sleep(steadyFrom - Date.now()).then(snapshot);
+    const afterEvent = sleep(eventAt + 30_000 - Date.now()).then(snapshot);
     log(`   chat ${cfg.rate}/s for ${((chatEnd - chatStart) / 1000).toFixed(0)} s; ${scenario} at +${cfg.warmupS + cfg.steadyS} s`);
     const chat = runChatLoad(fanPosters([staying.base], tokens, cfg.rate), cfg.rate, chatStart, chatEnd);
     await sleep(eventAt - Date.now());
     const listen0 = listenQueueCounters();
+    const atEvent = snapshot();
     const goneAt = Date.now();
     const exited = new Promise<void>((r) => leaving.child.once('exit', () => r()));
     leaving.child.kill(scenario === 'sigterm' ? 'SIGTERM' : 'SIGKILL');
@@ -247,6 +259,8 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       return reports.map((r) => Math.max(0, ...r.late_by_second.filter(([sec]) => sec >= a && sec < b).map(([, ms]) => ms)));
     });
     result.client_late_ms_by_slice = clientLate;
+    result.cores_used = { steady: coresUsed(await atSteady, atEvent), event: coresUsed(atEvent, await afterEvent) };
+    log(`   cores used, steady → 30 s from the signal: ${coresLine(result.cores_used)}`);
     for (const [who, f] of [['all fans', all], [`${cfg.observers} observers`, observed]] as const) {
       if (!f) continue;
       log(`   ${who}: back p50/p99/max ${f.back_ms_from_gone.p50}/${f.back_ms_from_gone.p99}/${f.back_ms_from_gone.max} ms, ≤ 10 s ${f.back_within_10s_pct} %; survivor p99 ${f.survivor.steady.p99} → ${f.survivor.event.p99} ms (${f.survivor.ratio_p99}×)`);
@@ -257,7 +271,9 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     log(`   chat posts answered p50/p99/max ${posted.answer_ms.p50}/${posted.answer_ms.p99}/${posted.answer_ms.max} ms after due (sent p99/max ${posted.send_lag_ms.p99}/${posted.send_lag_ms.max} ms late); answered over ${LATE_MS} ms late by 2 s slice: ${lateBySlice.join(' ')}`);
     log(`   complete ${s.complete}/${cfg.fans}; listen-queue overflows ${result.listen_overflows}`);
     const ph = result.back_phases_ms;
-    log(`   phases p50/p99 ms: open ${ph.open.p50}/${ph.open.p99} after the signal, hello +${ph.hello.p50}/${ph.hello.p99}, caught up +${ph.catch_up.p50}/${ph.catch_up.p99}; attempt errors ${JSON.stringify(s.errors)}; close codes ${JSON.stringify(s.close_codes)}`);
+    const obs = result.observers?.back_phases_ms;
+    const openPath = (p: typeof ph) => `dropped ${p.dropped.p50}/${p.dropped.p99} after the signal, attempt +${p.attempt.p50}/${p.attempt.p99}, TLS +${p.tls.p50}/${p.tls.p99}, upgrade +${p.upgrade.p50}/${p.upgrade.p99}`;
+    log(`   phases p50/p99 ms: ${openPath(ph)}${obs ? ` (observers: ${openPath(obs)})` : ''}; open ${ph.open.p50}/${ph.open.p99} after the signal, hello +${ph.hello.p50}/${ph.hello.p99}, caught up +${ph.catch_up.p50}/${ph.catch_up.p99}; attempt errors ${JSON.stringify(s.errors)}; close codes ${JSON.stringify(s.close_codes)}`);
     return result;
   } finally {
     fleet?.stop();
@@ -322,7 +338,7 @@ async function main(): Promise<void> {
       '- "back": from the node going away (the signal) to the fan having said hello on a node and replayed everything it missed (or finished the REST catch-up after `resync`).',
       '- "survivor": fans that never dropped (the node that stayed); latency from the due time of each chat post, steady state = posts due in the steady window, event = posts due in the 30 s from the signal.',
       `- "observers": the first ${cfg.observers} fans, on a load-client worker of their own: their device is not also reconnecting thousands of other fans, so their figures show the proxy and the nodes rather than the load client's own queue (the bulk workers' timer lateness per 2 s slice is listed below).`,
-      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; attempt errors ${JSON.stringify(r.summary.errors)}; phases of back (p50 / p99 ms): socket open ${r.back_phases_ms.open.p50} / ${r.back_phases_ms.open.p99} after the signal, hello ${r.back_phases_ms.hello.p50} / ${r.back_phases_ms.hello.p99} after the open, caught up ${r.back_phases_ms.catch_up.p50} / ${r.back_phases_ms.catch_up.p99} after the hello; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms; workers' worst timer lateness per 2 s slice from the signal (ms, bulk workers then observers): ${(r.client_late_ms_by_slice ?? []).map((w) => w.join('/')).join(' ')}; survivor p99 per 2 s slice (all fans): ${r.survivor.slices_p99.join(' ')}${r.observers ? `, observers: ${r.observers.survivor.slices_p99.join(' ')}` : ''}.`),
+      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; attempt errors ${JSON.stringify(r.summary.errors)}; phases of back (p50 / p99 ms): socket open ${r.back_phases_ms.open.p50} / ${r.back_phases_ms.open.p99} after the signal, hello ${r.back_phases_ms.hello.p50} / ${r.back_phases_ms.hello.p99} after the open, caught up ${r.back_phases_ms.catch_up.p50} / ${r.back_phases_ms.catch_up.p99} after the hello; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms; workers' worst timer lateness per 2 s slice from the signal (ms, bulk workers then observers): ${(r.client_late_ms_by_slice ?? []).map((w) => w.join('/')).join(' ')}; survivor p99 per 2 s slice (all fans): ${r.survivor.slices_p99.join(' ')}${r.observers ? `, observers: ${r.observers.survivor.slices_p99.join(' ')}` : ''}${r.cores_used ? `; cores used, steady → 30 s from the signal: ${coresLine(r.cores_used)}` : ''}.`),
       '',
     ].join('\n');
     const files = writeResults(String(args.name).replace(/[^\w.-]/g, '_'), { when, machine, config: cfg, results }, md);
