@@ -18,6 +18,7 @@ import pg from 'pg';
 import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
 import { integerReader } from '../lib/args.ts';
 import { coresUsed, cpuSnapshot } from '../lib/cpuShare.ts';
+import { ALL_CPUS, pidsNamed, pinProcess } from '../lib/pin.ts';
 import { LATE_MS, runChatLoad } from '../lib/chatLoad.ts';
 import { signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
 import { Histogram } from '../lib/histogram.ts';
@@ -34,6 +35,8 @@ const PARTY_HOST = 'party.test';
 const SLICE_MS = 2_000;
 const SLICES = 15;
 const coresLine = (c: NonNullable<ScenarioResult['cores_used']>) => Object.keys(c.event).map((g) => `${g} ${c.steady[g] ?? 0} → ${c.event[g]}`).join(', ');
+const slicesLine = (c: NonNullable<ScenarioResult['cores_used']>) =>
+  ['machine', 'survivor', 'node 1', 'load client', 'nginx'].map((g) => `${g} ${c.slices.map((x) => (x[g] ?? 0).toFixed(2)).join(' ')}`).join('; ');
 const CMS_HOST = 'cms.test';
 
 const { values: args } = parseArgs({
@@ -48,6 +51,7 @@ const { values: args } = parseArgs({
     workers: { type: 'string', default: '2' },
     observers: { type: 'string', default: '200' },
     'shared-socket-port': { type: 'boolean', default: false },
+    pin: { type: 'string', default: '' },
     concurrency: { type: 'string', default: '200' },
     'http-connections': { type: 'string', default: '128' },
     'nginx-workers': { type: 'string', default: '2' },
@@ -71,6 +75,12 @@ const cfg = {
   observers: intArg('observers', 0, 2_000),
   /** The nodes take socket upgrades on PORT, as before SOCKET_PORT. */
   sharedSocketPort: Boolean(args['shared-socket-port']),
+  /**
+   * `--pin survivor`: the surviving node alone on the last CPU, everything else (this process and
+   * what it starts, nginx, PostgreSQL, Redis, the other node) on the others, as on a machine of its
+   * own. `--pin survivor,nginx,observers` puts nginx and the observers' worker with it.
+   */
+  pin: new Set(String(args.pin).split(',').filter((w): w is 'survivor' | 'nginx' | 'observers' => ['survivor', 'nginx', 'observers'].includes(w))),
   concurrency: intArg('concurrency', 1, 5000),
   httpConnections: intArg('http-connections', 1, 10_000),
   nginxWorkers: intArg('nginx-workers', 1, 8),
@@ -97,7 +107,7 @@ interface ScenarioResult extends Figures {
   /** Per 2 s slice from the signal, each load-client worker's worst timer lateness (ms). */
   client_late_ms_by_slice?: number[][];
   /** Cores each process group used in the steady window and in the 30 s from the signal. */
-  cores_used?: { steady: Record<string, number>; event: Record<string, number> };
+  cores_used?: { steady: Record<string, number>; event: Record<string, number>; slices: Record<string, number>[] };
   summary: ReturnType<typeof summarizeOutcomes>;
   load_before: number;
   load_after: number;
@@ -182,6 +192,12 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     // The chat is posted to the node that stays (directly, as an API gateway would): the other
     // node's fans hear it through Redis, and the rate does not dip while a node is away.
     const [leaving, staying] = [nodes[0]!, nodes[1]!];
+    if (cfg.pin.has('survivor')) {
+      const last = String(os.cpus().length - 1);
+      pinProcess(staying.child.pid!, last);
+      if (cfg.pin.has('nginx')) for (const pid of pidsNamed(['nginx'])) pinProcess(pid, last);
+      if (cfg.pin.has('observers')) for (const pid of fleet.pids().observers) pinProcess(pid, last);
+    }
     const loadBefore = load1();
     const chatStart = Date.now() + 500;
     const steadyFrom = chatStart + cfg.warmupS * 1000;
@@ -200,7 +216,8 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       return cpuSnapshot({ 'load client': bulk, observers, survivor: [staying.child.pid!], 'node 1': [nodes[0]!.child.pid!], 'chat poster': [process.pid] });
     };
     const atSteady = sleep(steadyFrom - Date.now()).then(snapshot);
-    const afterEvent = sleep(eventAt + 30_000 - Date.now()).then(snapshot);
+    // One more at the end of each 2 s slice from the signal (the last is 30 s after it).
+    const sliceEnds = Array.from({ length: SLICES }, (_, i) => sleep(eventAt + (i + 1) * SLICE_MS - Date.now()).then(snapshot));
     log(`   chat ${cfg.rate}/s for ${((chatEnd - chatStart) / 1000).toFixed(0)} s; ${scenario} at +${cfg.warmupS + cfg.steadyS} s`);
     const chat = runChatLoad(fanPosters([staying.base], tokens, cfg.rate), cfg.rate, chatStart, chatEnd);
     await sleep(eventAt - Date.now());
@@ -259,8 +276,11 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       return reports.map((r) => Math.max(0, ...r.late_by_second.filter(([sec]) => sec >= a && sec < b).map(([, ms]) => ms)));
     });
     result.client_late_ms_by_slice = clientLate;
-    result.cores_used = { steady: coresUsed(await atSteady, atEvent), event: coresUsed(atEvent, await afterEvent) };
+    const ends = await Promise.all(sliceEnds);
+    const slices = ends.map((end, i) => coresUsed(i === 0 ? atEvent : ends[i - 1]!, end));
+    result.cores_used = { steady: coresUsed(await atSteady, atEvent), event: coresUsed(atEvent, ends.at(-1)!), slices };
     log(`   cores used, steady → 30 s from the signal: ${coresLine(result.cores_used)}`);
+    log(`   cores by ${SLICE_MS / 1000} s from the signal: ${slicesLine(result.cores_used)}`);
     for (const [who, f] of [['all fans', all], [`${cfg.observers} observers`, observed]] as const) {
       if (!f) continue;
       log(`   ${who}: back p50/p99/max ${f.back_ms_from_gone.p50}/${f.back_ms_from_gone.p99}/${f.back_ms_from_gone.max} ms, ≤ 10 s ${f.back_within_10s_pct} %; survivor p99 ${f.survivor.steady.p99} → ${f.survivor.event.p99} ms (${f.survivor.ratio_p99}×)`);
@@ -306,6 +326,11 @@ async function main(): Promise<void> {
   const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2 });
   const env: NodeJS.ProcessEnv = { DEMO_SEED: 'false', DATABASE_URL: dbUrl.toString(), REDIS_URL: cfg.redisUrl, REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '127.0.0.1' };
   const results: ScenarioResult[] = [];
+  // --pin survivor: this process (whose children inherit it) and the shared services on all CPUs
+  // but the last, which runScenario gives the surviving node.
+  const services = cfg.pin.has('survivor') ? pidsNamed(['postgres', 'redis-server']) : [];
+  const others = `0-${Math.max(0, os.cpus().length - 2)}`;
+  if (cfg.pin.has('survivor')) for (const pid of [process.pid, ...services]) pinProcess(pid, others);
   try {
     const setup = await startFanfareServer({ env, logFile: path.join(logDir, 'setup.log') });
     let tokens: string[];
@@ -317,6 +342,7 @@ async function main(): Promise<void> {
     }
     for (const scenario of cfg.scenarios) results.push(await runScenario(scenario, env, tokens, logDir));
   } finally {
+    for (const pid of [process.pid, ...services]) pinProcess(pid, ALL_CPUS);
     const keys = await redis.keys(`${prefix}*`).catch(() => [] as string[]);
     if (keys.length) await redis.del(...keys).catch(() => 0);
     redis.disconnect();
@@ -331,14 +357,14 @@ async function main(): Promise<void> {
       '',
       `Machine: ${machineLine(machine)}. Shared with other engineers' work (load average per scenario in the table); nginx, both nodes, PostgreSQL, Redis and the load client share the 2 cores.`,
       '',
-      `Run: ${cfg.fans.toLocaleString('en')} fans through nginx (\`deploy/nginx/fanfare.conf.template\` rendered as the topology test renders it: TLS, round robin over 2 nodes, ${cfg.nginxWorkers} worker(s), socket upgrades to ${cfg.sharedSocketPort ? 'PORT' : 'each node\'s SOCKET_PORT'}) onto 2 nodes on one PostgreSQL database and one Redis (${cfg.redisUrl}, own key prefix); chat ${cfg.rate} posts/s over HTTP to the node that stays; ${cfg.warmupS} s warm-up, ${cfg.steadyS} s steady state, then node 1 gets SIGTERM (graceful restart) or SIGKILL (crash); it is started again ${cfg.restartAfterS} s after the signal (once it exited); ${cfg.settleS} s to settle. Each scenario starts fresh nodes and sockets. Fans reconnect as the party app does (spec backoff and jitter, \`resume\`, REST catch-up after \`resync\`), ${cfg.workers} load-client workers, TLS sessions resumed.`,
+      `Run: ${cfg.fans.toLocaleString('en')} fans through nginx (\`deploy/nginx/fanfare.conf.template\` rendered as the topology test renders it: TLS, round robin over 2 nodes, ${cfg.nginxWorkers} worker(s), socket upgrades to ${cfg.sharedSocketPort ? 'PORT' : 'each node\'s SOCKET_PORT'}) onto 2 nodes on one PostgreSQL database and one Redis (${cfg.redisUrl}, own key prefix); chat ${cfg.rate} posts/s over HTTP to the node that stays; ${cfg.warmupS} s warm-up, ${cfg.steadyS} s steady state, then node 1 gets SIGTERM (graceful restart) or SIGKILL (crash); it is started again ${cfg.restartAfterS} s after the signal (once it exited); ${cfg.settleS} s to settle. Each scenario starts fresh nodes and sockets. Fans reconnect as the party app does (spec backoff and jitter, \`resume\`, REST catch-up after \`resync\`), ${cfg.workers} load-client workers, TLS sessions resumed.${cfg.pin.has('survivor') ? ` \`--pin ${[...cfg.pin].join(',')}\`: the surviving node${cfg.pin.size > 1 ? ` with ${[...cfg.pin].filter((w) => w !== 'survivor').join(' and ')}` : ' alone'} on the last CPU, everything else on the others.` : ''}`,
       '',
       markdownTable(HEADER, results.map(row)),
       '',
       '- "back": from the node going away (the signal) to the fan having said hello on a node and replayed everything it missed (or finished the REST catch-up after `resync`).',
       '- "survivor": fans that never dropped (the node that stayed); latency from the due time of each chat post, steady state = posts due in the steady window, event = posts due in the 30 s from the signal.',
       `- "observers": the first ${cfg.observers} fans, on a load-client worker of their own: their device is not also reconnecting thousands of other fans, so their figures show the proxy and the nodes rather than the load client's own queue (the bulk workers' timer lateness per 2 s slice is listed below).`,
-      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; attempt errors ${JSON.stringify(r.summary.errors)}; phases of back (p50 / p99 ms): socket open ${r.back_phases_ms.open.p50} / ${r.back_phases_ms.open.p99} after the signal, hello ${r.back_phases_ms.hello.p50} / ${r.back_phases_ms.hello.p99} after the open, caught up ${r.back_phases_ms.catch_up.p50} / ${r.back_phases_ms.catch_up.p99} after the hello; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms; workers' worst timer lateness per 2 s slice from the signal (ms, bulk workers then observers): ${(r.client_late_ms_by_slice ?? []).map((w) => w.join('/')).join(' ')}; survivor p99 per 2 s slice (all fans): ${r.survivor.slices_p99.join(' ')}${r.observers ? `, observers: ${r.observers.survivor.slices_p99.join(' ')}` : ''}${r.cores_used ? `; cores used, steady → 30 s from the signal: ${coresLine(r.cores_used)}` : ''}.`),
+      ...results.map((r) => `- ${r.scenario}: close codes ${JSON.stringify(r.summary.close_codes)}; attempt errors ${JSON.stringify(r.summary.errors)}; phases of back (p50 / p99 ms): socket open ${r.back_phases_ms.open.p50} / ${r.back_phases_ms.open.p99} after the signal, hello ${r.back_phases_ms.hello.p50} / ${r.back_phases_ms.hello.p99} after the open, caught up ${r.back_phases_ms.catch_up.p50} / ${r.back_phases_ms.catch_up.p99} after the hello; REST pages ${r.summary.rest_pages}, errors ${r.summary.rest_errors}; fans over 5 consecutive failures ${r.summary.over_retry_cap}; posts failed ${JSON.stringify(r.posts_failed)}; client loop delay p99 ${r.client_loop_delay_p99_ms.join(', ')} ms; workers' worst timer lateness per 2 s slice from the signal (ms, bulk workers then observers): ${(r.client_late_ms_by_slice ?? []).map((w) => w.join('/')).join(' ')}; survivor p99 per 2 s slice (all fans): ${r.survivor.slices_p99.join(' ')}${r.observers ? `, observers: ${r.observers.survivor.slices_p99.join(' ')}` : ''}${r.cores_used ? `; cores used, steady → 30 s from the signal: ${coresLine(r.cores_used)}; by 2 s slice: ${slicesLine(r.cores_used)}` : ''}.`),
       '',
     ].join('\n');
     const files = writeResults(String(args.name).replace(/[^\w.-]/g, '_'), { when, machine, config: cfg, results }, md);
