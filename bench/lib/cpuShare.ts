@@ -1,21 +1,23 @@
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { pidsNamed } from './pin.ts';
 import { cpuSeconds } from './proc.ts';
 
 /** CPU seconds so far of each live process of a group, by pid. */
 export type CpuSnapshot = { at: number; machineBusy: number; groups: Map<string, Map<number, number>> };
 
-/** The names of /proc/<pid>/comm that belong to the machine's shared services, by group. */
-const SERVICE_GROUPS: [string, (comm: string) => boolean][] = [
-  ['nginx', (c) => c === 'nginx'],
-  ['postgresql', (c) => c.startsWith('postgres')],
-  ['redis', (c) => c.startsWith('redis-server')],
+/** The shared services' groups, by the start of their /proc/<pid>/comm. */
+const SERVICE_GROUPS: [string, string[]][] = [
+  ['nginx', ['nginx']],
+  ['postgresql', ['postgres']],
+  ['redis', ['redis-server']],
 ];
 
 /** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat. */
 function machineBusySeconds(): number {
   const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
-  const v = f.map(Number);
-  // user nice system idle iowait irq softirq steal: busy is everything but idle and iowait.
+  // user nice system idle iowait irq softirq steal (guest time is inside user already): busy is
+  // all but idle and iowait, in USER_HZ ticks, which Linux fixes at 100 a second for /proc/stat.
+  const v = f.slice(0, 8).map(Number);
   const busy = v.reduce((a, b) => a + b, 0) - (v[3] ?? 0) - (v[4] ?? 0);
   return busy / 100;
 }
@@ -33,17 +35,7 @@ export function cpuSnapshot(own: Record<string, number[]>): CpuSnapshot {
     groups.get(group)!.set(pid, s);
   };
   for (const [group, pids] of Object.entries(own)) for (const pid of pids) put(group, pid);
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    let comm: string;
-    try {
-      comm = readFileSync(`/proc/${entry}/comm`, 'utf8').trim();
-    } catch {
-      continue;
-    }
-    const group = SERVICE_GROUPS.find(([, match]) => match(comm))?.[0];
-    if (group) put(group, Number(entry));
-  }
+  for (const [group, names] of SERVICE_GROUPS) for (const pid of pidsNamed(names)) put(group, pid);
   return { at: Date.now(), machineBusy: machineBusySeconds(), groups };
 }
 
