@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import type { NewsletterModule } from '@fanfare/protocol';
 import { Button, Headline, Paragraph } from '@fanfare/ui';
@@ -24,11 +24,14 @@ export function Newsletter({ module }: { module: z.infer<typeof NewsletterModule
   const [ticked, setTicked] = useState<Set<string>>(() => new Set(view.restoredConsents));
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [problem, setProblem] = useState<string | null>(null);
+  // Consents ticked in an in-app browser before the handover come back ticked (still unsent). Kept
+  // in step during render, as React advises for state that follows a prop, not in an effect.
   const restored = view.restoredConsents.join(',');
-  // Consents ticked in an in-app browser before the handover come back ticked (still unsent).
-  useEffect(() => {
+  const [seenRestored, setSeenRestored] = useState(restored);
+  if (restored !== seenRestored) {
+    setSeenRestored(restored);
     if (restored) setTicked((prev) => new Set([...prev, ...restored.split(',')]));
-  }, [restored]);
+  }
   const fields = consentFields(view.campaign, view.locale);
   if (fields.length === 0) return null;
 
