@@ -190,6 +190,10 @@ describe('campaign page: scanner-proof opt-in and in-app browser handover in Chr
       await s.getByRole('button', { name: 'Log out' }).waitFor();
       expect(await s.evaluate(() => document.documentElement.lang)).toBe('en');
       expect(await s.getByLabel('Yes, I want label news.').isChecked()).toBe(true);
+      // The newsletter form with its restored consent, at phone and desktop width.
+      await s.getByLabel('Yes, I want label news.').scrollIntoViewIfNeeded();
+      await expectAccessible(s, 'the system browser after the handover');
+      await screenshotBoth(s, 'handover-restored-consents');
       const utm = await s.evaluate(() => Object.entries(localStorage).find(([k]) => k.endsWith(':tracking-params'))?.[1] ?? null);
       expect(JSON.parse(utm!)).toMatchObject({ utm_source: 'instagram', utm_medium: 'story', utm_campaign: 'tidal' });
       expect(s.url()).not.toContain('handover=');
