@@ -27,5 +27,9 @@ export function pidsNamed(names: string[]): number[] {
   return out;
 }
 
+const CPUS = os.cpus().length;
 /** Every CPU of the machine, as taskset writes a list (`0-1`). */
-export const ALL_CPUS = `0-${os.cpus().length - 1}`;
+export const ALL_CPUS = `0-${CPUS - 1}`;
+/** The last CPU (a process alone on it stands for a machine of its own), and all the others. */
+export const LAST_CPU = String(CPUS - 1);
+export const OTHER_CPUS = `0-${Math.max(0, CPUS - 2)}`;

@@ -60,7 +60,10 @@ export class FanFleet {
         children.map((child, w) => {
           const share = shares[w]!;
           const fans = share.slice(Math.floor((share.length * round) / rounds), Math.floor((share.length * (round + 1)) / rounds));
-          const msg: ToFanWorker = { type: 'init', fans, httpBase: o.httpBase, partyId: o.partyId, tls: o.tls, concurrency: o.concurrency, httpConnections: o.httpConnections, windows: o.windows };
+          const msg: ToFanWorker =
+            round === 0
+              ? { type: 'init', fans, httpBase: o.httpBase, partyId: o.partyId, tls: o.tls, concurrency: o.concurrency, httpConnections: o.httpConnections, windows: o.windows }
+              : { type: 'connect', fans, concurrency: o.concurrency };
           return fleet.ask(child, msg, 'connected', 600_000);
         }),
       );

@@ -23,6 +23,8 @@ export interface LatencyWindow {
 
 export type ToFanWorker =
   | { type: 'init'; fans: FanSpec[]; httpBase: string; partyId: string; tls?: FanTls; concurrency: number; httpConnections: number; windows: LatencyWindow[] }
+  /** More fans to connect, after `init` (a later connect round); answered with `connected`. */
+  | { type: 'connect'; fans: FanSpec[]; concurrency: number }
   /** Sets the latency windows (once the chat's schedule is known). */
   | { type: 'windows'; windows: LatencyWindow[] }
   /** The stored chat messages' seq_ids (ascending): each fan is checked against them. */

@@ -428,8 +428,6 @@ function verify(expectedSeqs: number[]): void {
 process.on('message', (msg: ToFanWorker) => {
   switch (msg.type) {
     case 'init':
-      // Sent once per connect round (fleet.ts): the settings and the TLS session stay from the first.
-      if (partyId) return void connectAll(msg.fans, msg.concurrency);
       partyId = msg.partyId;
       httpBase = msg.httpBase;
       windows = msg.windows;
@@ -442,6 +440,9 @@ process.on('message', (msg: ToFanWorker) => {
       } else {
         agent = new http.Agent({ keepAlive: true, maxSockets: msg.httpConnections });
       }
+      void connectAll(msg.fans, msg.concurrency);
+      return;
+    case 'connect':
       void connectAll(msg.fans, msg.concurrency);
       return;
     case 'windows':

@@ -18,7 +18,7 @@ import pg from 'pg';
 import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
 import { integerReader } from '../lib/args.ts';
 import { coresUsed, cpuSnapshot } from '../lib/cpuShare.ts';
-import { ALL_CPUS, pidsNamed, pinProcess } from '../lib/pin.ts';
+import { ALL_CPUS, LAST_CPU, OTHER_CPUS, pidsNamed, pinProcess } from '../lib/pin.ts';
 import { LATE_MS, runChatLoad } from '../lib/chatLoad.ts';
 import { signUpFans, startFanfareServer, type FanfareServer } from '../lib/fanfare.ts';
 import { Histogram } from '../lib/histogram.ts';
@@ -193,10 +193,9 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     // node's fans hear it through Redis, and the rate does not dip while a node is away.
     const [leaving, staying] = [nodes[0]!, nodes[1]!];
     if (cfg.pin.has('survivor')) {
-      const last = String(os.cpus().length - 1);
-      pinProcess(staying.child.pid!, last);
-      if (cfg.pin.has('nginx')) for (const pid of pidsNamed(['nginx'])) pinProcess(pid, last);
-      if (cfg.pin.has('observers')) for (const pid of fleet.pids().observers) pinProcess(pid, last);
+      pinProcess(staying.child.pid!, LAST_CPU);
+      if (cfg.pin.has('nginx')) for (const pid of pidsNamed(['nginx'])) pinProcess(pid, LAST_CPU);
+      if (cfg.pin.has('observers')) for (const pid of fleet.pids().observers) pinProcess(pid, LAST_CPU);
     }
     const loadBefore = load1();
     const chatStart = Date.now() + 500;
@@ -329,8 +328,7 @@ async function main(): Promise<void> {
   // --pin survivor: this process (whose children inherit it) and the shared services on all CPUs
   // but the last, which runScenario gives the surviving node.
   const services = cfg.pin.has('survivor') ? pidsNamed(['postgres', 'redis-server']) : [];
-  const others = `0-${Math.max(0, os.cpus().length - 2)}`;
-  if (cfg.pin.has('survivor')) for (const pid of [process.pid, ...services]) pinProcess(pid, others);
+  if (cfg.pin.has('survivor')) for (const pid of [process.pid, ...services]) pinProcess(pid, OTHER_CPUS);
   try {
     const setup = await startFanfareServer({ env, logFile: path.join(logDir, 'setup.log') });
     let tokens: string[];

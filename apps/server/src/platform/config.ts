@@ -278,24 +278,17 @@ const Env = z.object({
   CAMPAIGN_REFRESH_TOKEN_TTL_DAYS: z.coerce.number().positive().default(30),
   NEWSLETTER_CONFIRM_TTL_HOURS: z.coerce.number().positive().default(72),
   HANDOVER_TTL_MINUTES: z.coerce.number().positive().max(60).default(15),
+}).superRefine((e, ctx) => {
+  // Two listeners of one node on one port would fail at start-up with a bare EADDRINUSE. 0 (any
+  // free port) never clashes; PORT and CMS_PORT may match when a node runs one surface (`--only`).
+  if (!e.SOCKET_PORT) return;
+  const other = e.SOCKET_PORT === e.PORT ? 'PORT' : e.SOCKET_PORT === e.CMS_PORT ? 'CMS_PORT' : null;
+  if (other) ctx.addIssue({ code: 'custom', path: ['SOCKET_PORT'], message: `${e.SOCKET_PORT} is ${other} too; the party sockets' listener needs a port of its own (or leave SOCKET_PORT unset)` });
 });
 
 /** Emulator client credentials: public on purpose, they only open the built-in emulators. */
 export const EMULATOR_CLIENT = { id: 'fanfare-emulator', secret: 'fanfare-emulator-secret' } as const;
 export const EMULATOR_APPLE_DEVELOPER_TOKEN = 'fanfare-emulator-developer-token';
-
-/**
- * Two listeners of one node on one port would fail at start-up with a bare EADDRINUSE: say which
- * settings clash instead. 0 (any free port) never clashes. PORT and CMS_PORT may match when a
- * node runs one surface only (`--only`), so only SOCKET_PORT, which is always a second listener
- * beside PORT, is checked.
- */
-function portClash(e: Pick<z.infer<typeof Env>, 'PORT' | 'SOCKET_PORT' | 'CMS_PORT'>): string | null {
-  if (!e.SOCKET_PORT) return null;
-  if (e.SOCKET_PORT === e.PORT) return `SOCKET_PORT: ${e.SOCKET_PORT} is PORT too; the party sockets' listener needs a port of its own (or leave SOCKET_PORT unset to take sockets on PORT)`;
-  if (e.SOCKET_PORT === e.CMS_PORT) return `SOCKET_PORT: ${e.SOCKET_PORT} is CMS_PORT too; the party sockets' listener needs a port of its own`;
-  return null;
-}
 
 /** Reads the configuration; throws an error naming every bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -306,8 +299,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${lines.join('\n  ')}`);
   }
   const e = parsed.data;
-  const clash = portClash(e);
-  if (clash) throw new Error(`Invalid configuration:\n  ${clash}`);
   const production = e.NODE_ENV === 'production';
   // npm runs workspace scripts inside the workspace; a relative DATA_DIR means the directory the
   // user started from (npm's INIT_CWD), so `npm start` at the root keeps its data in ./data there.
