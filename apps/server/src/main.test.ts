@@ -19,12 +19,12 @@ async function until(check: () => Promise<boolean> | boolean, timeoutMs: number)
 }
 
 describe('the server program (npm start)', () => {
-  it('starts both listeners on the embedded defaults, prints the URLs, and exits cleanly on SIGTERM', async () => {
+  it('starts both listeners on the embedded defaults, prints the URLs (the SOCKET_PORT listener\'s too), and exits cleanly on SIGTERM', async () => {
     const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'fanfare-main-'));
-    const [port, cmsPort] = [await freePort(), await freePort()];
+    const [port, cmsPort, socketPort] = [await freePort(), await freePort(), await freePort()];
     const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
       cwd: serverDir,
-      env: { ...process.env, PORT: String(port), CMS_PORT: String(cmsPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' },
+      env: { ...process.env, PORT: String(port), CMS_PORT: String(cmsPort), SOCKET_PORT: String(socketPort), DATA_DIR: dataDir, LOG_LEVEL: 'warn', ADMIN_EMAIL: '', ADMIN_PASSWORD: '' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let out = '';
@@ -35,6 +35,7 @@ describe('the server program (npm start)', () => {
       await until(() => out.includes('Fanfare is running'), 30_000);
       expect(out).toContain(`http://127.0.0.1:${port}/`);
       expect(out).toContain(`http://127.0.0.1:${cmsPort}/`);
+      expect(out).toMatch(new RegExp(`Socket upgrades: +http://127\\.0\\.0\\.1:${socketPort}/`));
       expect((await fetch(`http://127.0.0.1:${port}/readyz`)).status).toBe(200);
       expect((await fetch(`http://127.0.0.1:${cmsPort}/healthz`)).status).toBe(200);
       // The demo party exists on a fresh install.

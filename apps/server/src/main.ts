@@ -17,6 +17,8 @@ async function main(): Promise<void> {
   if (server.urls.party) {
     lines.push(`  Listening party${config.demo.seed ? ' (demo)' : '       '}:  ${server.urls.party}/`);
     lines.push(`  Party API docs:          ${server.urls.party}/docs`);
+    // The proxy's target for upgrades (deploy/nginx): the party's own address is for its HTTP only.
+    if (server.urls.sockets) lines.push(`  Socket upgrades:         ${server.urls.sockets}/ (SOCKET_PORT)`);
   }
   if (server.urls.cms) {
     lines.push(`  CMS API:                 ${server.urls.cms}/`);

@@ -201,6 +201,7 @@ const Env = z.object({
   SOCKET_BUSY_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(CHAT_BATCH_WINDOW_MS),
   // 5,000 fans back after a crash: a frame a second to those already back leaves the node's time
   // to letting the others in (bench/README.md, storm); playback events carry their server time.
+  // Only the sockets that came with the storm get it (decision 0054).
   SOCKET_STORM_BATCH_MS: z.coerce.number().int().min(0).max(1000).default(1000),
   SOCKET_STORM_JOINS_PER_SECOND: z.coerce.number().int().min(1).max(1_000_000).default(200),
   // 30-50 ms of socket writes per turn on the bench machine; 5,000 (two chunks at 10,000 fans)

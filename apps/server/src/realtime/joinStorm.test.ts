@@ -24,7 +24,7 @@ describe('reconnect storm gauge', () => {
     expect(storm.active).toBe(false);
   });
 
-  it('by default 200 sockets within a second make a storm, and the fans already back get a frame a second', () => {
+  it('by default 200 sockets within a second make a storm, and the sockets that came with it get a frame a second', () => {
     const live = loadConfig({}).live;
     expect(live.socketStormJoinsPerSecond).toBe(JOIN_STORM.perSecond);
     expect(JOIN_STORM).toEqual({ perSecond: 200, holdMs: 2_000 });
@@ -32,7 +32,7 @@ describe('reconnect storm gauge', () => {
   });
 });
 
-describe('reconnect storm: the fans already back get fewer, fuller frames', () => {
+describe('reconnect storm: the fans that came with it get fewer, fuller frames; those already there keep theirs', () => {
   const P = 'storm';
   let w: LiveWorld;
   beforeAll(async () => {
@@ -43,25 +43,36 @@ describe('reconnect storm: the fans already back get fewer, fuller frames', () =
     await w?.close();
   });
 
-  /** Publishes 5 events 40 ms apart; the frames that carried them to `s`. */
-  async function framesFor(s: TestSocket, round: number): Promise<number> {
-    const before = s.frames.length;
-    const from = s.seenThrough();
+  /** Publishes 5 events 40 ms apart; for each socket, the frames that carried them to it. */
+  async function framesFor(sockets: TestSocket[], round: number): Promise<number[]> {
+    const before = sockets.map((s) => s.frames.length);
+    const from = sockets.map((s) => s.seenThrough());
     for (let i = 0; i < 5; i++) {
       await publishEvent(w.t.server.ctx, P, { type: 'votes_changed', track_id: `r${round}-${i}`, votes: i });
       await new Promise((r) => setTimeout(r, 40));
     }
-    await waitFor('the 5 events', () => s.seenThrough() >= from + 5);
-    return s.frames.slice(before).filter((f) => f.some((e) => e.type === 'votes_changed')).length;
+    await waitFor('the 5 events', () => sockets.every((s, i) => s.seenThrough() >= from[i]! + 5));
+    return sockets.map((s, i) => s.frames.slice(before[i]).filter((f) => f.some((e) => e.type === 'votes_changed')).length);
   }
 
-  it('in the spec\'s socket stream: a frame per batch window normally, one per SOCKET_STORM_BATCH_MS while sockets pour in', async () => {
-    const observer = await TestSocket.connect(w.t, P, w.fan.token);
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it('decision 0054, in the spec\'s socket stream: a socket that came with the storm gets a frame per SOCKET_STORM_BATCH_MS while it lasts; one there before keeps its window', async () => {
+    const before = await TestSocket.connect(w.t, P, w.fan.token);
     // One join is no storm: events 40 ms apart go out in frames of their own (or nearly).
-    expect(await framesFor(observer, 1)).toBeGreaterThanOrEqual(3);
-    // Three more sockets within the second: a storm. The same events now share one or two frames.
-    const arrivals = await Promise.all([w.lena, w.host, w.admin].map((f) => TestSocket.connect(w.t, P, f.token)));
-    expect(await framesFor(observer, 2)).toBeLessThanOrEqual(2);
-    for (const s of [observer, ...arrivals]) s.close();
+    expect((await framesFor([before], 1))[0]).toBeGreaterThanOrEqual(3);
+    // A second later (a fresh count), three sockets within the second: a storm, from the third on.
+    await pause(1_100);
+    const arrivals: TestSocket[] = [];
+    for (const f of [w.lena, w.host, w.admin]) arrivals.push(await TestSocket.connect(w.t, P, f.token));
+    const withStorm = await TestSocket.connect(w.t, P, w.fan.token);
+    const [old, came] = await framesFor([before, withStorm], 2);
+    // The socket that was there keeps its frames; the one that came with the storm gets one or two.
+    expect(old).toBeGreaterThanOrEqual(3);
+    expect(came).toBeLessThanOrEqual(2);
+    // The storm passes 2 s after its last join: the newcomer has the normal window again.
+    await pause(JOIN_STORM.holdMs + 200);
+    expect((await framesFor([withStorm], 3))[0]).toBeGreaterThanOrEqual(3);
+    for (const s of [before, withStorm, ...arrivals]) s.close();
   }, 30_000);
 });

@@ -81,9 +81,11 @@ export interface SocketOptions {
    */
   busyBatchMs?: number;
   /**
-   * The batch window while the node takes a reconnect storm (`stormJoinsPerSecond` sockets within
-   * a second): the fans already back get fewer, fuller frames, and the node's time goes to letting
-   * the others in (default `busyBatchMs`).
+   * The batch window, while the node takes a reconnect storm (`stormJoinsPerSecond` sockets within
+   * a second), of the sockets that came in with it: the fans already back get fewer, fuller frames,
+   * and the node's time goes to letting the others in. The sockets that were there before keep
+   * their window: a cluster's survivor taking a peer's fans serves its own as before (decision
+   * 0054). Default `busyBatchMs`.
    */
   stormBatchMs?: number;
   /** Sockets arriving within a second that make a storm (default JOIN_STORM.perSecond). */
@@ -183,6 +185,10 @@ class FanSocket {
   /** What the fan hears on this connection, as its app last reported (a `source` frame), and when (monotonic ms). */
   source: SourceReport | null = null;
   sourceAt = 0;
+  /** Came in with a reconnect storm: while it lasts, a batch per `stormBatchMs` (decision 0054). */
+  stormJoiner = false;
+  /** When this socket was last written a batch of the party's events (monotonic ms). */
+  batchSentAt = -Infinity;
 
   constructor(
     readonly ws: WebSocket,
@@ -286,8 +292,8 @@ class PartyChannel {
   /** Schedules a cycle (paced by the batch window) unless one is under way or scheduled. */
   kick(): void {
     if (this.cycle || this.cycleTimer) return;
-    const { batchMs, busyBatchMs = batchMs, stormBatchMs = busyBatchMs } = this.server.options;
-    const windowMs = this.server.storm.active ? stormBatchMs : this.server.load.busy ? busyBatchMs : batchMs;
+    const { batchMs, busyBatchMs = batchMs } = this.server.options;
+    const windowMs = this.server.load.busy ? busyBatchMs : batchMs;
     const wait = Math.max(0, this.lastCycleAt + windowMs - mono());
     this.cycleTimer = setTimeout(() => this.startCycle(this.server.options.sweepChunk), wait);
   }
@@ -320,9 +326,10 @@ class PartyChannel {
     const deadline = now + budgetMs;
     if (cycle.frames?.lastSeq !== this.lastDelivered) cycle.frames = new ChunkFrames(this.log, this.server.deps.rules.closesSockets);
     const frames = cycle.frames;
+    const stormGapMs = this.server.stormGapMs();
     let i = cycle.next;
     while (i < end) {
-      this.deliver(frames, cycle.targets[i]!, now);
+      this.deliver(frames, cycle.targets[i]!, now, stormGapMs);
       // Decision 0018: while a request is under way (waiting on a database round trip, say) a turn
       // ends when its budget is spent, so the request waits milliseconds for the loop, not a chunk.
       if (++i % BUDGET_CHECK_EVERY === 0 && requestsInFlight() > 0 && mono() >= deadline) break;
@@ -337,12 +344,18 @@ class PartyChannel {
     if (this.trim()) this.kick();
   }
 
-  /** Sends `s` the events after the last one it was sent (those of its audience), in one frame. */
-  private deliver(frames: ChunkFrames, s: FanSocket, now: number): void {
+  /**
+   * Sends `s` the events after the last one it was sent (those of its audience), in one frame. A
+   * socket that came in with the storm under way waits `stormGapMs` between frames; the events
+   * wait for it in the log (`trim`).
+   */
+  private deliver(frames: ChunkFrames, s: FanSocket, now: number, stormGapMs: number): void {
     if (s.state !== 'live' || !s.fan || s.skipThrough >= frames.lastSeq) return;
+    if (s.stormJoiner && now - s.batchSentAt < stormGapMs) return;
     const frame = frames.after(s.skipThrough, s.fan);
     s.skipThrough = frames.lastSeq;
     if (!frame) return;
+    s.batchSentAt = now;
     this.server.sendFrame(s, frame.wire, now);
     this.server.deps.metrics?.delivered();
     // DELETE /api/parties/{id}/users removed every fan: their sockets close with 1008 after the news.
@@ -531,6 +544,12 @@ export class PartySocketServer {
     return ids;
   }
 
+  /** Milliseconds between the batches of a socket that came in with the storm: 0 when there is none. */
+  stormGapMs(): number {
+    if (!this.storm.active) return 0;
+    return this.options.stormBatchMs ?? this.options.busyBatchMs ?? this.options.batchMs;
+  }
+
   /** Number of open fan sockets on this node (for tests and metrics). */
   get socketCount(): number {
     let n = 0;
@@ -542,6 +561,7 @@ export class PartySocketServer {
   accept(ws: WebSocket, tcp: Socket, partyId: string, token: string | undefined): void {
     const s = new FanSocket(ws, tcp, mono(), this.options.inboundPerSecond * 2, this.beatSlices.assign());
     this.storm.joined();
+    s.stormJoiner = this.storm.active;
     // @fastify/websocket's own 'error' listener holds the upgrade's request and reply (headers,
     // logger, response object: kilobytes per socket, for the socket's whole life). Ours below
     // handles errors; dropping it lets them be collected (issue 16: memory per idle connection).
