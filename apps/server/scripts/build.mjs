@@ -1,8 +1,9 @@
 /**
  * Compiles the server into one ES module per entry (`dist/main.js`, `dist/ops.js`) with esbuild,
  * so that a node starts without transpiling a few hundred TypeScript modules through tsx's loader
- * (issue 41: most of a restart's seconds before it answers again). Packages from npm stay
- * external; our workspace packages are bundled, since they ship TypeScript sources.
+ * (issue 41: most of a restart's seconds before it answers again). The npm packages are bundled
+ * too: resolving and loading their thousand-odd files was a third of a start's CPU time. Only
+ * those in `UNBUNDLED` stay outside.
  *
  * Some modules find files beside their source (the demo catalog, the web apps' builds) through
  * `import.meta.url`: each keeps pointing at its own source file, as a URL relative to the bundle.
@@ -16,7 +17,19 @@ import { build } from 'esbuild';
 const serverDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const outdir = path.join(serverDir, 'dist');
 const pkg = JSON.parse(fs.readFileSync(path.join(serverDir, 'package.json'), 'utf8'));
-const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !name.startsWith('@fanfare/'));
+/** Packages that find files beside their own at run time, or are not the server's at all. */
+const UNBUNDLED = new Set([
+  'better-sqlite3', // its native addon, found beside the package
+  '@fastify/swagger-ui', // serves the UI's files from its own folder
+  '@fastify/swagger',
+  'pino', // log transports run its files in worker threads
+  // platform/securityHeaders.ts requires helmet at run time for the symbol @fastify/helmet's copy knows
+  'helmet',
+  '@fastify/helmet',
+  'esbuild', // the build's, not the server's
+  'tsx',
+]);
+const external = Object.keys({ ...pkg.dependencies, ...pkg.devDependencies }).filter((name) => !name.startsWith('@fanfare/') && (UNBUNDLED.has(name) || !pkg.dependencies[name]));
 
 /** `import.meta.url` of each source module, as it would be unbundled. */
 const sourceUrls = {
@@ -40,9 +53,19 @@ await build({
   target: 'node20',
   external,
   sourcemap: 'linked',
+  // The map names file and line; the sources are in the checkout (and a smaller map parses faster at start).
+  sourcesContent: false,
   logLevel: 'warning',
   plugins: [sourceUrls],
-  // Bundled CommonJS helpers call require(): give the ES module one.
-  banner: { js: "import { createRequire as __fanfareRequire } from 'node:module'; const require = __fanfareRequire(import.meta.url);" },
+  // Bundled CommonJS modules call require() and read __dirname (ioredis, on errors): give the ES module both.
+  banner: {
+    js: [
+      "import { createRequire as __fanfareRequire } from 'node:module';",
+      "import { fileURLToPath as __fanfarePath } from 'node:url';",
+      'const require = __fanfareRequire(import.meta.url);',
+      'const __filename = __fanfarePath(import.meta.url);',
+      "const __dirname = __fanfarePath(new URL('.', import.meta.url));",
+    ].join(' '),
+  },
 });
 process.stdout.write(`server compiled to ${pathToFileURL(outdir).pathname}\n`);
