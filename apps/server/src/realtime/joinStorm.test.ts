@@ -24,6 +24,21 @@ describe('reconnect storm gauge', () => {
     expect(storm.active).toBe(false);
   });
 
+  it('decision 0054: each storm has a number of its own, so a socket knows whether it came with the one under way', () => {
+    let now = 0;
+    const storm = new JoinStorm({ perSecond: 3, holdMs: 2_000 }, () => now);
+    for (let i = 0; i < 3; i++) storm.joined();
+    expect([storm.active, storm.episode]).toEqual([true, 1]);
+    // More joins while it lasts are the same storm.
+    now = 1_500;
+    for (let i = 0; i < 5; i++) storm.joined();
+    expect(storm.episode).toBe(1);
+    // Once it has passed, the next one is another.
+    now = 10_000;
+    for (let i = 0; i < 3; i++) storm.joined();
+    expect([storm.active, storm.episode]).toEqual([true, 2]);
+  });
+
   it('by default 200 sockets within a second make a storm, and the sockets that came with it get a frame a second', () => {
     const live = loadConfig({}).live;
     expect(live.socketStormJoinsPerSecond).toBe(JOIN_STORM.perSecond);
@@ -73,6 +88,13 @@ describe('reconnect storm: the fans that came with it get fewer, fuller frames; 
     // The storm passes 2 s after its last join: the newcomer has the normal window again.
     await pause(JOIN_STORM.holdMs + 200);
     expect((await framesFor([withStorm], 3))[0]).toBeGreaterThanOrEqual(3);
-    for (const s of [before, withStorm, ...arrivals]) s.close();
+    // A later storm slows only its own sockets, not those that came with the first.
+    await pause(1_100);
+    const second: TestSocket[] = [];
+    for (const f of [w.lena, w.host, w.admin]) second.push(await TestSocket.connect(w.t, P, f.token));
+    const [earlier, withSecond] = await framesFor([withStorm, second[2]!], 4);
+    expect(earlier).toBeGreaterThanOrEqual(3);
+    expect(withSecond).toBeLessThanOrEqual(2);
+    for (const s of [before, withStorm, ...arrivals, ...second]) s.close();
   }, 30_000);
 });

@@ -10,6 +10,8 @@ export class JoinStorm {
   private bucketStart = 0;
   private inBucket = 0;
   private stormUntil = -Infinity;
+  /** Numbers the storms, from 1: a socket that came with one knows which (decision 0054). */
+  episode = 0;
 
   constructor(
     private readonly options: { perSecond: number; holdMs: number },
@@ -23,7 +25,9 @@ export class JoinStorm {
       this.bucketStart = now;
       this.inBucket = 0;
     }
-    if (++this.inBucket >= this.options.perSecond) this.stormUntil = now + this.options.holdMs;
+    if (++this.inBucket < this.options.perSecond) return;
+    if (now >= this.stormUntil) this.episode++;
+    this.stormUntil = now + this.options.holdMs;
   }
 
   get active(): boolean {

@@ -185,8 +185,8 @@ class FanSocket {
   /** What the fan hears on this connection, as its app last reported (a `source` frame), and when (monotonic ms). */
   source: SourceReport | null = null;
   sourceAt = 0;
-  /** Came in with a reconnect storm: while it lasts, a batch per `stormBatchMs` (decision 0054). */
-  stormJoiner = false;
+  /** The reconnect storm this socket came in with (`JoinStorm.episode`), 0 for none: while it lasts, a batch per `stormBatchMs` (decision 0054). */
+  stormEpisode = 0;
   /** When this socket was last written a batch of the party's events (monotonic ms). */
   batchSentAt = -Infinity;
 
@@ -326,10 +326,10 @@ class PartyChannel {
     const deadline = now + budgetMs;
     if (cycle.frames?.lastSeq !== this.lastDelivered) cycle.frames = new ChunkFrames(this.log, this.server.deps.rules.closesSockets);
     const frames = cycle.frames;
-    const stormGapMs = this.server.stormGapMs();
+    const storm = this.server.stormUnderWay();
     let i = cycle.next;
     while (i < end) {
-      this.deliver(frames, cycle.targets[i]!, now, stormGapMs);
+      this.deliver(frames, cycle.targets[i]!, now, storm);
       // Decision 0018: while a request is under way (waiting on a database round trip, say) a turn
       // ends when its budget is spent, so the request waits milliseconds for the loop, not a chunk.
       if (++i % BUDGET_CHECK_EVERY === 0 && requestsInFlight() > 0 && mono() >= deadline) break;
@@ -346,12 +346,12 @@ class PartyChannel {
 
   /**
    * Sends `s` the events after the last one it was sent (those of its audience), in one frame. A
-   * socket that came in with the storm under way waits `stormGapMs` between frames; the events
-   * wait for it in the log (`trim`).
+   * socket that came in with the storm under way waits its `gapMs` between frames; the events wait
+   * for it in the log (`trim`).
    */
-  private deliver(frames: ChunkFrames, s: FanSocket, now: number, stormGapMs: number): void {
+  private deliver(frames: ChunkFrames, s: FanSocket, now: number, storm: StormUnderWay | null): void {
     if (s.state !== 'live' || !s.fan || s.skipThrough >= frames.lastSeq) return;
-    if (s.stormJoiner && now - s.batchSentAt < stormGapMs) return;
+    if (storm && s.stormEpisode === storm.episode && now - s.batchSentAt < storm.gapMs) return;
     const frame = frames.after(s.skipThrough, s.fan);
     s.skipThrough = frames.lastSeq;
     if (!frame) return;
@@ -385,6 +385,12 @@ class PartyChannel {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.unsubscribe();
   }
+}
+
+/** A reconnect storm under way (`PartySocketServer.stormUnderWay`). */
+interface StormUnderWay {
+  episode: number;
+  gapMs: number;
 }
 
 /** One pass over a party's sockets: those it had when the pass began (later ones join the next). */
@@ -544,10 +550,10 @@ export class PartySocketServer {
     return ids;
   }
 
-  /** Milliseconds between the batches of a socket that came in with the storm: 0 when there is none. */
-  stormGapMs(): number {
-    if (!this.storm.active) return 0;
-    return this.options.stormBatchMs ?? this.options.busyBatchMs ?? this.options.batchMs;
+  /** The storm coming in, if one is, and the milliseconds between the batches of the sockets that came with it. */
+  stormUnderWay(): StormUnderWay | null {
+    if (!this.storm.active) return null;
+    return { episode: this.storm.episode, gapMs: this.options.stormBatchMs ?? this.options.busyBatchMs ?? this.options.batchMs };
   }
 
   /** Number of open fan sockets on this node (for tests and metrics). */
@@ -561,7 +567,8 @@ export class PartySocketServer {
   accept(ws: WebSocket, tcp: Socket, partyId: string, token: string | undefined): void {
     const s = new FanSocket(ws, tcp, mono(), this.options.inboundPerSecond * 2, this.beatSlices.assign());
     this.storm.joined();
-    s.stormJoiner = this.storm.active;
+    // Only this storm: a socket that came with an earlier one (the first connects) is long settled.
+    if (this.storm.active) s.stormEpisode = this.storm.episode;
     // @fastify/websocket's own 'error' listener holds the upgrade's request and reply (headers,
     // logger, response object: kilobytes per socket, for the socket's whole life). Ours below
     // handles errors; dropping it lets them be collected (issue 16: memory per idle connection).
