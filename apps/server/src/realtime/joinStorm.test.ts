@@ -58,19 +58,19 @@ describe('reconnect storm: the fans that came with it get fewer, fuller frames; 
     await w?.close();
   });
 
+  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
   /** Publishes 5 events 40 ms apart; for each socket, the frames that carried them to it. */
   async function framesFor(sockets: TestSocket[], round: number): Promise<number[]> {
     const before = sockets.map((s) => s.frames.length);
     const from = sockets.map((s) => s.seenThrough());
     for (let i = 0; i < 5; i++) {
       await publishEvent(w.t.server.ctx, P, { type: 'votes_changed', track_id: `r${round}-${i}`, votes: i });
-      await new Promise((r) => setTimeout(r, 40));
+      await pause(40);
     }
     await waitFor('the 5 events', () => sockets.every((s, i) => s.seenThrough() >= from[i]! + 5));
     return sockets.map((s, i) => s.frames.slice(before[i]).filter((f) => f.some((e) => e.type === 'votes_changed')).length);
   }
-
-  const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
   it('decision 0054, in the spec\'s socket stream: a socket that came with the storm gets a frame per SOCKET_STORM_BATCH_MS while it lasts; one there before keeps its window', async () => {
     const before = await TestSocket.connect(w.t, P, w.fan.token);
