@@ -14,8 +14,8 @@ export interface Poster {
 }
 
 export interface ChatLoadResult {
-  /** Posts answered 2xx: message id and due time. */
-  posted: { id: string; due: number }[];
+  /** Posts answered 2xx: message id, due time and answer time (ms after due). */
+  posted: { id: string; due: number; answeredMs: number }[];
   /** Posts not answered 2xx, by status (or error name). */
   failed: Record<string, number>;
   /** Posts never sent because MAX_IN_FLIGHT were still open (counted as failed too). */
@@ -102,8 +102,8 @@ export async function runChatLoad(posters: Poster[], rate: number, startAt: numb
       .then((res) => {
         const body = res.body as { id?: unknown } | null;
         if (res.status >= 200 && res.status < 300 && typeof body?.id === 'string') {
-          result.posted.push({ id: body.id, due });
           const late = Date.now() - due;
+          result.posted.push({ id: body.id, due, answeredMs: late });
           answers.push(late);
           if (late > LATE_MS) result.late_dues.push(due);
         } else fail(String(res.status));

@@ -3,7 +3,7 @@ import { pidsNamed } from './pin.ts';
 import { cpuSeconds } from './proc.ts';
 
 /** CPU seconds so far of each live process of a group, by pid. */
-export type CpuSnapshot = { at: number; machineBusy: number; groups: Map<string, Map<number, number>> };
+export type CpuSnapshot = { at: number; machineBusy: number; steal: number; groups: Map<string, Map<number, number>> };
 
 /** The shared services' groups, by the start of their /proc/<pid>/comm. */
 const SERVICE_GROUPS: [string, string[]][] = [
@@ -12,14 +12,17 @@ const SERVICE_GROUPS: [string, string[]][] = [
   ['redis', ['redis-server']],
 ];
 
-/** Busy CPU seconds of the whole machine so far (all cores), from /proc/stat. */
-function machineBusySeconds(): number {
+/**
+ * Busy CPU seconds of the whole machine so far (all cores), and of them the time the hypervisor
+ * gave our cores to another machine (steal: a run with much of it measured a noisy host), from /proc/stat.
+ */
+function machineSeconds(): { busy: number; steal: number } {
   const [, ...f] = readFileSync('/proc/stat', 'utf8').split('\n', 1)[0]!.trim().split(/\s+/);
   // user nice system idle iowait irq softirq steal (guest time is inside user already): busy is
   // all but idle and iowait, in USER_HZ ticks, which Linux fixes at 100 a second for /proc/stat.
   const v = f.slice(0, 8).map(Number);
   const busy = v.reduce((a, b) => a + b, 0) - (v[3] ?? 0) - (v[4] ?? 0);
-  return busy / 100;
+  return { busy: busy / 100, steal: (v[7] ?? 0) / 100 };
 }
 
 /**
@@ -36,7 +39,8 @@ export function cpuSnapshot(own: Record<string, number[]>): CpuSnapshot {
   };
   for (const [group, pids] of Object.entries(own)) for (const pid of pids) put(group, pid);
   for (const [group, names] of SERVICE_GROUPS) for (const pid of pidsNamed(names)) put(group, pid);
-  return { at: Date.now(), machineBusy: machineBusySeconds(), groups };
+  const machine = machineSeconds();
+  return { at: Date.now(), machineBusy: machine.busy, steal: machine.steal, groups };
 }
 
 /**
@@ -52,5 +56,6 @@ export function coresUsed(a: CpuSnapshot, b: CpuSnapshot): Record<string, number
     out[group] = Math.round((s / wall) * 100) / 100;
   }
   out.machine = Math.round(((b.machineBusy - a.machineBusy) / wall) * 100) / 100;
+  out.steal = Math.round(((b.steal - a.steal) / wall) * 100) / 100;
   return out;
 }

@@ -1,26 +1,58 @@
 import { describe, expect, it } from 'vitest';
 import { BusyGauge } from './busyGauge.ts';
 
+const OPTIONS = { periodMs: 50, lateMs: 100, lateTicks: 3, withinMs: 1_000, holdMs: 2_000 };
+
+/** A gauge on a clock the test moves; `tickAt(t)` fires the timer at time t. */
+function gauge() {
+  let now = 0;
+  const g = new BusyGauge(OPTIONS, () => now);
+  g.start();
+  g.stop();
+  const tickAt = (t: number) => {
+    now = t;
+    g.tick();
+  };
+  return { g, tickAt, setNow: (t: number) => (now = t) };
+}
+
 describe('busy gauge', () => {
-  it('a tick later than the allowance marks the node busy, and it stays busy for the hold time only', () => {
-    let now = 0;
-    const g = new BusyGauge({ periodMs: 50, lateMs: 40, holdMs: 2_000 }, () => now);
-    g.start();
-    g.stop();
+  it('three ticks later than the allowance within a second mark the node busy, and it stays busy for the hold time only', () => {
+    const { g, tickAt, setNow } = gauge();
     // On time, or late within the allowance: not busy.
-    now = 50;
-    g.tick();
-    now = 139;
-    g.tick();
+    tickAt(50);
+    tickAt(199);
     expect(g.busy).toBe(false);
-    // 41 ms past the expected 189: busy.
-    now = 230;
-    g.tick();
+    // 101 ms past the expected 249, three times running.
+    tickAt(350);
+    tickAt(501);
+    expect(g.busy).toBe(false);
+    tickAt(652);
     expect(g.busy).toBe(true);
+    expect(g.lateTicks).toBe(3);
+    setNow(2_651);
+    expect(g.busy).toBe(true);
+    setNow(2_652);
+    expect(g.busy).toBe(false);
+  });
+
+  it('one late tick (a garbage collection, a moment without a core) does not mark the node busy', () => {
+    const { g, tickAt } = gauge();
+    tickAt(400);
     expect(g.lateTicks).toBe(1);
-    now = 2_229;
-    expect(g.busy).toBe(true);
-    now = 2_230;
+    expect(g.busy).toBe(false);
+  });
+
+  it('late ticks spread over more than a second do not mark the node busy', () => {
+    const { g, tickAt } = gauge();
+    // Late ticks 700 ms apart, on-time ticks between them.
+    let t = 0;
+    for (let i = 0; i < 4; i++) {
+      t += 200;
+      tickAt(t);
+      for (let k = 0; k < 10; k++) tickAt((t += 50));
+    }
+    expect(g.lateTicks).toBe(4);
     expect(g.busy).toBe(false);
   });
 });

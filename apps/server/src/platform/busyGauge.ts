@@ -1,17 +1,21 @@
 /**
  * Whether this process is busy: a timer that should fire every `periodMs` and fires more than
- * `lateMs` late means the event loop is saturated (a reconnect storm, a burst of requests). The
- * node stays busy for `holdMs` after the last late tick, so the state does not flap.
+ * `lateMs` late, `lateTicks` times within `withinMs`, means the event loop is saturated (a
+ * reconnect storm, a burst of requests). One late tick is not enough: a garbage collection or a
+ * moment without a core makes one, and would widen every party's batch window for nothing. The
+ * node stays busy for `holdMs` after the last such run of late ticks, so the state does not flap.
  */
 export class BusyGauge {
   private timer: NodeJS.Timeout | null = null;
   private expected = 0;
   private busyUntil = 0;
+  /** When the most recent late ticks came (oldest first, at most `lateTicks` of them). */
+  private readonly recentLate: number[] = [];
   /** Late ticks seen (for tests and metrics). */
   lateTicks = 0;
 
   constructor(
-    private readonly options: { periodMs: number; lateMs: number; holdMs: number },
+    private readonly options: { periodMs: number; lateMs: number; lateTicks: number; withinMs: number; holdMs: number },
     private readonly clock: () => number = () => performance.now(),
   ) {}
 
@@ -27,7 +31,11 @@ export class BusyGauge {
     const now = this.clock();
     if (now - this.expected > this.options.lateMs) {
       this.lateTicks++;
-      this.busyUntil = now + this.options.holdMs;
+      this.recentLate.push(now);
+      if (this.recentLate.length > this.options.lateTicks) this.recentLate.shift();
+      if (this.recentLate.length === this.options.lateTicks && now - this.recentLate[0]! <= this.options.withinMs) {
+        this.busyUntil = now + this.options.holdMs;
+      }
     }
     this.expected = now + this.options.periodMs;
   }

@@ -114,8 +114,13 @@ export interface SocketOptions {
   presenceWindowMs?: number;
 }
 
-/** A 50 ms timer running 40 ms late marks the node busy, for 2 s after the last late tick. */
-const BUSY_GAUGE = { periodMs: 50, lateMs: 40, holdMs: 2_000 };
+/**
+ * A 50 ms timer running 100 ms late three times within a second marks the node busy, for 2 s after
+ * the last such run. A saturated loop is late on every tick; one pause, or a moment without a core
+ * on a shared machine, is not busy. 100 ms is what the busy window adds to the normal one: a wider
+ * window costs fans less than the loop's own lag already does.
+ */
+const BUSY_GAUGE = { periodMs: 50, lateMs: 100, lateTicks: 3, withinMs: 1_000, holdMs: 2_000 };
 /** 200 sockets arriving within a second is a reconnect storm, until 2 s after the last such second. */
 export const JOIN_STORM = { perSecond: 200, holdMs: 2_000 };
 
