@@ -38,6 +38,26 @@ const coresLine = (c: NonNullable<ScenarioResult['cores_used']>) => Object.keys(
 const slicesLine = (c: NonNullable<ScenarioResult['cores_used']>) =>
   ['machine', 'steal', 'survivor', 'node 1', 'load client', 'nginx'].map((g) => `${g} ${c.slices.map((x) => (x[g] ?? 0).toFixed(2)).join(' ')}`).join('; ');
 const CMS_HOST = 'cms.test';
+/** The nodes serve /metrics with it: the survivor's own event-loop delay is read per slice. */
+const METRICS_TOKEN = 'bench-metrics-token-0123456789';
+
+/**
+ * The node's event-loop delay (p99 and max, ms) since the previous read: prom-client resets its
+ * delay histogram on every scrape. Null when the node does not answer within a second.
+ */
+async function loopDelaySinceLastRead(base: string): Promise<{ p99: number; max: number } | null> {
+  try {
+    const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(1_000) });
+    const text = await res.text();
+    const read = (name: string) => {
+      const m = new RegExp(`^fanfare_process_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text);
+      return m ? Math.round(Number(m[1]) * 1000) : NaN;
+    };
+    return { p99: read('p99'), max: read('max') };
+  } catch {
+    return null;
+  }
+}
 
 const { values: args } = parseArgs({
   options: {
@@ -112,6 +132,8 @@ interface ScenarioResult extends Figures {
   load_before: number;
   load_after: number;
   client_loop_delay_p99_ms: number[];
+  /** The surviving node's own event-loop delay (p99/max ms) in the steady window and per 2 s slice. */
+  survivor_loop_delay_ms?: { steady: { p99: number; max: number } | null; slices: ({ p99: number; max: number } | null)[] };
   /** The slowest chat post's answer (ms after due) in the steady window and per 2 s slice from the signal. */
   chat_answer_max_ms?: { steady: number; slices: number[] };
 }
@@ -219,6 +241,12 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
     const atSteady = sleep(steadyFrom - Date.now()).then(snapshot);
     // One more at the end of each 2 s slice from the signal (the last is 30 s after it).
     const sliceEnds = Array.from({ length: SLICES }, (_, i) => sleep(eventAt + (i + 1) * SLICE_MS - Date.now()).then(snapshot));
+    // The survivor's own event-loop delay: read at the steady window's start (to reset it), at its
+    // end, and at the end of each slice, so a slow slice shows whether the node's loop or the rest
+    // of the way (the machine, the database, the client) held the fans' messages.
+    const loopReads = [steadyFrom, eventAt, ...Array.from({ length: SLICES }, (_, i) => eventAt + (i + 1) * SLICE_MS)].map((t) =>
+      sleep(t - Date.now()).then(() => loopDelaySinceLastRead(staying.base)),
+    );
     log(`   chat ${cfg.rate}/s for ${((chatEnd - chatStart) / 1000).toFixed(0)} s; ${scenario} at +${cfg.warmupS + cfg.steadyS} s`);
     const chat = runChatLoad(fanPosters([staying.base], tokens, cfg.rate), cfg.rate, chatStart, chatEnd);
     await sleep(eventAt - Date.now());
@@ -287,6 +315,10 @@ async function runScenario(scenario: 'sigterm' | 'sigkill', env: NodeJS.ProcessE
       log(`   ${who}: back p50/p99/max ${f.back_ms_from_gone.p50}/${f.back_ms_from_gone.p99}/${f.back_ms_from_gone.max} ms, ≤ 10 s ${f.back_within_10s_pct} %; survivor p99 ${f.survivor.steady.p99} → ${f.survivor.event.p99} ms (${f.survivor.ratio_p99}×)`);
       log(`     survivor p99 ms by ${SLICE_MS / 1000} s of due time from the signal: ${f.survivor.slices_p99.join(' ')}`);
     }
+    const [, steadyLoop, ...sliceLoops] = await Promise.all(loopReads);
+    const delayText = (d: { p99: number; max: number } | null | undefined) => (d ? `${d.p99}/${d.max}` : '-');
+    result.survivor_loop_delay_ms = { steady: steadyLoop ?? null, slices: sliceLoops.map((d) => d ?? null) };
+    log(`   survivor's event-loop delay p99/max ms, steady ${delayText(steadyLoop)}, by ${SLICE_MS / 1000} s from the signal: ${sliceLoops.map(delayText).join(' ')}`);
     log(`   load client workers' worst timer lateness ms by ${SLICE_MS / 1000} s from the signal: ${clientLate.map((w) => w.join('/')).join(' ')}`);
     const lateBySlice = Array.from({ length: SLICES }, (_, i) => posted.late_dues.filter((d) => d >= eventAt + i * SLICE_MS && d < eventAt + (i + 1) * SLICE_MS).length);
     // The post's own way (HTTP, the insert, the answer) is part of every fan's latency from due time.
@@ -328,7 +360,7 @@ async function main(): Promise<void> {
   dbUrl.pathname = `/${dbName}`;
   const prefix = `fanfare-rolling-${process.pid}:`;
   const redis = new Redis(cfg.redisUrl, { maxRetriesPerRequest: 2 });
-  const env: NodeJS.ProcessEnv = { DEMO_SEED: 'false', DATABASE_URL: dbUrl.toString(), REDIS_URL: cfg.redisUrl, REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '127.0.0.1' };
+  const env: NodeJS.ProcessEnv = { DEMO_SEED: 'false', DATABASE_URL: dbUrl.toString(), REDIS_URL: cfg.redisUrl, REDIS_KEY_PREFIX: prefix, TRUST_PROXY: '127.0.0.1', METRICS_TOKEN };
   const results: ScenarioResult[] = [];
   // --pin survivor: this process (whose children inherit it) and the shared services on all CPUs
   // but the last, which runScenario gives the surviving node.
