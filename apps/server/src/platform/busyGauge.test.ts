@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BusyGauge } from './busyGauge.ts';
 
-const OPTIONS = { periodMs: 50, lateMs: 100, lateTicks: 3, withinMs: 1_000, holdMs: 2_000 };
+const OPTIONS = { periodMs: 50, lateMs: 40, lateTicks: 3, withinMs: 1_000, holdMs: 2_000 };
 
 /** A gauge on a clock the test moves; `tickAt(t)` fires the timer at time t. */
 function gauge() {
@@ -21,18 +21,18 @@ describe('busy gauge', () => {
     const { g, tickAt, setNow } = gauge();
     // On time, or late within the allowance: not busy.
     tickAt(50);
-    tickAt(199);
+    tickAt(139);
     expect(g.busy).toBe(false);
-    // 101 ms past the expected 249, three times running.
-    tickAt(350);
-    tickAt(501);
+    // 41 ms past the expected time, three times running.
+    tickAt(230);
+    tickAt(321);
     expect(g.busy).toBe(false);
-    tickAt(652);
+    tickAt(412);
     expect(g.busy).toBe(true);
     expect(g.lateTicks).toBe(3);
-    setNow(2_651);
+    setNow(2_411);
     expect(g.busy).toBe(true);
-    setNow(2_652);
+    setNow(2_412);
     expect(g.busy).toBe(false);
   });
 

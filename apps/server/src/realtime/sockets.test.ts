@@ -431,11 +431,16 @@ describe('party socket batches on a busy node', () => {
   });
 
   it('one pause of the event loop (a garbage collection, a moment without a core) does not widen the batch window', async () => {
-    // Past any busy spell of the test before.
-    await new Promise((r) => setTimeout(r, 2_100));
     const s = await TestSocket.connect(w.t, P, w.fan.token);
-    await holdLoop(1, 200);
-    expect(await sendFive(s)).toBeGreaterThanOrEqual(4);
+    // Each try starts past any busy spell before it. With one late tick counted as busy, every try
+    // gets at most 2 frames; a try may also meet this shared machine's own pauses, so up to three.
+    let frames = 0;
+    for (let attempt = 0; attempt < 3 && frames < 4; attempt++) {
+      await new Promise((r) => setTimeout(r, 2_100));
+      await holdLoop(1, 200);
+      frames = await sendFive(s);
+    }
+    expect(frames).toBeGreaterThanOrEqual(4);
     s.close();
   });
 });
