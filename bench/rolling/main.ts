@@ -16,6 +16,7 @@ import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
+import { sample } from '../../apps/server/src/test/prometheusText.ts';
 import { integerReader } from '../lib/args.ts';
 import { coresUsed, cpuSnapshot } from '../lib/cpuShare.ts';
 import { ALL_CPUS, LAST_CPU, OTHER_CPUS, pidsNamed, pinProcess } from '../lib/pin.ts';
@@ -49,10 +50,7 @@ async function loopDelaySinceLastRead(base: string): Promise<{ p99: number; max:
   try {
     const res = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` }, signal: AbortSignal.timeout(1_000) });
     const text = await res.text();
-    const read = (name: string) => {
-      const m = new RegExp(`^fanfare_process_nodejs_eventloop_lag_${name}_seconds (\\S+)$`, 'm').exec(text);
-      return m ? Math.round(Number(m[1]) * 1000) : NaN;
-    };
+    const read = (name: string) => Math.round(sample(text, `fanfare_process_nodejs_eventloop_lag_${name}_seconds`) * 1000);
     return { p99: read('p99'), max: read('max') };
   } catch {
     return null;

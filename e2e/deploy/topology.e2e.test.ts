@@ -26,6 +26,7 @@ import { LoginRedirectSuccess } from '@fanfare/protocol';
 import { DEMO_PARTY_ID } from '../../apps/server/src/demo/seed.ts';
 import { createPostgresDatabase, freePort, TEST_CMS_TOKEN } from '../../apps/server/src/test/harness.ts';
 import { findNginx, selfSignedCertificate, startProxy, writeProxyConfig } from '../../apps/server/src/test/nginxProxy.ts';
+import { sample } from '../../apps/server/src/test/prometheusText.ts';
 import { TestSocket, waitFor } from '../../apps/server/src/test/liveParty.ts';
 import { spotifyRedirectChain } from '../../apps/server/src/test/logins.ts';
 import { buildPartyWeb, CHROMIUM_ARGS, CHROMIUM_PATH, ROOT } from '../party/browser.ts';
@@ -82,14 +83,6 @@ async function until(what: string, check: () => Promise<boolean>, children: Chil
     if (dead || Date.now() > end) throw new Error(`${dead ? 'a process exited' : 'timed out'} waiting for ${what}:\n${children.map((c) => c.output).join('\n---\n')}`);
     await new Promise((r) => setTimeout(r, 100));
   }
-}
-
-/** One sample's value summed over its series (Prometheus text). */
-function sample(text: string, name: string): number {
-  return text
-    .split('\n')
-    .filter((l) => l.startsWith(`${name}{`) || l.startsWith(`${name} `))
-    .reduce((sum, l) => sum + Number(l.slice(l.lastIndexOf(' ') + 1)), 0);
 }
 
 describe.skipIf(missing.length > 0)('the reference deployment: nginx with TLS and two host names in front of two nodes on PostgreSQL and Redis', { timeout: 240_000 }, () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { BusyGauge } from './busyGauge.ts';
 
-const OPTIONS = { periodMs: 50, lateMs: 40, lateTicks: 3, withinMs: 1_000, holdMs: 2_000 };
+const OPTIONS = { periodMs: 50, lateMs: 40, lateTicksToTrip: 3, withinMs: 1_000, holdMs: 2_000 };
 
 /** A gauge on a clock the test moves; `tickAt(t)` fires the timer at time t. */
 function gauge() {

@@ -10,29 +10,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorBody } from '@fanfare/protocol';
 import { TestSocket, setUpParty, waitFor, type LiveFan } from '../test/liveParty.ts';
 import { DB_TARGETS, startTestServer, type TestServer } from '../test/harness.ts';
+import { sample } from '../test/prometheusText.ts';
 import { Metrics } from './metrics.ts';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../..');
 const TOKEN = 'metrics-token-for-the-scraper-0123';
 const PARTY = 'metrics-party';
-
-/** One sample of the Prometheus text format: `name{labels} value`, summed over the series that match. */
-function sample(text: string, name: string, labels: Record<string, string> = {}, absent?: number): number {
-  let sum = 0;
-  let found = false;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('#')) continue;
-    const m = /^([a-zA-Z_:][\w:]*)(\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[3] ?? '').matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((l) => [l[1], l[2]]));
-    if (Object.entries(labels).some(([k, v]) => have[k] !== v)) continue;
-    sum += Number(m[4]);
-    found = true;
-  }
-  if (!found && absent !== undefined) return absent;
-  if (!found) throw new Error(`no sample ${name}${JSON.stringify(labels)} in the scrape`);
-  return sum;
-}
 
 async function scrape(url: string, token = TOKEN): Promise<string> {
   const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${token}` } });

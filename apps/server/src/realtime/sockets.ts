@@ -119,7 +119,7 @@ export interface SocketOptions {
  * the last such run. A saturated loop is late on every tick; one pause (a garbage collection, a
  * moment without a core on a shared machine) is not busy (decision 0055).
  */
-const BUSY_GAUGE = { periodMs: 50, lateMs: 40, lateTicks: 3, withinMs: 1_000, holdMs: 2_000 };
+const BUSY_GAUGE = { periodMs: 50, lateMs: 40, lateTicksToTrip: 3, withinMs: 1_000, holdMs: 2_000 };
 /** 200 sockets arriving within a second is a reconnect storm, until 2 s after the last such second. */
 export const JOIN_STORM = { perSecond: 200, holdMs: 2_000 };
 
